@@ -3,6 +3,9 @@ module github.com/gpu-atlas/gpu-atlas
 go 1.26.8
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
+	github.com/BurntSushi/toml v1.6.0
+	github.com/evanw/esbuild v0.28.2
+	github.com/yuin/goldmark v1.8.7
 )
+
+require golang.org/x/sys v0.49.0 // indirect

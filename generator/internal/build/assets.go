@@ -1,0 +1,97 @@
+package build
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+)
+
+// Assets bundles and minifies the entry points static/js/*.js and
+// static/css/*.css with esbuild (files starting with "_" are partials,
+// reachable by import only), writes them under assets/ with a content hash
+// in the name, copies every other file under static/ as is, and returns
+// the manifest: logical name ("js/calculator.js") -> output path.
+func Assets(root string, tree *output.Tree, d *diag.List) map[string]string {
+	dir, err := filepath.Abs(filepath.Join(root, "static"))
+	if err != nil {
+		d.Errorf("static", 0, 0, "%v", err)
+		return nil
+	}
+	manifest := map[string]string{}
+	var entries []string
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		top, name, _ := strings.Cut(rel, "/")
+		if top == "js" || top == "css" {
+			if !strings.HasPrefix(name, "_") && !strings.Contains(name, "/") && (strings.HasSuffix(name, ".js") || strings.HasSuffix(name, ".css")) {
+				entries = append(entries, rel)
+			}
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			d.Errorf("static/"+rel, 0, 0, "cannot read: %v", err)
+			return nil
+		}
+		tree.Add(rel, b)
+		manifest[rel] = rel
+		return nil
+	})
+	if len(entries) == 0 {
+		return manifest
+	}
+	sort.Strings(entries)
+	res := api.Build(api.BuildOptions{
+		AbsWorkingDir:     dir,
+		EntryPoints:       entries,
+		Bundle:            true,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		Target:            api.ES2020,
+		Format:            api.FormatIIFE,
+		Outdir:            filepath.Join(dir, "_out"),
+		Outbase:           dir,
+		EntryNames:        "[dir]/[name].[hash]",
+		AssetNames:        "[dir]/[name].[hash]",
+		Loader:            map[string]api.Loader{".svg": api.LoaderFile, ".woff2": api.LoaderFile},
+		Write:             false,
+		LegalComments:     api.LegalCommentsEndOfFile,
+		Charset:           api.CharsetUTF8,
+		LogLevel:          api.LogLevelSilent,
+	})
+	for _, m := range res.Errors {
+		if m.Location != nil {
+			d.Errorf(filepath.ToSlash(filepath.Join("static", m.Location.File)), m.Location.Line, m.Location.Column+1, "%s", m.Text)
+		} else {
+			d.Errorf("static", 0, 0, "%s", m.Text)
+		}
+	}
+	out := filepath.Join(dir, "_out")
+	for _, f := range res.OutputFiles {
+		rel, err := filepath.Rel(out, f.Path)
+		if err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		dst := "assets/" + rel
+		tree.Add(dst, f.Contents)
+		// js/calculator.HASH.js -> js/calculator.js
+		parts := strings.Split(rel, ".")
+		if len(parts) >= 3 {
+			logical := strings.Join(parts[:len(parts)-2], ".") + "." + parts[len(parts)-1]
+			manifest[logical] = dst
+		}
+	}
+	return manifest
+}

@@ -1,0 +1,238 @@
+// Package build runs the whole pipeline for one site: load and validate
+// the catalog and guides, derive, render every page, check internal links
+// and write the output atomically.
+package build
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
+
+// Options configure a build.
+type Options struct {
+	Root    string    // site root: data/, content/, templates/, static/
+	Out     string    // output directory
+	BaseURL string    // overrides site.toml's base_url when set
+	Now     time.Time // "today": price ages, future-date checks, generation date
+	// Precompress adds .br and .gz siblings to text assets.
+	Precompress bool
+}
+
+// Result summarises a build.
+type Result struct {
+	Pages int
+	Files int
+	Bytes int64
+	Tree  *output.Tree
+}
+
+// Today returns the build date: SOURCE_DATE_EPOCH when set (reproducible
+// builds), else the current UTC date. Only the date is kept, so two builds
+// of the same input on the same day are byte-identical.
+func Today() (time.Time, error) {
+	now := time.Now().UTC()
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		sec, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a Unix time", s)
+		}
+		now = time.Unix(sec, 0).UTC()
+	}
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC), nil
+}
+
+// Check loads and validates everything a build would, writing nothing.
+func Check(o Options) *diag.List {
+	_, d := site(o)
+	return d
+}
+
+// Run builds the site into o.Out. On any error the output directory is
+// left exactly as it was.
+func Run(o Options) (*Result, *diag.List) {
+	tree, d := site(o)
+	if tree == nil || d.HasErrors() {
+		return nil, d
+	}
+	if err := tree.Write(o.Out); err != nil {
+		d.Errorf(o.Out, 0, 0, "writing output: %v", err)
+		return nil, d
+	}
+	res := &Result{Files: tree.Len(), Bytes: tree.Bytes(), Tree: tree}
+	for _, p := range tree.Paths() {
+		if strings.HasSuffix(p, ".html") {
+			res.Pages++
+		}
+	}
+	return res, d
+}
+
+// site produces the output tree in memory.
+func site(o Options) (*output.Tree, *diag.List) {
+	cat, d := catalog.Load(o.Root, o.Now)
+	if cat == nil {
+		return nil, d
+	}
+	base := cat.Site.BaseURL
+	if o.BaseURL != "" {
+		base = o.BaseURL
+	}
+	origin, basePath, err := splitBase(base)
+	if err != nil {
+		d.Errorf("data/site.toml", 0, 0, "base_url: %v", err)
+		return nil, d
+	}
+	dd := derive.New(cat, o.Now)
+	url := func(p string) string { return basePath + strings.TrimPrefix(p, "/") }
+	titles := content.Titles(o.Root)
+	pages := content.Load(o.Root, &resolver{d: dd, guides: titles, url: url}, d)
+	if d.HasErrors() {
+		return nil, d
+	}
+	tree := output.NewTree()
+	assets := copyStatic(o.Root, tree, d)
+	r := render.New(render.Options{Root: o.Root, BasePath: basePath, Lang: langOr(cat.Site.Language), Assets: assets}, d)
+	if d.HasErrors() {
+		return nil, d
+	}
+	s := &siteBuild{o: o, cat: cat, dd: dd, r: r, tree: tree, d: d, base: basePath, origin: origin, guides: pages}
+	s.pages()
+	if d.HasErrors() {
+		return nil, d
+	}
+	s.checkLinks()
+	return tree, d
+}
+
+func langOr(l string) string {
+	if l == "" {
+		return "en"
+	}
+	return l
+}
+
+// splitBase splits "https://host/sub/" into origin and "/sub/".
+func splitBase(base string) (origin, p string, err error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", "", err
+	}
+	if u.Scheme != "" && u.Host == "" {
+		return "", "", fmt.Errorf("%q has a scheme but no host", base)
+	}
+	if u.Scheme != "" {
+		origin = u.Scheme + "://" + u.Host
+	}
+	p = u.Path
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return origin, p, nil
+}
+
+// copyStatic copies static/ into the tree under assets/, naming CSS and JS
+// files by content hash, and returns the manifest (logical name -> path).
+func copyStatic(root string, tree *output.Tree, d *diag.List) map[string]string {
+	return Assets(root, tree, d)
+}
+
+type siteBuild struct {
+	o      Options
+	cat    *catalog.Catalog
+	dd     *derive.Data
+	r      *render.Renderer
+	tree   *output.Tree
+	d      *diag.List
+	base   string
+	origin string
+	guides []*content.Page
+	html   []string // pages for the sitemap
+}
+
+// page renders one page to p (a directory path ending in "/" or a file).
+func (s *siteBuild) page(p *render.Page) {
+	p.Site = s.cat.Site
+	b, err := s.r.Render(p)
+	if err != nil {
+		s.d.Errorf("templates/"+p.Kind+".html", 0, 0, "rendering /%s: %v", p.Path, err)
+		return
+	}
+	file := p.Path
+	if file == "" || strings.HasSuffix(file, "/") {
+		file += "index.html"
+	}
+	s.tree.Add(file, b)
+	if p.Kind != "404" {
+		s.html = append(s.html, p.Path)
+	}
+}
+
+var hrefRE = regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+
+// checkLinks fails the build on an internal link that resolves to no file.
+func (s *siteBuild) checkLinks() {
+	for _, p := range s.tree.Paths() {
+		if !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		b, _ := s.tree.Get(p)
+		for _, m := range hrefRE.FindAllStringSubmatch(string(b), -1) {
+			link := strings.ReplaceAll(m[1], "&amp;", "&")
+			if strings.HasPrefix(link, "#") || strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") || strings.HasPrefix(link, "data:") {
+				continue
+			}
+			if !strings.HasPrefix(link, s.base) {
+				s.d.Errorf("public/"+p, 0, 0, "link %q is outside the site's base path %s", link, s.base)
+				continue
+			}
+			target := strings.TrimPrefix(link, s.base)
+			if i := strings.IndexAny(target, "?#"); i >= 0 {
+				target = target[:i]
+			}
+			if target == "" || strings.HasSuffix(target, "/") {
+				target += "index.html"
+			}
+			target, _ = url.PathUnescape(target)
+			if _, ok := s.tree.Get(path.Clean(target)); !ok {
+				s.d.Errorf(s.sourceOf(p), 0, 0, "broken internal link %q on /%s", link, p)
+			}
+		}
+	}
+}
+
+// sourceOf names the file a page came from, for link errors.
+func (s *siteBuild) sourceOf(out string) string {
+	for _, g := range s.guides {
+		if strings.Contains(out, "/"+g.Slug+"/") || (g.Slug == "faq" && strings.HasPrefix(out, "faq/")) {
+			return g.File
+		}
+	}
+	return "templates (page /" + out + ")"
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,190 @@
+package build
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
+
+// GPUSummary is a GPU with its price summary, for index tables.
+type GPUSummary struct {
+	GPU      *catalog.GPU
+	Cheapest *derive.Row
+	Offers   int
+}
+
+// ModeStats pairs a billing mode with its statistics.
+type ModeStats struct {
+	Mode  string
+	Stats derive.Stats
+}
+
+// GPUPage is the data of a GPU page.
+type GPUPage struct {
+	GPU       *catalog.GPU
+	Variant   *catalog.GPU // export_variant_of target
+	Stats     []ModeStats
+	Rows      []*derive.Row
+	Currency  string
+	FX        catalog.FX
+	Staleness catalog.Staleness
+	RepoURL   string
+}
+
+// ProviderPage is the data of a provider page.
+type ProviderPage struct {
+	P        *catalog.Provider
+	Rows     []*derive.Row
+	Currency string
+	RepoURL  string
+}
+
+// GuideSection groups guides for the guides index.
+type GuideSection struct {
+	Name   string
+	Guides []*content.Page
+}
+
+// PricingPage is the data of the full price table.
+type PricingPage struct {
+	Rows      []*derive.Row
+	Currency  string
+	FX        catalog.FX
+	Staleness catalog.Staleness
+	RepoURL   string
+	Datasets  []catalog.Dataset
+}
+
+func (s *siteBuild) summaries() []GPUSummary {
+	var out []GPUSummary
+	for _, g := range s.cat.GPUs {
+		out = append(out, GPUSummary{GPU: g, Cheapest: s.dd.Cheapest(g.ID), Offers: len(g.Offers)})
+	}
+	return out
+}
+
+func (s *siteBuild) pages() {
+	site := s.cat.Site
+	cur := s.dd.Currency
+	t := s.r.T
+
+	sections := map[string][]*content.Page{}
+	var faq *content.Page
+	for _, g := range s.guides {
+		g.HTML = s.rebase(g.HTML)
+		if g.Section == "faq" {
+			faq = g
+			continue
+		}
+		sections[g.Section] = append(sections[g.Section], g)
+	}
+	var guideSections []GuideSection
+	for _, name := range content.Sections() {
+		gs := sections[name]
+		if len(gs) == 0 {
+			continue
+		}
+		sort.SliceStable(gs, func(i, j int) bool {
+			if gs[i].Weight != gs[j].Weight {
+				return gs[i].Weight < gs[j].Weight
+			}
+			return gs[i].Slug < gs[j].Slug
+		})
+		guideSections = append(guideSections, GuideSection{Name: name, Guides: gs})
+	}
+
+	s.page(&render.Page{Kind: "home", Path: "", Title: site.Title, Description: site.Description, Data: map[string]any{
+		"GPUs": s.summaries(), "Sections": guideSections, "Counts": map[string]int{
+			"gpus": len(s.cat.GPUs), "providers": len(s.cat.Providers), "offers": len(s.cat.Offers), "prices": len(s.dd.Rows), "models": len(s.cat.Models)},
+		"Currency": cur, "Now": s.o.Now,
+	}})
+	s.page(&render.Page{Kind: "gpus", Path: "gpus/", Title: t("gpus.title"), Description: t("gpus.description"),
+		Data: map[string]any{"GPUs": s.summaries(), "Currency": cur}})
+	for _, g := range s.cat.GPUs {
+		gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL}
+		if g.ExportVariantOf != "" {
+			gp.Variant = s.cat.GPU(g.ExportVariantOf)
+		}
+		for _, m := range catalog.BillingModes() {
+			if st := s.dd.GPUStats(g.ID, m); st.N > 0 {
+				gp.Stats = append(gp.Stats, ModeStats{Mode: m, Stats: st})
+			}
+		}
+		s.page(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Data: gp})
+	}
+	s.page(&render.Page{Kind: "providers", Path: "providers/", Title: t("providers.title"), Description: t("providers.description"),
+		Data: map[string]any{"Providers": s.cat.Providers}})
+	for _, p := range s.cat.Providers {
+		var rows []*derive.Row
+		for _, o := range p.Offers {
+			rows = append(rows, s.dd.OfferRows(o.ID)...)
+		}
+		desc := p.Description
+		if desc == "" {
+			desc = p.Name + ": " + t("provider.description")
+		}
+		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: p.Name, Description: desc,
+			Data: &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}})
+	}
+	s.page(&render.Page{Kind: "pricing", Path: "pricing/", Title: t("pricing.title"), Description: t("pricing.description"),
+		Data: &PricingPage{Rows: s.dd.Rows, Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets}})
+	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
+		Data: map[string]any{"Sections": guideSections}})
+	for _, g := range s.guides {
+		if g.Section == "faq" {
+			continue
+		}
+		s.page(&render.Page{Kind: "guide", Path: "guides/" + g.Slug + "/", Title: g.Title, Description: g.Description, Data: g})
+	}
+	if faq != nil {
+		s.page(&render.Page{Kind: "guide", Path: "faq/", Title: faq.Title, Description: faq.Description, Data: faq})
+	}
+	s.page(&render.Page{Kind: "models", Path: "models/", Title: t("models.title"), Description: t("models.description"),
+		Data: map[string]any{"Models": s.cat.Models}})
+	for _, m := range s.cat.Models {
+		s.page(&render.Page{Kind: "model", Path: "models/" + m.ID + "/", Title: m.Name,
+			Description: m.Name + ": " + s.r.T("model.description"), Data: s.modelPage(m)})
+	}
+	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
+	s.extraPages()
+	s.sitemap()
+}
+
+// rebase prefixes root-relative links in guide HTML with the base path,
+// so "/calculator/" works when the site is served under a sub-path.
+func (s *siteBuild) rebase(h any) (out templateHTML) {
+	str := toString(h)
+	if s.base != "/" {
+		str = strings.ReplaceAll(str, `href="/`, `href="`+s.base)
+		str = strings.ReplaceAll(str, `src="/`, `src="`+s.base)
+		// links already carrying the base (from shortcodes) were doubled: undo
+		str = strings.ReplaceAll(str, s.base+strings.TrimPrefix(s.base, "/"), s.base)
+	}
+	return templateHTML(str)
+}
+
+func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
+	return g.Name + " (" + g.Vendor + " " + g.Architecture + ", " + render.Num(g.MemoryGB) + " GB " + g.MemoryType + "): " + r.T("gpu.description")
+}
+
+func (s *siteBuild) sitemap() {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	paths := append([]string(nil), s.html...)
+	sort.Strings(paths)
+	for _, p := range paths {
+		b.WriteString("<url><loc>" + xmlEscape(s.origin+s.base+p) + "</loc></url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	s.tree.Add("sitemap.xml", []byte(b.String()))
+	robots := "User-agent: *\nAllow: /\nSitemap: " + s.origin + s.base + "sitemap.xml\n"
+	s.tree.Add("robots.txt", []byte(robots))
+}
+
+func xmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
+}

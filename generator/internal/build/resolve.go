@@ -1,0 +1,134 @@
+package build
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
+
+// resolver expands guide shortcodes from the catalog, so a figure the
+// catalog holds is never typed twice.
+type resolver struct {
+	d      *derive.Data
+	guides map[string]string // slug -> title
+	url    func(string) string
+}
+
+func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (string, error) {
+	c := r.d.Cat
+	gpu := func(id string) (*catalog.GPU, error) {
+		g := c.GPU(id)
+		if g == nil {
+			return nil, fmt.Errorf("unknown GPU %q%s", id, didYouMean(id, gpuIDs(c)))
+		}
+		return g, nil
+	}
+	switch name {
+	case "gpu":
+		if len(args) != 2 {
+			return "", fmt.Errorf(`want {{< gpu "id" "field" >}}`)
+		}
+		g, err := gpu(args[0])
+		if err != nil {
+			return "", err
+		}
+		opt := func(p *float64, unit string) (string, error) {
+			if p == nil {
+				return "", fmt.Errorf("%s has no sourced %s figure", g.ID, args[1])
+			}
+			return render.Num(*p) + unit, nil
+		}
+		switch args[1] {
+		case "name":
+			return g.Name, nil
+		case "memory_gb":
+			return render.Num(g.MemoryGB) + " GB", nil
+		case "memory_bandwidth_gbs":
+			return render.Num(g.MemoryBWGBs) + " GB/s", nil
+		case "bf16_tflops":
+			return opt(g.BF16TFLOPS, " TFLOPS")
+		case "fp8_tflops":
+			return opt(g.FP8TFLOPS, " TFLOPS")
+		case "fp32_tflops":
+			return opt(g.FP32TFLOPS, " TFLOPS")
+		case "tdp_w":
+			return opt(g.TDPW, " W")
+		}
+		fields := []string{"name", "memory_gb", "memory_bandwidth_gbs", "bf16_tflops", "fp8_tflops", "fp32_tflops", "tdp_w"}
+		return "", fmt.Errorf("unknown field %q%s", args[1], didYouMean(args[1], fields))
+	case "cheapest":
+		if len(args) != 1 {
+			return "", fmt.Errorf(`want {{< cheapest "gpu-id" >}}`)
+		}
+		g, err := gpu(args[0])
+		if err != nil {
+			return "", err
+		}
+		row := r.d.Cheapest(g.ID)
+		if row == nil {
+			return "", fmt.Errorf("%s has no on-demand price in the catalog", g.ID)
+		}
+		s := render.Money(row.PerGPU, row.Offer.Currency) + " per GPU-hour"
+		if row.Offer.Currency != r.d.Currency {
+			s += " (≈ " + render.Money(row.PerGPUDC, r.d.Currency) + ")"
+		}
+		return fmt.Sprintf("%s on [%s](%s) (%s, as of %s)", s, row.Offer.Provider.Name, r.url("providers/"+row.Offer.Provider.ID+"/"),
+			row.Offer.Instance, row.Price.AsOf.Format("2006-01-02")), nil
+	case "link":
+		if len(kv) != 1 || len(args) != 0 {
+			return "", fmt.Errorf(`want {{< link gpu="id" >}}, provider="id", guide="slug" or model="id"`)
+		}
+		for k, v := range kv {
+			switch k {
+			case "gpu":
+				g, err := gpu(v)
+				if err != nil {
+					return "", err
+				}
+				return fmt.Sprintf("[%s](%s)", g.Name, r.url("gpus/"+g.ID+"/")), nil
+			case "provider":
+				p := c.Provider(v)
+				if p == nil {
+					return "", fmt.Errorf("unknown provider %q", v)
+				}
+				return fmt.Sprintf("[%s](%s)", p.Name, r.url("providers/"+p.ID+"/")), nil
+			case "model":
+				m := c.Model(v)
+				if m == nil {
+					return "", fmt.Errorf("unknown model %q", v)
+				}
+				return fmt.Sprintf("[%s](%s)", m.Name, r.url("models/"+m.ID+"/")), nil
+			case "guide":
+				title, ok := r.guides[v]
+				if !ok {
+					return "", fmt.Errorf("unknown guide %q", v)
+				}
+				if v == "faq" {
+					return fmt.Sprintf("[%s](%s)", title, r.url("faq/")), nil
+				}
+				return fmt.Sprintf("[%s](%s)", title, r.url("guides/"+v+"/")), nil
+			}
+			return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
+		}
+	}
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link)")
+}
+
+func gpuIDs(c *catalog.Catalog) []string {
+	out := make([]string, len(c.GPUs))
+	for i, g := range c.GPUs {
+		out[i] = g.ID
+	}
+	return out
+}
+
+func didYouMean(s string, cands []string) string {
+	if x := diag.Suggest(s, cands); x != "" {
+		return " (did you mean " + strconv.Quote(x) + "?)"
+	}
+	return ""
+}

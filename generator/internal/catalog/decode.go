@@ -1,0 +1,279 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
+)
+
+// file is one TOML source being decoded and checked; it turns key paths
+// into positioned diagnostics.
+type file struct {
+	rel string // path shown in messages, relative to the site root
+	src []byte
+	ix  *tomlpos.Index
+	d   *diag.List
+}
+
+// decodeFile reads and decodes path into v. It reports syntax errors,
+// type mismatches and unknown keys; it returns nil when v is unusable.
+func decodeFile(abs, rel string, v any, d *diag.List) *file {
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		d.Errorf(rel, 0, 0, "cannot read: %v", err)
+		return nil
+	}
+	f := &file{rel: rel, src: src, d: d}
+	md, err := toml.Decode(string(src), v)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			line, col := pe.Position.Line, pe.Position.Col
+			if line == 0 {
+				line = pe.Line
+			}
+			if col == 0 && line > 0 {
+				col = 1
+			}
+			d.Errorf(rel, line, col, "%s", explainParseError(pe))
+		} else {
+			d.Errorf(rel, 1, 1, "%v", err)
+		}
+		return nil
+	}
+	f.ix = tomlpos.Scan(src)
+	f.unknownKeys(md, reflect.TypeOf(v))
+	return f
+}
+
+// explainParseError rewrites the decoder's messages into the project's
+// voice and adds a likely fix.
+func explainParseError(pe toml.ParseError) string {
+	msg := pe.Message
+	if pe.LastKey != "" && strings.Contains(msg, "incompatible types") {
+		msg = fmt.Sprintf("key %q: %s", pe.LastKey, strings.TrimPrefix(msg, "incompatible types: "))
+		switch {
+		case strings.Contains(msg, "has type string; destination has type time.Time"):
+			msg += " (write dates without quotes: 2025-04-21)"
+		case strings.Contains(msg, "has type string; destination has type integer"),
+			strings.Contains(msg, "has type string; destination has type float"):
+			msg += " (write numbers without quotes)"
+		case strings.Contains(msg, "has type float64; destination has type integer"):
+			msg += " (this field takes a whole number)"
+		}
+	}
+	return msg
+}
+
+// unknownKeys reports every key the decoder did not use, with a
+// did-you-mean drawn from the keys valid at that place.
+func (f *file) unknownKeys(md toml.MetaData, t reflect.Type) {
+	undecoded := md.Undecoded()
+	seen := map[string]bool{}
+	for _, k := range undecoded {
+		key := k.String()
+		// Report a misspelt table once, not each key inside it.
+		parent := false
+		for _, other := range undecoded {
+			o := other.String()
+			if o != key && strings.HasPrefix(key, o+".") {
+				parent = true
+				break
+			}
+		}
+		if parent {
+			continue
+		}
+		parts := []string(k)
+		name := parts[len(parts)-1]
+		valid := fieldNames(t, parts[:len(parts)-1])
+		msg := fmt.Sprintf("unknown key %q", name)
+		if s := diag.Suggest(name, valid); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		} else if len(valid) > 0 {
+			msg += fmt.Sprintf(" (valid keys here: %s)", strings.Join(valid, ", "))
+		}
+		positions := f.ix.Find(key)
+		if len(positions) == 0 {
+			positions = []tomlpos.Pos{{Line: 1, Col: 1}}
+		}
+		for _, p := range positions {
+			id := fmt.Sprintf("%d:%d", p.Line, p.Col)
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			f.d.Errorf(f.rel, p.Line, p.Col, "%s", msg)
+		}
+	}
+}
+
+// fieldNames lists the TOML keys of the struct reached from t by path.
+func fieldNames(t reflect.Type, path []string) []string {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	if len(path) > 0 {
+		for i := 0; i < t.NumField(); i++ {
+			if tag := tagName(t.Field(i)); tag == path[0] {
+				return fieldNames(t.Field(i).Type, path[1:])
+			}
+		}
+		return nil
+	}
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		if tag := tagName(t.Field(i)); tag != "" && tag != "-" {
+			out = append(out, tag)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func tagName(f reflect.StructField) string {
+	tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+	return tag
+}
+
+// pos returns where to report a problem with the key at path: its value,
+// else the nearest enclosing table that appears in the source, else 1:1.
+func (f *file) pos(path string) (int, int) {
+	for p := path; p != ""; {
+		if at := f.ix.Value(p); at.Line > 0 {
+			return at.Line, at.Col
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return 1, 1
+}
+
+// errorf reports an error at the key path.
+func (f *file) errorf(path, format string, args ...any) {
+	line, col := f.pos(path)
+	f.d.Errorf(f.rel, line, col, format, args...)
+}
+
+// warnf reports a warning at the key path.
+func (f *file) warnf(path, format string, args ...any) {
+	line, col := f.pos(path)
+	f.d.Warnf(f.rel, line, col, format, args...)
+}
+
+// has reports whether the key at path is written in the source.
+// An array of tables counts as written when its first element is.
+func (f *file) has(path string) bool {
+	return f.ix.Key(path).Line > 0 || f.ix.Key(path+".0").Line > 0
+}
+
+// require reports each key of keys that is missing under prefix.
+func (f *file) require(prefix string, keys ...string) {
+	for _, k := range keys {
+		p := join(prefix, k)
+		if !f.has(p) {
+			where := "file"
+			if prefix != "" {
+				where = tomlpos.StripIndices(prefix)
+				where = "[" + where + "]"
+			}
+			f.errorf(prefix, "missing required key %q in %s", k, where)
+		}
+	}
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}
+
+// checker bundles the range checks every kind of file uses.
+type checker struct {
+	*file
+	now time.Time
+}
+
+func (c checker) positive(path string, v float64) {
+	if c.has(path) && !(v > 0) {
+		c.errorf(path, "%s must be greater than 0, got %v", lastKey(path), v)
+	}
+}
+
+func (c checker) positivePtr(path string, v *float64) {
+	if v != nil {
+		c.positive(path, *v)
+	}
+}
+
+func (c checker) oneOf(path, v string, allowed ...string) {
+	if !c.has(path) {
+		return
+	}
+	for _, a := range allowed {
+		if v == a {
+			return
+		}
+	}
+	msg := fmt.Sprintf("%s %q is not one of: %s", lastKey(path), v, strings.Join(allowed, ", "))
+	if s := diag.Suggest(v, allowed); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	c.errorf(path, "%s", msg)
+}
+
+func (c checker) date(path string, t time.Time) {
+	if !c.has(path) {
+		return
+	}
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	today := time.Date(c.now.Year(), c.now.Month(), c.now.Day(), 0, 0, 0, 0, time.UTC)
+	switch {
+	case day.After(today):
+		c.errorf(path, "%s %s is in the future (today is %s)", lastKey(path), day.Format(time.DateOnly), today.Format(time.DateOnly))
+	case t.Year() < 2000:
+		c.errorf(path, "%s %s is implausibly old", lastKey(path), day.Format(time.DateOnly))
+	}
+}
+
+func (c checker) url(path, v string) {
+	if c.has(path) && !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "http://") {
+		c.errorf(path, "%s %q is not an http(s) URL", lastKey(path), v)
+	}
+}
+
+func (c checker) sources(prefix string, srcs []Source) {
+	if len(srcs) == 0 {
+		c.errorf(prefix, "at least one [[sources]] entry (url, title, accessed) is required")
+	}
+	for i, s := range srcs {
+		p := join(prefix, fmt.Sprintf("sources.%d", i))
+		c.require(p, "url", "title", "accessed")
+		c.url(p+".url", s.URL)
+		c.date(p+".accessed", s.Accessed)
+	}
+}
+
+func lastKey(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,441 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+)
+
+// Catalog is the validated data of a site.
+type Catalog struct {
+	Site      Site
+	FX        FX
+	GPUs      []*GPU      // sorted by id
+	Providers []*Provider // sorted by id
+	Offers    []*Offer    // sorted by provider, then file order
+	Models    []*Model    // sorted by id
+
+	gpus      map[string]*GPU
+	providers map[string]*Provider
+	models    map[string]*Model
+}
+
+// GPU returns the GPU with the id, or nil.
+func (c *Catalog) GPU(id string) *GPU { return c.gpus[id] }
+
+// Provider returns the provider with the id, or nil.
+func (c *Catalog) Provider(id string) *Provider { return c.providers[id] }
+
+// Model returns the model preset with the id, or nil.
+func (c *Catalog) Model(id string) *Model { return c.models[id] }
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Load reads and validates every data file under root/data. now is the
+// date future dates are judged against. Diagnostics carry paths relative
+// to root. The catalog is nil when there are errors.
+func Load(root string, now time.Time) (*Catalog, *diag.List) {
+	d := &diag.List{}
+	c := &Catalog{gpus: map[string]*GPU{}, providers: map[string]*Provider{}, models: map[string]*Model{}}
+	dataDir := filepath.Join(root, "data")
+	if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
+		d.Errorf("data", 0, 0, "no data directory under %s (is -root right?)", root)
+		return nil, d
+	}
+	ck := func(f *file) checker { return checker{file: f, now: now} }
+
+	if f := decodeFile(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, d); f != nil {
+		checkSite(ck(f), &c.Site)
+	}
+	if f := decodeFile(filepath.Join(dataDir, "fx.toml"), "data/fx.toml", &c.FX, d); f != nil {
+		checkFX(ck(f), &c.FX)
+	}
+	datasets := map[string]bool{}
+	for _, ds := range c.Site.Datasets {
+		datasets[ds.ID] = true
+	}
+
+	type offerFile struct {
+		f  *file
+		id string
+		of OfferFile
+	}
+	var offerFiles []offerFile
+	for _, kind := range []string{"gpus", "providers", "offers", "models"} {
+		for _, e := range listTOML(root, "data/"+kind, d) {
+			switch kind {
+			case "gpus":
+				g := &GPU{ID: e.id, File: e.rel}
+				if f := decodeFile(e.abs, e.rel, g, d); f != nil {
+					checkGPU(ck(f), g)
+					c.GPUs = append(c.GPUs, g)
+					c.gpus[g.ID] = g
+				}
+			case "providers":
+				p := &Provider{ID: e.id, File: e.rel}
+				if f := decodeFile(e.abs, e.rel, p, d); f != nil {
+					checkProvider(ck(f), p)
+					c.Providers = append(c.Providers, p)
+					c.providers[p.ID] = p
+				}
+			case "offers":
+				of := offerFile{id: e.id}
+				if f := decodeFile(e.abs, e.rel, &of.of, d); f != nil {
+					of.f = f
+					offerFiles = append(offerFiles, of)
+				}
+			case "models":
+				m := &Model{ID: e.id, File: e.rel}
+				if f := decodeFile(e.abs, e.rel, m, d); f != nil {
+					checkModel(ck(f), m)
+					c.Models = append(c.Models, m)
+					c.models[m.ID] = m
+				}
+			}
+		}
+	}
+	// Cross-file checks need every GPU and provider loaded first.
+	for _, g := range c.GPUs {
+		if g.ExportVariantOf != "" && c.gpus[g.ExportVariantOf] == nil {
+			line, col := 1, 1
+			d.Errorf(g.File, line, col, "export_variant_of %q is not a GPU id%s", g.ExportVariantOf, suggestID(g.ExportVariantOf, c.gpuIDs()))
+		}
+	}
+	currencies := map[string]bool{}
+	if c.FX.Base != "" {
+		for _, cur := range c.FX.Currencies() {
+			currencies[cur] = true
+		}
+	}
+	for _, p := range c.Providers {
+		if p.HiddenCosts != nil && p.HiddenCosts.Currency != "" && !currencies[p.HiddenCosts.Currency] {
+			d.Errorf(p.File, 1, 1, "hidden_costs.currency %q is not in data/fx.toml", p.HiddenCosts.Currency)
+		}
+	}
+	seenOffer := map[string]string{}
+	for _, of := range offerFiles {
+		p := c.providers[of.id]
+		if p == nil {
+			of.f.errorf("", "no provider %q: an offers file is named after its provider (data/providers/%s.toml)%s", of.id, of.id, suggestID(of.id, c.providerIDs()))
+			continue
+		}
+		ck := ck(of.f)
+		for i, o := range of.of.Offers {
+			prefix := fmt.Sprintf("offers.%d", i)
+			o.File, o.Provider = of.f.rel, p
+			o.Line, _ = of.f.pos(prefix)
+			o.ID = p.ID + "/" + slug(o.Instance)
+			if prev, dup := seenOffer[o.ID]; dup {
+				ck.errorf(prefix+".instance", "instance %q is listed twice (first at %s)", o.Instance, prev)
+			}
+			seenOffer[o.ID] = fmt.Sprintf("%s:%d", of.f.rel, o.Line)
+			checkOffer(ck, prefix, o, c, p, currencies, datasets)
+			if o.GPU != nil {
+				p.Offers = append(p.Offers, o)
+				o.GPU.Offers = append(o.GPU.Offers, o)
+				c.Offers = append(c.Offers, o)
+			}
+		}
+	}
+	if d.HasErrors() {
+		return nil, d
+	}
+	for _, g := range c.GPUs {
+		sort.SliceStable(g.Offers, func(i, j int) bool { return offerLess(g.Offers[i], g.Offers[j]) })
+	}
+	return c, d
+}
+
+// offerLess orders offers by on-demand price per GPU-hour in USD-agnostic
+// terms (offers without an on-demand price last), then by id.
+func offerLess(a, b *Offer) bool {
+	pa, oka := a.Price("on-demand")
+	pb, okb := b.Price("on-demand")
+	if oka != okb {
+		return oka
+	}
+	if oka && a.Currency == b.Currency && pa.PerGPU(a) != pb.PerGPU(b) {
+		return pa.PerGPU(a) < pb.PerGPU(b)
+	}
+	return a.ID < b.ID
+}
+
+func (c *Catalog) gpuIDs() []string {
+	var out []string
+	for _, g := range c.GPUs {
+		out = append(out, g.ID)
+	}
+	return out
+}
+
+func (c *Catalog) providerIDs() []string {
+	var out []string
+	for _, p := range c.Providers {
+		out = append(out, p.ID)
+	}
+	return out
+}
+
+func suggestID(id string, ids []string) string {
+	if s := diag.Suggest(id, ids); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
+type entry struct{ abs, rel, id string }
+
+// listTOML lists dir's *.toml files, warning about anything else.
+func listTOML(root, dir string, d *diag.List) []entry {
+	ents, err := os.ReadDir(filepath.Join(root, dir))
+	if err != nil {
+		if !os.IsNotExist(err) {
+			d.Errorf(dir, 0, 0, "cannot read directory: %v", err)
+		}
+		return nil
+	}
+	var out []entry
+	for _, e := range ents {
+		rel := dir + "/" + e.Name()
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") {
+			d.Warnf(rel, 0, 0, "skipped: not a .toml file")
+			continue
+		}
+		id := strings.TrimSuffix(e.Name(), ".toml")
+		if !idPattern.MatchString(id) {
+			d.Errorf(rel, 0, 0, "file name %q is not a valid id: use lowercase letters, digits and single dashes", id)
+			continue
+		}
+		out = append(out, entry{abs: filepath.Join(root, dir, e.Name()), rel: rel, id: id})
+	}
+	return out
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+func checkSite(c checker, s *Site) {
+	c.require("", "title", "base_url", "repo_url", "staleness")
+	c.url("repo_url", s.RepoURL)
+	c.require("staleness", "fresh_days", "stale_days")
+	if s.Staleness.FreshDays <= 0 || s.Staleness.StaleDays <= s.Staleness.FreshDays {
+		c.errorf("staleness", "staleness needs 0 < fresh_days < stale_days (got %d and %d)", s.Staleness.FreshDays, s.Staleness.StaleDays)
+	}
+	for i, ds := range s.Datasets {
+		p := fmt.Sprintf("datasets.%d", i)
+		c.require(p, "id", "title", "url", "licence", "attribution")
+		c.url(p+".url", ds.URL)
+	}
+}
+
+var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+
+func checkFX(c checker, fx *FX) {
+	c.require("", "base", "as_of", "source", "rates")
+	c.date("as_of", fx.AsOf)
+	for cur, r := range fx.Rates {
+		if !currencyPattern.MatchString(cur) {
+			c.errorf("rates."+cur, "%q is not an ISO 4217 currency code", cur)
+		}
+		c.positive("rates."+cur, r)
+	}
+}
+
+func checkGPU(c checker, g *GPU) {
+	c.require("", "name", "vendor", "architecture", "release_year", "form_factor", "segment", "memory_gb", "memory_type", "memory_bandwidth_gbs", "interconnect", "sources")
+	if c.has("release_year") && (g.ReleaseYear < 2010 || g.ReleaseYear > c.now.Year()) {
+		c.errorf("release_year", "release_year %d is out of range (2010..%d)", g.ReleaseYear, c.now.Year())
+	}
+	c.oneOf("form_factor", g.FormFactor, "SXM", "PCIe", "NVL", "OAM", "Module", "TPU")
+	c.oneOf("segment", g.Segment, "datacenter", "workstation", "consumer")
+	c.positive("memory_gb", g.MemoryGB)
+	if g.MemoryGB > 4096 {
+		c.errorf("memory_gb", "memory_gb %v is implausible for one accelerator", g.MemoryGB)
+	}
+	c.positive("memory_bandwidth_gbs", g.MemoryBWGBs)
+	for k, v := range map[string]*float64{"fp32_tflops": g.FP32TFLOPS, "tf32_tflops": g.TF32TFLOPS, "bf16_tflops": g.BF16TFLOPS, "fp8_tflops": g.FP8TFLOPS, "int8_tops": g.INT8TOPS, "tdp_w": g.TDPW} {
+		c.positivePtr(k, v)
+	}
+	if g.TF32TFLOPS != nil && g.BF16TFLOPS != nil && *g.TF32TFLOPS > *g.BF16TFLOPS {
+		c.errorf("tf32_tflops", "tf32_tflops %v exceeds bf16_tflops %v: one of them is likely a sparse figure", *g.TF32TFLOPS, *g.BF16TFLOPS)
+	}
+	if g.BF16TFLOPS != nil && g.FP8TFLOPS != nil && *g.BF16TFLOPS > *g.FP8TFLOPS {
+		c.errorf("bf16_tflops", "bf16_tflops %v exceeds fp8_tflops %v", *g.BF16TFLOPS, *g.FP8TFLOPS)
+	}
+	c.require("interconnect", "kind")
+	c.oneOf("interconnect.kind", g.Interconnect.Kind, "NVLink", "PCIe", "Infinity Fabric", "HCCS", "ICI", "RoCE")
+	c.positivePtr("interconnect.bandwidth_gbs", g.Interconnect.BandwidthGBs)
+	c.sources("", g.Sources)
+}
+
+func checkProvider(c checker, p *Provider) {
+	c.require("", "name", "homepage", "country", "kind", "regions", "billing", "sources")
+	c.url("homepage", p.Homepage)
+	if c.has("country") && !regexp.MustCompile(`^[A-Z]{2}$`).MatchString(p.Country) {
+		c.errorf("country", "country %q is not an ISO 3166-1 alpha-2 code (e.g. US, CN, DE)", p.Country)
+	}
+	c.oneOf("kind", p.Kind, "hyperscaler", "gpu-cloud", "marketplace", "regional-cloud")
+	seen := map[string]bool{}
+	for i, r := range p.Regions {
+		pre := fmt.Sprintf("regions.%d", i)
+		c.require(pre, "id")
+		if seen[r.ID] {
+			c.errorf(pre+".id", "region %q is declared twice", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	c.require("billing", "on_demand")
+	c.oneOf("billing.increment", p.Billing.Increment, "per-second", "per-minute", "per-hour")
+	for i, r := range p.Billing.Reserved {
+		pre := fmt.Sprintf("billing.reserved.%d", i)
+		c.require(pre, "term_months")
+		if r.TermMonths <= 0 || r.TermMonths > 60 {
+			c.errorf(pre+".term_months", "term_months %d is out of range (1..60)", r.TermMonths)
+		}
+		if r.MaxDiscountPct != nil && (*r.MaxDiscountPct <= 0 || *r.MaxDiscountPct >= 100) {
+			c.errorf(pre+".max_discount_pct", "max_discount_pct %v is out of range (0..100)", *r.MaxDiscountPct)
+		}
+	}
+	if p.Network != nil {
+		c.oneOf("network.rdma", p.Network.RDMA, "InfiniBand", "RoCE", "EFA", "none", "unknown")
+		c.positivePtr("network.max_bandwidth_gbps", p.Network.MaxBandwidthGbps)
+	}
+	if p.Support != nil && p.Support.SLAPct != nil && (*p.Support.SLAPct < 50 || *p.Support.SLAPct > 100) {
+		c.errorf("support.sla_pct", "sla_pct %v is out of range (50..100)", *p.Support.SLAPct)
+	}
+	if h := p.HiddenCosts; h != nil {
+		c.require("hidden_costs", "currency")
+		for k, v := range map[string]*float64{"egress_per_gb": h.EgressPerGB, "public_ip_per_hour": h.PublicIPPerHour, "storage_per_gb_month": h.StoragePerGBMonth} {
+			if v != nil && *v < 0 {
+				c.errorf("hidden_costs."+k, "%s must not be negative", k)
+			}
+		}
+	}
+	c.sources("", p.Sources)
+}
+
+func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, currencies, datasets map[string]bool) {
+	c.require(pre, "instance", "gpu", "gpu_count", "vram_per_gpu_gb", "vram_total_gb", "regions", "currency", "prices")
+	if c.has(pre + ".gpu") {
+		o.GPU = cat.gpus[o.GPUID]
+		if o.GPU == nil {
+			c.errorf(pre+".gpu", "unknown GPU %q%s", o.GPUID, suggestID(o.GPUID, cat.gpuIDs()))
+		}
+	}
+	if c.has(pre+".gpu_count") && (o.GPUCount < 1 || o.GPUCount > 1024) {
+		c.errorf(pre+".gpu_count", "gpu_count %d is out of range (1..1024)", o.GPUCount)
+	}
+	c.positive(pre+".vram_per_gpu_gb", o.VRAMPerGPUGB)
+	c.positive(pre+".vram_total_gb", o.VRAMTotalGB)
+	if o.GPUCount > 0 && o.VRAMPerGPUGB > 0 && o.VRAMTotalGB > 0 && math.Abs(float64(o.GPUCount)*o.VRAMPerGPUGB-o.VRAMTotalGB) > 0.01 {
+		c.errorf(pre+".vram_total_gb", "vram_total_gb %v != gpu_count %d x vram_per_gpu_gb %v = %v", o.VRAMTotalGB, o.GPUCount, o.VRAMPerGPUGB, float64(o.GPUCount)*o.VRAMPerGPUGB)
+	}
+	if o.GPU != nil && o.VRAMPerGPUGB > 0 && o.VRAMPerGPUGB != o.GPU.MemoryGB {
+		c.errorf(pre+".vram_per_gpu_gb", "vram_per_gpu_gb %v does not match %s's memory_gb %v (wrong GPU id?)", o.VRAMPerGPUGB, o.GPUID, o.GPU.MemoryGB)
+	}
+	if o.VCPU != nil && *o.VCPU <= 0 {
+		c.errorf(pre+".vcpu", "vcpu must be greater than 0")
+	}
+	c.positivePtr(pre+".ram_gb", o.RAMGB)
+	c.positivePtr(pre+".local_disk_gb", o.LocalDiskGB)
+	c.positivePtr(pre+".network_gbps", o.NetworkGbps)
+	regionIDs := make([]string, 0, len(p.Regions))
+	known := map[string]bool{}
+	for _, r := range p.Regions {
+		regionIDs = append(regionIDs, r.ID)
+		known[r.ID] = true
+	}
+	if c.has(pre+".regions") && len(o.Regions) == 0 {
+		c.errorf(pre+".regions", "regions is empty: name at least one region of %s", p.ID)
+	}
+	for i, r := range o.Regions {
+		if !known[r] {
+			c.errorf(fmt.Sprintf("%s.regions.%d", pre, i), "unknown region %q of provider %s%s", r, p.ID, suggestID(r, regionIDs))
+		}
+	}
+	if c.has(pre+".currency") && !currencies[o.Currency] {
+		c.errorf(pre+".currency", "currency %q is not in data/fx.toml%s", o.Currency, suggestID(o.Currency, mapKeys(currencies)))
+	}
+	if c.has(pre+".prices") && len(o.Prices) == 0 {
+		c.errorf(pre, "an offer needs at least one [[offers.prices]]")
+	}
+	byMode := map[string]float64{}
+	for i, pr := range o.Prices {
+		pp := fmt.Sprintf("%s.prices.%d", pre, i)
+		c.require(pp, "billing", "price", "as_of", "source")
+		c.oneOf(pp+".billing", pr.Billing, BillingModes()...)
+		if _, dup := byMode[pr.Billing]; dup {
+			c.errorf(pp+".billing", "billing mode %q is priced twice in this offer", pr.Billing)
+		}
+		if c.has(pp + ".price") {
+			if !(pr.Price > 0) {
+				c.errorf(pp+".price", "price must be greater than 0, got %v", pr.Price)
+			} else if pr.Price > 10000 {
+				c.errorf(pp+".price", "price %v per instance-hour is implausible", pr.Price)
+			}
+		}
+		byMode[pr.Billing] = pr.Price
+		c.date(pp+".as_of", pr.AsOf)
+		if c.has(pp+".source") && strings.TrimSpace(pr.Source) == "" {
+			c.errorf(pp+".source", "source is empty: give the URL the price was read from")
+		}
+		if pr.Dataset != "" && !datasets[pr.Dataset] {
+			c.errorf(pp+".dataset", "unknown dataset %q (declare it under [[datasets]] in data/site.toml)%s", pr.Dataset, suggestID(pr.Dataset, mapKeys(datasets)))
+		}
+	}
+	if od, ok := byMode["on-demand"]; ok && od > 0 {
+		for i, pr := range o.Prices {
+			if pr.Billing != "on-demand" && pr.Price > od {
+				c.errorf(fmt.Sprintf("%s.prices.%d.price", pre, i), "%s price %v is above the on-demand price %v", pr.Billing, pr.Price, od)
+			}
+		}
+	}
+}
+
+func checkModel(c checker, m *Model) {
+	c.require("", "name", "family", "params", "layers", "hidden_size", "heads", "kv_heads", "ffn_size", "vocab_size", "max_context", "sources")
+	for k, v := range map[string]int64{"params": m.Params, "layers": int64(m.Layers), "hidden_size": int64(m.HiddenSize), "heads": int64(m.Heads), "kv_heads": int64(m.KVHeads), "ffn_size": int64(m.FFNSize), "vocab_size": int64(m.VocabSize), "max_context": int64(m.MaxContext)} {
+		c.positive(k, float64(v))
+	}
+	if m.Heads > 0 && m.KVHeads > 0 && m.Heads%m.KVHeads != 0 {
+		c.errorf("kv_heads", "kv_heads %d does not divide heads %d", m.KVHeads, m.Heads)
+	}
+	if m.Heads > 0 && m.HiddenSize%m.Heads != 0 {
+		c.errorf("heads", "heads %d does not divide hidden_size %d", m.Heads, m.HiddenSize)
+	}
+	if m.ActiveParams > m.Params {
+		c.errorf("active_params", "active_params %d exceeds params %d", m.ActiveParams, m.Params)
+	}
+	if (m.Experts > 0) != (m.ExpertsPerToken > 0) || m.ExpertsPerToken > m.Experts {
+		c.errorf("experts_per_token", "experts and experts_per_token go together, with experts_per_token <= experts")
+	}
+	c.sources("", m.Sources)
+}
+
+func mapKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

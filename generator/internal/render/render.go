@@ -1,0 +1,226 @@
+// Package render turns derived data into pages with html/template. Page
+// templates live in templates/: layout.html wraps every page, and each
+// page kind has its own file defining "title", "description" and "main".
+// UI strings go through one lookup (templates/i18n/<lang>.toml) so another
+// language can be added without touching the templates.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+)
+
+// Renderer holds the parsed templates of a site.
+type Renderer struct {
+	pages   map[string]*template.Template
+	strings map[string]string
+	base    string // base path, "/" or "/sub/"
+	assets  map[string]string
+}
+
+// Options configure a Renderer.
+type Options struct {
+	Root     string            // site root holding templates/
+	BasePath string            // URL path prefix of the site: "/" or "/gpu/"
+	Lang     string            // UI language, e.g. "en"
+	Assets   map[string]string // logical asset name -> hashed path under the site
+}
+
+var tmplErrRE = regexp.MustCompile(`template: ([^:]+):(\d+):(?:(\d+):)?\s*(.*)`)
+
+// New parses templates/layout.html with every other templates/*.html.
+func New(o Options, d *diag.List) *Renderer {
+	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, assets: o.Assets}
+	if r.base == "" {
+		r.base = "/"
+	}
+	dir := filepath.Join(o.Root, "templates")
+	strs := map[string]string{}
+	lp := filepath.Join(dir, "i18n", o.Lang+".toml")
+	if _, err := toml.DecodeFile(lp, &strs); err != nil {
+		rel := "templates/i18n/" + o.Lang + ".toml"
+		if pe, ok := err.(toml.ParseError); ok {
+			d.Errorf(rel, pe.Position.Line, max(pe.Position.Col, 1), "%s", pe.Message)
+		} else {
+			d.Errorf(rel, 0, 0, "%v", err)
+		}
+	}
+	r.strings = strs
+	layout, err := os.ReadFile(filepath.Join(dir, "layout.html"))
+	if err != nil {
+		d.Errorf("templates/layout.html", 0, 0, "cannot read: %v", err)
+		return r
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
+	sort.Strings(files)
+	// Files starting with "_" are partials: shared definitions parsed into
+	// every page.
+	var partials []string
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "_") {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				d.Errorf("templates/"+filepath.Base(f), 0, 0, "cannot read: %v", err)
+				continue
+			}
+			partials = append(partials, filepath.Base(f), string(b))
+		}
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		if name == "layout.html" || strings.HasPrefix(name, "_") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			d.Errorf("templates/"+name, 0, 0, "cannot read: %v", err)
+			continue
+		}
+		t := template.New("layout.html").Funcs(r.funcs())
+		if _, err := t.Parse(string(layout)); err != nil {
+			templateError(d, err)
+			return r
+		}
+		for i := 0; i < len(partials); i += 2 {
+			if _, err := t.New(partials[i]).Parse(partials[i+1]); err != nil {
+				templateError(d, err)
+				return r
+			}
+		}
+		if _, err := t.New(name).Parse(string(src)); err != nil {
+			templateError(d, err)
+			continue
+		}
+		r.pages[strings.TrimSuffix(name, ".html")] = t
+	}
+	return r
+}
+
+func templateError(d *diag.List, err error) {
+	if m := tmplErrRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		d.Errorf("templates/"+m[1], line, max(col, 1), "%s", m[4])
+		return
+	}
+	d.Errorf("templates", 0, 0, "%v", err)
+}
+
+// Page is what every page template receives.
+type Page struct {
+	Kind        string // template name
+	Path        string // URL path below the base, e.g. "gpus/h100-sxm5-80gb/"
+	Title       string
+	Description string
+	Site        any
+	Data        any
+	Scripts     []string // logical asset names of scripts the page loads
+}
+
+// Render executes the page's template.
+func (r *Renderer) Render(p *Page) ([]byte, error) {
+	t := r.pages[p.Kind]
+	if t == nil {
+		return nil, fmt.Errorf("templates/%s.html: no such page template", p.Kind)
+	}
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "layout.html", p); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// T looks up a UI string; a missing key renders as the key in brackets so
+// it is visible, and is reported by the build's checks.
+func (r *Renderer) T(key string) string {
+	if s, ok := r.strings[key]; ok {
+		return s
+	}
+	return "[" + key + "]"
+}
+
+// URL returns the site URL of a path below the base ("gpus/" -> "/sub/gpus/").
+func (r *Renderer) URL(p string) string {
+	return r.base + strings.TrimPrefix(p, "/")
+}
+
+func (r *Renderer) funcs() template.FuncMap {
+	return template.FuncMap{
+		"t":   r.T,
+		"url": r.URL,
+		"asset": func(name string) (string, error) {
+			h, ok := r.assets[name]
+			if !ok {
+				return "", fmt.Errorf("unknown asset %q", name)
+			}
+			return r.URL(h), nil
+		},
+		"money":  Money,
+		"num":    numAny,
+		"date":   func(t time.Time) string { return t.Format(time.DateOnly) },
+		"deref":  func(p *float64) float64 { return *p },
+		"derefi": func(p *int) int { return *p },
+		"add":    func(a, b int) int { return a + b },
+		"join":   strings.Join,
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[fmt.Sprint(kv[i])] = kv[i+1]
+			}
+			return m
+		},
+	}
+}
+
+// Money formats an amount with its currency code: "12.34 USD". Amounts
+// under 1 keep three decimals so cheap GPUs stay distinguishable.
+func Money(v float64, cur string) string {
+	if v < 1 {
+		return strconv.FormatFloat(v, 'f', 3, 64) + " " + cur
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64) + " " + cur
+}
+
+// Num formats a number without trailing zeros, with thousands separators
+// for large integers.
+func Num(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		s := strconv.FormatInt(int64(v), 10)
+		if len(s) <= 4 {
+			return s
+		}
+		var b strings.Builder
+		for i, c := range s {
+			if i > 0 && (len(s)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		return b.String()
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+func numAny(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return Num(x)
+	case int:
+		return Num(float64(x))
+	case int64:
+		return Num(float64(x))
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,190 @@
+// Command generator builds GPU Atlas: a static site comparing cloud GPUs.
+//
+//	go run ./generator build [-root DIR] [-out DIR] [-base-url URL]
+//	go run ./generator serve [-addr 127.0.0.1:8080]
+//	go run ./generator check [-format text|github]
+//	go run ./generator size -model llama-3-8b -workload lora -json
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+)
+
+const usage = `usage: generator <command> [flags]
+
+commands:
+  build   build the site into an output directory
+  serve   build, then serve the output on a local address
+  check   validate data and guides only; exit 1 on errors
+  size    estimate GPU memory, GPU count, FLOPs and cost for a model
+
+Run "generator <command> -h" for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "build":
+		return cmdBuild(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
+	case "check":
+		return cmdCheck(args[1:], stdout, stderr)
+	case "size":
+		return cmdSize(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "generator: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+type buildFlags struct {
+	root, out, baseURL string
+	noCompress         bool
+}
+
+func (b *buildFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&b.root, "root", ".", "site root holding data/, content/, templates/ and static/")
+	fs.StringVar(&b.out, "out", "public", "output directory (replaced atomically on success)")
+	fs.StringVar(&b.baseURL, "base-url", "", "URL the site is served from, e.g. https://intranet.example/gpu/ (default: base_url in data/site.toml)")
+	fs.BoolVar(&b.noCompress, "no-precompress", false, "do not write .br and .gz siblings of text files")
+}
+
+func (b *buildFlags) options() (build.Options, error) {
+	now, err := build.Today()
+	if err != nil {
+		return build.Options{}, err
+	}
+	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress}, nil
+}
+
+func cmdBuild(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var bf buildFlags
+	bf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	_, code := doBuild(bf, stdout, stderr)
+	return code
+}
+
+func doBuild(bf buildFlags, stdout, stderr io.Writer) (*build.Result, int) {
+	start := time.Now()
+	o, err := bf.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "build:", err)
+		return nil, 2
+	}
+	res, d := build.Run(o)
+	d.Print(stderr)
+	if res == nil {
+		fmt.Fprintf(stderr, "build failed: %d error(s); %s left untouched\n", len(d.Errors()), o.Out)
+		return nil, 1
+	}
+	fmt.Fprintf(stdout, "built %d pages, %d files, %d bytes in %s -> %s\n", res.Pages, res.Files, res.Bytes, time.Since(start).Round(time.Millisecond), o.Out)
+	return res, 0
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", ".", "site root holding data/ and content/")
+	format := fs.String("format", "text", "output format: text, or github (GitHub Actions annotations)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	now, err := build.Today()
+	if err != nil {
+		fmt.Fprintln(stderr, "check:", err)
+		return 2
+	}
+	d := build.Check(build.Options{Root: *root, Now: now})
+	switch *format {
+	case "github":
+		d.PrintGitHub(stdout)
+	case "text":
+		d.Print(stderr)
+	default:
+		fmt.Fprintf(stderr, "check: unknown -format %q (text, github)\n", *format)
+		return 2
+	}
+	if d.HasErrors() {
+		fmt.Fprintf(stderr, "check: %d error(s)\n", len(d.Errors()))
+		return 1
+	}
+	fmt.Fprintln(stdout, "check: ok")
+	return 0
+}
+
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var bf buildFlags
+	bf.register(fs)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback unless you say otherwise)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	bf.noCompress = true
+	if _, code := doBuild(bf, stdout, stderr); code != 0 {
+		return code
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 1
+	}
+	abs, _ := filepath.Abs(bf.out)
+	fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", abs, ln.Addr())
+	srv := &http.Server{Handler: notFound(http.Dir(bf.out)), ReadHeaderTimeout: 10 * time.Second}
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 1
+	}
+	return 0
+}
+
+// notFound serves files from dir (http.Dir refuses paths outside it) and
+// the site's 404.html for missing ones.
+func notFound(dir http.Dir) http.Handler {
+	fsrv := http.FileServer(dir)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, err := dir.Open(r.URL.Path)
+		if err == nil {
+			f.Close()
+			fsrv.ServeHTTP(w, r)
+			return
+		}
+		if page, err := os.ReadFile(filepath.Join(string(dir), "404.html")); err == nil {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write(page)
+			return
+		}
+		http.NotFound(w, r)
+	})
+}
+
+var _ = diag.Error
