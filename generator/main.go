@@ -59,8 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 type buildFlags struct {
-	root, out, baseURL string
-	noCompress         bool
+	root, out, baseURL   string
+	noCompress, noMinify bool
 }
 
 func (b *buildFlags) register(fs *flag.FlagSet) {
@@ -68,6 +68,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.out, "out", "public", "output directory (replaced atomically on success)")
 	fs.StringVar(&b.baseURL, "base-url", "", "URL the site is served from, e.g. https://intranet.example/gpu/ (default: base_url in data/site.toml)")
 	fs.BoolVar(&b.noCompress, "no-precompress", false, "do not write .br and .gz siblings of text files")
+	fs.BoolVar(&b.noMinify, "no-minify", false, "leave HTML, SVG, JSON and XML unminified (for reading the output)")
 }
 
 func (b *buildFlags) options() (build.Options, error) {
@@ -75,7 +76,7 @@ func (b *buildFlags) options() (build.Options, error) {
 	if err != nil {
 		return build.Options{}, err
 	}
-	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress}, nil
+	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify}, nil
 }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) int {

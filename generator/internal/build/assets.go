@@ -1,6 +1,8 @@
 package build
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,4 +96,30 @@ func Assets(root string, tree *output.Tree, d *diag.List) map[string]string {
 		}
 	}
 	return manifest
+}
+
+// addHashed adds data under prefix + "." + a content hash + ext and returns
+// the path.
+func addHashed(tree *output.Tree, prefix, ext string, data []byte) string {
+	sum := sha256.Sum256(data)
+	p := prefix + "." + hex.EncodeToString(sum[:5]) + ext
+	tree.Add(p, data)
+	return p
+}
+
+// minifyJS minifies a standalone script with esbuild (used for Go's
+// wasm_exec.js, which is not bundled).
+func minifyJS(src []byte, name string, d *diag.List) []byte {
+	res := api.Transform(string(src), api.TransformOptions{Loader: api.LoaderJS, MinifyWhitespace: true, MinifySyntax: true, MinifyIdentifiers: true, Target: api.ES2020, LegalComments: api.LegalCommentsEndOfFile})
+	for _, m := range res.Errors {
+		line, col := 0, 0
+		if m.Location != nil {
+			line, col = m.Location.Line, m.Location.Column+1
+		}
+		d.Errorf(name, line, col, "%s", m.Text)
+	}
+	if len(res.Errors) > 0 {
+		return src
+	}
+	return res.Code
 }

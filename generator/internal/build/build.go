@@ -30,6 +30,9 @@ type Options struct {
 	Now     time.Time // "today": price ages, future-date checks, generation date
 	// Precompress adds .br and .gz siblings to text assets.
 	Precompress bool
+	// NoMinify leaves HTML, SVG, JSON and XML as rendered (for reading
+	// and for the golden tests).
+	NoMinify bool
 }
 
 // Result summarises a build.
@@ -98,13 +101,14 @@ func site(o Options) (*output.Tree, *diag.List) {
 	}
 	dd := derive.New(cat, o.Now)
 	url := func(p string) string { return basePath + strings.TrimPrefix(p, "/") }
-	titles := content.Titles(o.Root)
-	pages := content.Load(o.Root, &resolver{d: dd, guides: titles, url: url}, d)
+	titles, top := content.Titles(o.Root)
+	pages := content.Load(o.Root, &resolver{d: dd, guides: titles, top: top, url: url}, d)
 	if d.HasErrors() {
 		return nil, d
 	}
 	tree := output.NewTree()
-	assets := copyStatic(o.Root, tree, d)
+	assets := Assets(o.Root, tree, d)
+	buildWASM(o.Root, tree, assets, d)
 	r := render.New(render.Options{Root: o.Root, BasePath: basePath, Lang: langOr(cat.Site.Language), Assets: assets}, d)
 	if d.HasErrors() {
 		return nil, d
@@ -115,6 +119,12 @@ func site(o Options) (*output.Tree, *diag.List) {
 		return nil, d
 	}
 	s.checkLinks()
+	if !o.NoMinify {
+		minifyTree(tree, d)
+	}
+	if o.Precompress {
+		precompress(tree)
+	}
 	return tree, d
 }
 
@@ -145,12 +155,6 @@ func splitBase(base string) (origin, p string, err error) {
 		p += "/"
 	}
 	return origin, p, nil
-}
-
-// copyStatic copies static/ into the tree under assets/, naming CSS and JS
-// files by content hash, and returns the manifest (logical name -> path).
-func copyStatic(root string, tree *output.Tree, d *diag.List) map[string]string {
-	return Assets(root, tree, d)
 }
 
 type siteBuild struct {

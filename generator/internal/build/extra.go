@@ -4,14 +4,20 @@ import (
 	"html/template"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 )
 
 // ModelPage is the data of a model preset page.
 type ModelPage struct {
-	Model *catalog.Model
+	Model    *catalog.Model
+	Fits     []derive.Fit
+	GPUs     []*catalog.GPU
+	Currency string
 }
 
-func (s *siteBuild) modelPage(m *catalog.Model) *ModelPage { return &ModelPage{Model: m} }
+func (s *siteBuild) modelPage(m *catalog.Model) *ModelPage {
+	return &ModelPage{Model: m, Fits: s.dd.ModelFits(m), GPUs: s.cat.GPUs, Currency: s.dd.Currency}
+}
 
 type templateHTML = template.HTML
 
@@ -26,4 +32,6 @@ func toString(h any) string {
 }
 
 // extraPages renders pages added by later stages (sizing, compare, exports).
-func (s *siteBuild) extraPages() {}
+func (s *siteBuild) extraPages() {
+	s.calculator()
+}

@@ -33,6 +33,8 @@ type GPUPage struct {
 	FX        catalog.FX
 	Staleness catalog.Staleness
 	RepoURL   string
+	Fits      []derive.GPUFit
+	Scenarios []derive.Scenario
 }
 
 // ProviderPage is the data of a provider page.
@@ -73,11 +75,9 @@ func (s *siteBuild) pages() {
 	t := s.r.T
 
 	sections := map[string][]*content.Page{}
-	var faq *content.Page
 	for _, g := range s.guides {
 		g.HTML = s.rebase(g.HTML)
-		if g.Section == "faq" {
-			faq = g
+		if content.TopLevel(g.Section) {
 			continue
 		}
 		sections[g.Section] = append(sections[g.Section], g)
@@ -105,7 +105,8 @@ func (s *siteBuild) pages() {
 	s.page(&render.Page{Kind: "gpus", Path: "gpus/", Title: t("gpus.title"), Description: t("gpus.description"),
 		Data: map[string]any{"GPUs": s.summaries(), "Currency": cur}})
 	for _, g := range s.cat.GPUs {
-		gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL}
+		gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
+			Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios()}
 		if g.ExportVariantOf != "" {
 			gp.Variant = s.cat.GPU(g.ExportVariantOf)
 		}
@@ -135,13 +136,7 @@ func (s *siteBuild) pages() {
 	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
 		Data: map[string]any{"Sections": guideSections}})
 	for _, g := range s.guides {
-		if g.Section == "faq" {
-			continue
-		}
-		s.page(&render.Page{Kind: "guide", Path: "guides/" + g.Slug + "/", Title: g.Title, Description: g.Description, Data: g})
-	}
-	if faq != nil {
-		s.page(&render.Page{Kind: "guide", Path: "faq/", Title: faq.Title, Description: faq.Description, Data: faq})
+		s.page(&render.Page{Kind: "guide", Path: GuidePath(g), Title: g.Title, Description: g.Description, Data: g})
 	}
 	s.page(&render.Page{Kind: "models", Path: "models/", Title: t("models.title"), Description: t("models.description"),
 		Data: map[string]any{"Models": s.cat.Models}})
@@ -181,10 +176,38 @@ func (s *siteBuild) sitemap() {
 	}
 	b.WriteString("</urlset>\n")
 	s.tree.Add("sitemap.xml", []byte(b.String()))
+	s.tree.Add("_headers", []byte(Headers(s.base)))
 	robots := "User-agent: *\nAllow: /\nSitemap: " + s.origin + s.base + "sitemap.xml\n"
 	s.tree.Add("robots.txt", []byte(robots))
 }
 
 func xmlEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
+}
+
+// CSP is the site's Content Security Policy: everything from the site
+// itself, no inline scripts or styles; WebAssembly compilation is allowed
+// for the calculator.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// Headers returns a _headers file (Netlify / Cloudflare Pages format):
+// the CSP on every page, immutable caching for content-hashed assets and
+// short caching for everything else.
+func Headers(base string) string {
+	return base + "*\n" +
+		"  Content-Security-Policy: " + CSP + "\n" +
+		"  X-Content-Type-Options: nosniff\n" +
+		"  Referrer-Policy: strict-origin-when-cross-origin\n" +
+		"  Cache-Control: public, max-age=300, must-revalidate\n" +
+		base + "assets/*\n" +
+		"  Cache-Control: public, max-age=31536000, immutable\n"
+}
+
+// GuidePath is where a content page is served: /<slug>/ for the FAQ and
+// about pages, /guides/<slug>/ for guides.
+func GuidePath(g *content.Page) string {
+	if content.TopLevel(g.Section) {
+		return g.Slug + "/"
+	}
+	return "guides/" + g.Slug + "/"
 }

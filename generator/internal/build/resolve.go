@@ -8,6 +8,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
 // resolver expands guide shortcodes from the catalog, so a figure the
@@ -15,6 +16,7 @@ import (
 type resolver struct {
 	d      *derive.Data
 	guides map[string]string // slug -> title
+	top    map[string]bool   // slugs served at /<slug>/
 	url    func(string) string
 }
 
@@ -107,15 +109,23 @@ func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (
 				if !ok {
 					return "", fmt.Errorf("unknown guide %q", v)
 				}
-				if v == "faq" {
-					return fmt.Sprintf("[%s](%s)", title, r.url("faq/")), nil
+				if r.top[v] {
+					return fmt.Sprintf("[%s](%s)", title, r.url(v+"/")), nil
 				}
 				return fmt.Sprintf("[%s](%s)", title, r.url("guides/"+v+"/")), nil
 			}
 			return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
 		}
+	case "sizing":
+		if len(args) != 1 {
+			return "", fmt.Errorf(`want {{< sizing "name" >}}`)
+		}
+		if t, ok := sizingText()[args[0]]; ok {
+			return t, nil
+		}
+		return "", fmt.Errorf("unknown sizing text %q%s", args[0], didYouMean(args[0], sortedKeys(sizingText())))
 	}
-	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link)")
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, sizing)")
 }
 
 func gpuIDs(c *catalog.Catalog) []string {
@@ -131,4 +141,21 @@ func didYouMean(s string, cands []string) string {
 		return " (did you mean " + strconv.Quote(x) + "?)"
 	}
 	return ""
+}
+
+// sizingText is what the methodology page quotes from the sizing engine,
+// so the page and the engine cannot disagree.
+func sizingText() map[string]string {
+	return map[string]string{
+		"bytes_per_param":   sizing.BytesPerParamRationale,
+		"overhead":          sizing.OverheadRationale,
+		"usable_memory":     sizing.UsableMemoryRationale,
+		"max_search_gpus":   strconv.Itoa(sizing.MaxSearchGPUs),
+		"max_node_tp":       strconv.Itoa(sizing.MaxNodeTP),
+		"prefill_chunk":     strconv.Itoa(sizing.PrefillChunkTokens),
+		"nf4_bits":          strconv.FormatFloat(sizing.NF4BitsPerParam, 'f', 3, 64),
+		"overhead_gib":      strconv.FormatFloat(float64(sizing.OverheadBytes)/(1<<30), 'f', -1, 64),
+		"reserve_pct":       strconv.FormatFloat(sizing.ReserveFraction*100, 'f', -1, 64),
+		"model_state_bytes": strconv.Itoa(sizing.ModelStateBytesPerParam),
+	}
 }

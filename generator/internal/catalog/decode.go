@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -34,19 +35,8 @@ func decodeFile(abs, rel string, v any, d *diag.List) *file {
 	f := &file{rel: rel, src: src, d: d}
 	md, err := toml.Decode(string(src), v)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			line, col := pe.Position.Line, pe.Position.Col
-			if line == 0 {
-				line = pe.Line
-			}
-			if col == 0 && line > 0 {
-				col = 1
-			}
-			d.Errorf(rel, line, col, "%s", explainParseError(pe))
-		} else {
-			d.Errorf(rel, 1, 1, "%v", err)
-		}
+		line, col, msg := decodeError(src, err)
+		d.Errorf(rel, line, col, "%s", msg)
 		return nil
 	}
 	f.ix = tomlpos.Scan(src)
@@ -54,23 +44,75 @@ func decodeFile(abs, rel string, v any, d *diag.List) *file {
 	return f
 }
 
-// explainParseError rewrites the decoder's messages into the project's
-// voice and adds a likely fix.
-func explainParseError(pe toml.ParseError) string {
-	msg := pe.Message
-	if pe.LastKey != "" && strings.Contains(msg, "incompatible types") {
-		msg = fmt.Sprintf("key %q: %s", pe.LastKey, strings.TrimPrefix(msg, "incompatible types: "))
-		switch {
-		case strings.Contains(msg, "has type string; destination has type time.Time"):
-			msg += " (write dates without quotes: 2025-04-21)"
-		case strings.Contains(msg, "has type string; destination has type integer"),
-			strings.Contains(msg, "has type string; destination has type float"):
-			msg += " (write numbers without quotes)"
-		case strings.Contains(msg, "has type float64; destination has type integer"):
-			msg += " (this field takes a whole number)"
+var (
+	tomlTypeRE     = regexp.MustCompile(`TOML value has type (\w+)`)
+	mismatchRE     = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): incompatible types: (.*)$`)
+	timeQuotedRE   = regexp.MustCompile(`^parsing time "[^"]*" as`)
+	kindOfTOMLType = map[string]byte{"string": 's', "int64": 'n', "float64": 'n', "bool": 'b', "array": 'a', "map": 't', "datetime": 'd'}
+)
+
+// decodeError turns a decoder error into a position and a message with a
+// likely fix. The decoder keys positions by plain key, so inside an array
+// of tables it names the last element with that key; the position is
+// recovered from the source by finding the value of the right kind.
+func decodeError(src []byte, err error) (line, col int, msg string) {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		line, col = pe.Position.Line, max(pe.Position.Col, 1)
+		if line == 0 {
+			line = max(pe.Line, 1)
+		}
+		msg = pe.Message
+		if timeQuotedRE.MatchString(msg) && pe.LastKey != "" {
+			// A quoted date reaches time.Time as a string.
+			if p, ok := findKind(src, pe.LastKey, 's'); ok {
+				line, col = p.Line, p.Col
+			}
+			msg = fmt.Sprintf("key %q: a date must not be quoted (write as_of = 2025-04-21)", pe.LastKey)
+		}
+		return line, col, msg
+	}
+	m := mismatchRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 1, 1, err.Error()
+	}
+	line, col = atoi(m[1]), 1
+	key, detail := m[2], m[3]
+	if t := tomlTypeRE.FindStringSubmatch(detail); t != nil {
+		if p, ok := findKind(src, key, kindOfTOMLType[t[1]]); ok {
+			line, col = p.Line, p.Col
 		}
 	}
-	return msg
+	msg = fmt.Sprintf("key %q: %s", key, detail)
+	switch {
+	case strings.Contains(detail, "has type string; destination has type time.Time"):
+		msg += " (write dates without quotes: 2025-04-21)"
+	case strings.Contains(detail, "has type string; destination has type integer"),
+		strings.Contains(detail, "has type string; destination has type float"):
+		msg += " (write numbers without quotes)"
+	case strings.Contains(detail, "has type float64; destination has type integer"):
+		msg += " (this field takes a whole number)"
+	}
+	return line, col, msg
+}
+
+// findKind returns the first value of the plain key whose kind is want.
+func findKind(src []byte, key string, want byte) (tomlpos.Pos, bool) {
+	ix := tomlpos.Scan(src)
+	for _, p := range ix.Paths() {
+		if tomlpos.StripIndices(p) == key && (want == 0 || ix.Kind(p) == want) {
+			return ix.Value(p), true
+		}
+	}
+	return tomlpos.Pos{}, false
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // unknownKeys reports every key the decoder did not use, with a

@@ -76,15 +76,17 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 				if f := decodeFile(e.abs, e.rel, g, d); f != nil {
 					checkGPU(ck(f), g)
 					c.GPUs = append(c.GPUs, g)
-					c.gpus[g.ID] = g
 				}
+				c.gpus[g.ID] = g // known even when broken: no cascade of "unknown GPU"
 			case "providers":
 				p := &Provider{ID: e.id, File: e.rel}
 				if f := decodeFile(e.abs, e.rel, p, d); f != nil {
 					checkProvider(ck(f), p)
 					c.Providers = append(c.Providers, p)
-					c.providers[p.ID] = p
+				} else {
+					p.broken = true
 				}
+				c.providers[p.ID] = p
 			case "offers":
 				of := offerFile{id: e.id}
 				if f := decodeFile(e.abs, e.rel, &of.of, d); f != nil {
@@ -104,7 +106,7 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 	// Cross-file checks need every GPU and provider loaded first.
 	for _, g := range c.GPUs {
 		if g.ExportVariantOf != "" && c.gpus[g.ExportVariantOf] == nil {
-			line, col := 1, 1
+			line, col := g.exportPos.Line, g.exportPos.Col
 			d.Errorf(g.File, line, col, "export_variant_of %q is not a GPU id%s", g.ExportVariantOf, suggestID(g.ExportVariantOf, c.gpuIDs()))
 		}
 	}
@@ -122,6 +124,9 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 	seenOffer := map[string]string{}
 	for _, of := range offerFiles {
 		p := c.providers[of.id]
+		if p != nil && p.broken {
+			continue // its own errors are reported; its offers cannot be checked
+		}
 		if p == nil {
 			of.f.errorf("", "no provider %q: an offers file is named after its provider (data/providers/%s.toml)%s", of.id, of.id, suggestID(of.id, c.providerIDs()))
 			continue
@@ -247,7 +252,10 @@ func checkSite(c checker, s *Site) {
 	}
 }
 
-var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+var (
+	currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+	countryPattern  = regexp.MustCompile(`^[A-Z]{2}$`)
+)
 
 func checkFX(c checker, fx *FX) {
 	c.require("", "base", "as_of", "source", "rates")
@@ -261,6 +269,7 @@ func checkFX(c checker, fx *FX) {
 }
 
 func checkGPU(c checker, g *GPU) {
+	g.exportPos.Line, g.exportPos.Col = c.pos("export_variant_of")
 	c.require("", "name", "vendor", "architecture", "release_year", "form_factor", "segment", "memory_gb", "memory_type", "memory_bandwidth_gbs", "interconnect", "sources")
 	if c.has("release_year") && (g.ReleaseYear < 2010 || g.ReleaseYear > c.now.Year()) {
 		c.errorf("release_year", "release_year %d is out of range (2010..%d)", g.ReleaseYear, c.now.Year())
@@ -288,9 +297,9 @@ func checkGPU(c checker, g *GPU) {
 }
 
 func checkProvider(c checker, p *Provider) {
-	c.require("", "name", "homepage", "country", "kind", "regions", "billing", "sources")
+	c.require("", "name", "homepage", "kind", "regions", "billing", "sources")
 	c.url("homepage", p.Homepage)
-	if c.has("country") && !regexp.MustCompile(`^[A-Z]{2}$`).MatchString(p.Country) {
+	if c.has("country") && !countryPattern.MatchString(p.Country) {
 		c.errorf("country", "country %q is not an ISO 3166-1 alpha-2 code (e.g. US, CN, DE)", p.Country)
 	}
 	c.oneOf("kind", p.Kind, "hyperscaler", "gpu-cloud", "marketplace", "regional-cloud")
@@ -349,7 +358,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 	if o.GPUCount > 0 && o.VRAMPerGPUGB > 0 && o.VRAMTotalGB > 0 && math.Abs(float64(o.GPUCount)*o.VRAMPerGPUGB-o.VRAMTotalGB) > 0.01 {
 		c.errorf(pre+".vram_total_gb", "vram_total_gb %v != gpu_count %d x vram_per_gpu_gb %v = %v", o.VRAMTotalGB, o.GPUCount, o.VRAMPerGPUGB, float64(o.GPUCount)*o.VRAMPerGPUGB)
 	}
-	if o.GPU != nil && o.VRAMPerGPUGB > 0 && o.VRAMPerGPUGB != o.GPU.MemoryGB {
+	if o.GPU != nil && o.VRAMPerGPUGB > 0 && o.GPU.MemoryGB > 0 && o.VRAMPerGPUGB != o.GPU.MemoryGB {
 		c.errorf(pre+".vram_per_gpu_gb", "vram_per_gpu_gb %v does not match %s's memory_gb %v (wrong GPU id?)", o.VRAMPerGPUGB, o.GPUID, o.GPU.MemoryGB)
 	}
 	if o.VCPU != nil && *o.VCPU <= 0 {

@@ -3,7 +3,11 @@
 // ranges, references between files and plausibility).
 package catalog
 
-import "time"
+import (
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
+)
 
 // Source is where a figure came from and when it was read.
 type Source struct {
@@ -109,6 +113,8 @@ type GPU struct {
 	Sources         []Source     `toml:"sources"`
 
 	Offers []*Offer `toml:"-"` // filled by Load, sorted by price
+
+	exportPos tomlpos.Pos
 }
 
 // Interconnect is how a GPU talks to its peers.
@@ -138,6 +144,8 @@ type Provider struct {
 	Sources      []Source     `toml:"sources"`
 
 	Offers []*Offer `toml:"-"` // filled by Load
+
+	broken bool // its file did not decode
 }
 
 // Region is a provider's location.

@@ -23,10 +23,15 @@ import (
 	"github.com/yuin/goldmark/renderer/html"
 )
 
-// Sections are the guide sections in display order.
+// Sections are the guide sections in display order. Pages in the
+// "faq" and "about" sections are served at /<slug>/ rather than under
+// /guides/.
 func Sections() []string {
-	return []string{"basics", "selection", "scenarios", "cost", "pitfalls", "trends", "faq"}
+	return []string{"basics", "selection", "scenarios", "cost", "pitfalls", "trends", "faq", "about"}
 }
+
+// TopLevel reports whether pages of a section are served at /<slug>/.
+func TopLevel(section string) bool { return section == "faq" || section == "about" }
 
 // FrontMatter is the TOML block between the +++ lines.
 type FrontMatter struct {
@@ -285,8 +290,9 @@ func headings(h string) []Heading {
 // Titles returns slug -> title for every page under root/content, reading
 // only the front matter; pages whose front matter does not parse are left
 // out (Load reports them). Shortcodes linking to guides use it.
-func Titles(root string) map[string]string {
-	out := map[string]string{}
+// The second map holds the slugs served at /<slug>/ (see TopLevel).
+func Titles(root string) (map[string]string, map[string]bool) {
+	out, top := map[string]string{}, map[string]bool{}
 	files, _ := filepath.Glob(filepath.Join(root, "content", "*.md"))
 	more, _ := filepath.Glob(filepath.Join(root, "content", "*", "*.md"))
 	for _, f := range append(files, more...) {
@@ -300,8 +306,10 @@ func Titles(root string) map[string]string {
 		}
 		var m FrontMatter
 		if _, err := toml.Decode(string(fm), &m); err == nil {
-			out[strings.TrimSuffix(filepath.Base(f), ".md")] = m.Title
+			slug := strings.TrimSuffix(filepath.Base(f), ".md")
+			out[slug] = m.Title
+			top[slug] = TopLevel(m.Section)
 		}
 	}
-	return out
+	return out, top
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
 // Renderer holds the parsed templates of a site.
@@ -168,6 +169,10 @@ func (r *Renderer) funcs() template.FuncMap {
 			return r.URL(h), nil
 		},
 		"money":  Money,
+		"gib":    sizing.FormatGiB,
+		"flops":  sizing.FormatFLOPs,
+		"tps":    sizing.FormatRate,
+		"hours":  sizing.FormatDuration,
 		"num":    numAny,
 		"date":   func(t time.Time) string { return t.Format(time.DateOnly) },
 		"deref":  func(p *float64) float64 { return *p },

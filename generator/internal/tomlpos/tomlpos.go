@@ -22,6 +22,7 @@ type Pos struct {
 type Index struct {
 	keys   map[string]Pos
 	values map[string]Pos
+	kinds  map[string]byte
 	order  []string // paths in source order
 }
 
@@ -43,6 +44,16 @@ func (ix *Index) Value(path string) Pos {
 		return p
 	}
 	return ix.keys[path]
+}
+
+// Kind returns the kind of the value at path, from its first character:
+// 's' string, 'a' array, 't' inline table, 'b' boolean, 'd' date or time,
+// 'n' number, 0 unknown.
+func (ix *Index) Kind(path string) byte {
+	if ix == nil {
+		return 0
+	}
+	return ix.kinds[path]
 }
 
 // Paths returns every recorded path in source order.
@@ -84,7 +95,7 @@ type scanner struct {
 // Scan indexes src. It never fails: on source it cannot follow it records
 // what it has seen so far.
 func Scan(src []byte) *Index {
-	s := &scanner{src: src, line: 1, col: 1, ix: &Index{keys: map[string]Pos{}, values: map[string]Pos{}}, arrays: map[string]int{}}
+	s := &scanner{src: src, line: 1, col: 1, ix: &Index{keys: map[string]Pos{}, values: map[string]Pos{}, kinds: map[string]byte{}}, arrays: map[string]int{}}
 	s.run()
 	return s.ix
 }
@@ -271,6 +282,7 @@ func (s *scanner) value(path string) {
 		return
 	}
 	s.ix.values[path] = s.pos()
+	s.ix.kinds[path] = s.kind()
 	switch c := s.peek(); c {
 	case '"', '\'':
 		s.str()
@@ -376,4 +388,31 @@ func (s *scanner) str() {
 		}
 		s.adv()
 	}
+}
+
+// kind classifies the value starting at the cursor.
+func (s *scanner) kind() byte {
+	c := s.peek()
+	switch {
+	case c == '"' || c == '\'':
+		return 's'
+	case c == '[':
+		return 'a'
+	case c == '{':
+		return 't'
+	case c == 't' || c == 'f':
+		return 'b'
+	}
+	// A date has a '-' or ':' after its leading digits: 2025-01-02, 07:32:00.
+	for j := s.i; j < len(s.src) && j < s.i+11; j++ {
+		b := s.src[j]
+		if b >= '0' && b <= '9' {
+			continue
+		}
+		if (b == '-' && j > s.i && j-s.i == 4) || (b == ':' && j-s.i == 2) {
+			return 'd'
+		}
+		break
+	}
+	return 'n'
 }

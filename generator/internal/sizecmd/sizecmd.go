@@ -1,0 +1,519 @@
+// Package sizecmd implements the generator's `size` subcommand: the sizing
+// calculator on the command line, over the catalog's model presets and GPUs.
+package sizecmd
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+)
+
+// ExitUsage is the exit status for bad input.
+const ExitUsage = 2
+
+// Run runs `size` with args (the arguments after the subcommand name).
+// presets are the catalog's model presets by id and gpus its GPUs. It prints
+// a report (or JSON with -json) to stdout and returns 0; on bad input it
+// prints one line "size: ..." to stderr and returns 2.
+func Run(args []string, presets map[string]sizing.Model, gpus []sizing.GPU, stdout, stderr io.Writer) int {
+	cfg, err := parse(args, presets, gpus)
+	if errors.Is(err, flag.ErrHelp) {
+		fs, _ := newFlagSet()
+		fmt.Fprintln(stdout, "usage: size [-model ID | -params N -layers N -hidden N -heads N ...] [flags]")
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "size: "+oneLine(err.Error()))
+		return ExitUsage
+	}
+	rep, err := compute(cfg, gpus)
+	if err != nil {
+		fmt.Fprintln(stderr, "size: "+oneLine(err.Error()))
+		return ExitUsage
+	}
+	if cfg.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep.toJSON()); err != nil {
+			fmt.Fprintln(stderr, "size: "+oneLine(err.Error()))
+			return 1
+		}
+		return 0
+	}
+	rep.writeText(stdout)
+	return 0
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// config is the parsed command line.
+type config struct {
+	modelID string
+	in      sizing.Input
+	gpu     *sizing.GPU
+	json    bool
+}
+
+// flagVars holds the flag destinations.
+type flagVars struct {
+	model                                      string
+	params, activeParams                       int64
+	layers, hidden, heads, kvHeads, ffn, vocab int
+	experts, expertsPerToken, headDim          int
+	workload, dtype, kvDtype                   string
+	seq, batch, gpus, tp, pp, zero             int
+	offload, checkpointing, optimizer, targets string
+	flash, json                                bool
+	loraRank                                   int
+	tokens, mfu                                float64
+	gpu                                        string
+}
+
+func newFlagSet() (*flag.FlagSet, *flagVars) {
+	d := sizing.DefaultInput(sizing.Model{})
+	v := &flagVars{}
+	fs := flag.NewFlagSet("size", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&v.model, "model", "", "model preset `id` from data/models")
+	fs.Int64Var(&v.params, "params", 0, "custom model: total parameters")
+	fs.Int64Var(&v.activeParams, "active-params", 0, "custom model: active parameters per token (MoE; 0 = all)")
+	fs.IntVar(&v.layers, "layers", 0, "custom model: transformer layers")
+	fs.IntVar(&v.hidden, "hidden", 0, "custom model: hidden size")
+	fs.IntVar(&v.heads, "heads", 0, "custom model: attention heads")
+	fs.IntVar(&v.kvHeads, "kv-heads", 0, "custom model: key/value heads (0 = heads)")
+	fs.IntVar(&v.ffn, "ffn", 0, "custom model: MLP intermediate size (0 = 4×hidden)")
+	fs.IntVar(&v.vocab, "vocab", 0, "custom model: vocabulary size")
+	fs.IntVar(&v.experts, "experts", 0, "custom model: experts per MoE layer")
+	fs.IntVar(&v.expertsPerToken, "experts-per-token", 0, "custom model: experts routed per token")
+	fs.IntVar(&v.headDim, "head-dim", 0, "custom model: head dimension (0 = hidden/heads)")
+	fs.StringVar(&v.workload, "workload", string(d.Workload), "inference, full, lora or qlora")
+	fs.StringVar(&v.dtype, "dtype", string(d.DType), "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4)")
+	fs.StringVar(&v.kvDtype, "kv-dtype", string(d.KVDType), "KV-cache dtype")
+	fs.IntVar(&v.seq, "seq", d.SeqLen, "sequence length in tokens")
+	fs.IntVar(&v.batch, "batch", d.Batch, "concurrent sequences (inference) or micro-batch per replica (training)")
+	fs.IntVar(&v.gpus, "gpus", d.GPUs, "total GPUs")
+	fs.IntVar(&v.tp, "tp", d.TP, "tensor-parallel degree")
+	fs.IntVar(&v.pp, "pp", d.PP, "pipeline-parallel degree")
+	fs.IntVar(&v.zero, "zero", d.ZeRO, "DeepSpeed ZeRO stage 0-3 (training)")
+	fs.StringVar(&v.offload, "offload", string(d.Offload), "CPU offload: none, optimizer or full (training)")
+	fs.StringVar(&v.checkpointing, "checkpointing", string(d.Checkpointing), "activation checkpointing: none, selective or full")
+	fs.BoolVar(&v.flash, "flash", d.Flash, "FlashAttention (no s×s score matrix)")
+	fs.StringVar(&v.optimizer, "optimizer", string(d.Optimizer), "adamw, adamw8bit or sgd")
+	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
+	fs.StringVar(&v.targets, "lora-targets", strings.Join(d.LoRATargets, ","), "LoRA targets, comma-separated: q,k,v,o,gate,up,down")
+	fs.Float64Var(&v.tokens, "tokens", d.Tokens, "training tokens (for FLOPs and time)")
+	fs.Float64Var(&v.mfu, "mfu", d.MFU, "model FLOPs utilisation for training time, in (0, 1]")
+	fs.StringVar(&v.gpu, "gpu", "", "catalog GPU `id` to check the fit against")
+	fs.BoolVar(&v.json, "json", false, "print JSON")
+	return fs, v
+}
+
+func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (config, error) {
+	fs, v := newFlagSet()
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	var m sizing.Model
+	if v.model != "" {
+		p, ok := presets[v.model]
+		if !ok {
+			return config{}, fmt.Errorf("unknown model %q (known: %s)", v.model, strings.Join(sortedKeys(presets), ", "))
+		}
+		m = p
+	} else if !set["params"] {
+		return config{}, errors.New("give -model ID or a custom model with -params, -layers, -hidden and -heads")
+	}
+	// Custom flags override the preset's fields.
+	if set["params"] {
+		m.Params = v.params
+	}
+	if set["active-params"] {
+		m.ActiveParams = v.activeParams
+	}
+	overrides := []struct {
+		name string
+		dst  *int
+		val  int
+	}{
+		{"layers", &m.Layers, v.layers}, {"hidden", &m.Hidden, v.hidden}, {"heads", &m.Heads, v.heads},
+		{"kv-heads", &m.KVHeads, v.kvHeads}, {"ffn", &m.FFN, v.ffn}, {"vocab", &m.Vocab, v.vocab},
+		{"experts", &m.Experts, v.experts}, {"experts-per-token", &m.ExpertsPerToken, v.expertsPerToken},
+		{"head-dim", &m.HeadDim, v.headDim},
+	}
+	for _, o := range overrides {
+		if set[o.name] {
+			*o.dst = o.val
+		}
+	}
+
+	in := sizing.DefaultInput(m)
+	var ok bool
+	if in.Workload, ok = sizing.ParseWorkload(v.workload); !ok {
+		return config{}, fmt.Errorf("unknown workload %q (want inference, full, lora or qlora)", v.workload)
+	}
+	if in.DType, ok = sizing.ParseDType(v.dtype); !ok {
+		return config{}, fmt.Errorf("unknown dtype %q (want fp32, bf16, fp16, fp8, int8, int4 or nf4)", v.dtype)
+	}
+	if in.Workload == sizing.QLoRA && !set["dtype"] {
+		in.DType = sizing.INT4 // QLoRA's base is NF4 unless told otherwise
+	}
+	if in.KVDType, ok = sizing.ParseDType(v.kvDtype); !ok {
+		return config{}, fmt.Errorf("unknown kv dtype %q (want fp32, bf16, fp16, fp8, int8 or int4)", v.kvDtype)
+	}
+	if in.Offload, ok = sizing.ParseOffload(v.offload); !ok {
+		return config{}, fmt.Errorf("unknown offload %q (want none, optimizer or full)", v.offload)
+	}
+	if in.Checkpointing, ok = sizing.ParseCheckpointing(v.checkpointing); !ok {
+		return config{}, fmt.Errorf("unknown checkpointing %q (want none, selective or full)", v.checkpointing)
+	}
+	if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
+		return config{}, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit or sgd)", v.optimizer)
+	}
+	in.SeqLen, in.Batch, in.GPUs, in.TP, in.PP, in.ZeRO = v.seq, v.batch, v.gpus, v.tp, v.pp, v.zero
+	in.Flash = v.flash
+	in.LoRARank = v.loraRank
+	in.LoRATargets = nil
+	for _, t := range strings.Split(v.targets, ",") {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			in.LoRATargets = append(in.LoRATargets, t)
+		}
+	}
+	in.Tokens, in.MFU = v.tokens, v.mfu
+	if err := in.Validate(); err != nil {
+		return config{}, err
+	}
+
+	cfg := config{modelID: v.model, in: in, json: v.json}
+	if v.gpu != "" {
+		for i := range gpus {
+			if gpus[i].ID == v.gpu {
+				g := gpus[i]
+				cfg.gpu = &g
+				break
+			}
+		}
+		if cfg.gpu == nil {
+			ids := make([]string, len(gpus))
+			for i, g := range gpus {
+				ids[i] = g.ID
+			}
+			sort.Strings(ids)
+			return config{}, fmt.Errorf("unknown gpu %q (known: %s)", v.gpu, strings.Join(ids, ", "))
+		}
+	}
+	return cfg, nil
+}
+
+func sortedKeys(m map[string]sizing.Model) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// minGPU is one catalog GPU's smallest count (0 when none fits).
+type minGPU struct {
+	gpu sizing.GPU
+	n   int
+}
+
+// report is everything Run prints.
+type report struct {
+	cfg    config
+	res    sizing.Result
+	usable int64
+	fits   bool
+	mins   []minGPU // sorted: fitting first by count, then by id
+}
+
+func compute(cfg config, gpus []sizing.GPU) (report, error) {
+	res, err := sizing.Estimate(cfg.in, cfg.gpu)
+	if err != nil {
+		return report{}, err
+	}
+	rep := report{cfg: cfg, res: res}
+	if cfg.gpu != nil {
+		rep.usable = sizing.UsableBytes(*cfg.gpu)
+		rep.fits = sizing.Fits(res, *cfg.gpu)
+	}
+	for _, g := range gpus {
+		n, ok := sizing.MinGPUs(cfg.in, g)
+		if !ok {
+			n = 0
+		}
+		rep.mins = append(rep.mins, minGPU{gpu: g, n: n})
+	}
+	sort.SliceStable(rep.mins, func(i, j int) bool {
+		a, b := rep.mins[i], rep.mins[j]
+		if (a.n == 0) != (b.n == 0) {
+			return a.n != 0
+		}
+		if a.n != b.n {
+			return a.n < b.n
+		}
+		return a.gpu.ID < b.gpu.ID
+	})
+	return rep, nil
+}
+
+// gib renders bytes in GiB with two decimals and the unit.
+func gib(b int64) string {
+	return strconv.FormatFloat(float64(b)/(1<<30), 'f', 2, 64) + " GiB"
+}
+
+// sig rounds f to 6 significant digits, so that printed figures do not
+// depend on the last bits of floating-point evaluation order.
+func sig(f float64) float64 {
+	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return f
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 6, 64), 64)
+	if err != nil {
+		return f
+	}
+	return r
+}
+
+func humanCount(f float64) string {
+	switch {
+	case f >= 1e12:
+		return strconv.FormatFloat(f/1e12, 'f', 2, 64) + " T"
+	case f >= 1e9:
+		return strconv.FormatFloat(f/1e9, 'f', 2, 64) + " B"
+	case f >= 1e6:
+		return strconv.FormatFloat(f/1e6, 'f', 2, 64) + " M"
+	}
+	return strconv.FormatFloat(f, 'f', 0, 64)
+}
+
+func humanDuration(s float64) string {
+	switch {
+	case s >= 86400:
+		return strconv.FormatFloat(s/86400, 'f', 1, 64) + " days"
+	case s >= 3600:
+		return strconv.FormatFloat(s/3600, 'f', 1, 64) + " hours"
+	case s >= 60:
+		return strconv.FormatFloat(s/60, 'f', 1, 64) + " minutes"
+	}
+	return strconv.FormatFloat(s, 'f', 1, 64) + " seconds"
+}
+
+func (r report) writeText(w io.Writer) {
+	in := r.cfg.in
+	m := in.Model
+	name := r.cfg.modelID
+	if name == "" {
+		name = "custom model"
+	}
+	fmt.Fprintf(w, "Model:     %s (%s params", name, humanCount(float64(m.Params)))
+	if m.ActiveParams > 0 && m.ActiveParams != m.Params {
+		fmt.Fprintf(w, ", %s active", humanCount(float64(m.ActiveParams)))
+	}
+	fmt.Fprintf(w, ", %d layers, hidden %d, %d heads", m.Layers, m.Hidden, m.Heads)
+	if m.KVHeads > 0 && m.KVHeads != m.Heads {
+		fmt.Fprintf(w, ", %d KV heads", m.KVHeads)
+	}
+	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "Workload:  %s, %s weights", in.Workload, in.DType)
+	if in.Workload == sizing.Inference {
+		fmt.Fprintf(w, ", %s KV cache", in.KVDType)
+	}
+	fmt.Fprintf(w, ", seq %d, batch %d\n", in.SeqLen, in.Batch)
+	fmt.Fprintf(w, "Parallel:  %d GPU(s): TP %d, PP %d, DP %d", in.GPUs, in.TP, max(in.PP, 1), r.res.DataParallel)
+	if in.Workload != sizing.Inference {
+		fmt.Fprintf(w, ", ZeRO %d, offload %s, checkpointing %s, %s", in.ZeRO, in.Offload, in.Checkpointing, in.Optimizer)
+	}
+	fmt.Fprintf(w, ", flash %v\n", in.Flash)
+	if in.Workload == sizing.LoRA || in.Workload == sizing.QLoRA {
+		fmt.Fprintf(w, "Adapters:  rank %d on %s: %s params\n", in.LoRARank, strings.Join(in.LoRATargets, ","), humanCount(float64(r.res.AdapterParams)))
+	}
+
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Memory per GPU:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	b := r.res.Breakdown
+	for _, row := range []struct {
+		name string
+		v    int64
+	}{
+		{"weights", b.Weights}, {"KV cache", b.KVCache}, {"activations", b.Activations},
+		{"gradients", b.Gradients}, {"optimizer", b.Optimizer}, {"adapters", b.Adapters},
+		{"overhead", b.Overhead}, {"total", r.res.TotalPerGPU},
+	} {
+		fmt.Fprintf(tw, "  %s\t%s\t(%s)\t\n", row.name, gib(row.v), sizing.FormatBytes(row.v, false))
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w)
+	if g := r.cfg.gpu; g != nil {
+		verdict := "no"
+		if r.fits {
+			verdict = "yes"
+		}
+		fmt.Fprintf(w, "Fits on %s: %s (%s usable of %s)\n", g.Name, verdict, gib(r.usable), gib(g.MemoryBytes))
+		if r.res.DecodeTokensPerSec > 0 {
+			fmt.Fprintf(w, "Decode:    %s tokens/s for the batch (memory-bandwidth bound)\n", strconv.FormatFloat(r.res.DecodeTokensPerSec, 'f', 1, 64))
+		}
+	}
+	if r.res.TrainFLOPs > 0 {
+		fmt.Fprintf(w, "Train FLOPs: %s\n", strconv.FormatFloat(r.res.TrainFLOPs, 'e', 3, 64))
+		if r.res.TrainSeconds > 0 {
+			fmt.Fprintf(w, "Train time:  %s on %d GPU(s) at %g%% MFU\n", humanDuration(r.res.TrainSeconds), in.GPUs, in.MFU*100)
+		}
+	}
+
+	if len(r.mins) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Minimum GPUs (powers of two up to 4096; TP ≤ 8 within a node):")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, mg := range r.mins {
+			n := "none"
+			if mg.n > 0 {
+				n = strconv.Itoa(mg.n)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", mg.gpu.ID, mg.gpu.Name, n)
+		}
+		tw.Flush()
+	}
+}
+
+// JSON shapes.
+
+type jsonModel struct {
+	ID              string `json:"id,omitempty"`
+	Params          int64  `json:"params"`
+	ActiveParams    int64  `json:"active_params"`
+	Layers          int    `json:"layers"`
+	Hidden          int    `json:"hidden"`
+	Heads           int    `json:"heads"`
+	KVHeads         int    `json:"kv_heads"`
+	FFN             int    `json:"ffn"`
+	Vocab           int    `json:"vocab"`
+	Experts         int    `json:"experts"`
+	ExpertsPerToken int    `json:"experts_per_token"`
+	HeadDim         int    `json:"head_dim"`
+}
+
+type jsonInput struct {
+	Model         jsonModel `json:"model"`
+	Workload      string    `json:"workload"`
+	DType         string    `json:"dtype"`
+	KVDType       string    `json:"kv_dtype"`
+	Seq           int       `json:"seq"`
+	Batch         int       `json:"batch"`
+	GPUs          int       `json:"gpus"`
+	TP            int       `json:"tp"`
+	PP            int       `json:"pp"`
+	ZeRO          int       `json:"zero"`
+	Offload       string    `json:"offload"`
+	Checkpointing string    `json:"checkpointing"`
+	Flash         bool      `json:"flash"`
+	Optimizer     string    `json:"optimizer"`
+	LoRARank      int       `json:"lora_rank"`
+	LoRATargets   []string  `json:"lora_targets"`
+	Tokens        float64   `json:"tokens"`
+	MFU           float64   `json:"mfu"`
+}
+
+type jsonGPU struct {
+	ID                   string  `json:"id"`
+	Name                 string  `json:"name"`
+	MemoryBytes          int64   `json:"memory_bytes"`
+	BandwidthBytesPerSec float64 `json:"bandwidth_bytes_per_s"`
+	DenseBF16FLOPS       float64 `json:"bf16_flops"`
+	UsableBytes          int64   `json:"usable_bytes"`
+}
+
+type jsonBreakdown struct {
+	Weights     int64 `json:"weights"`
+	KVCache     int64 `json:"kv_cache"`
+	Activations int64 `json:"activations"`
+	Gradients   int64 `json:"gradients"`
+	Optimizer   int64 `json:"optimizer"`
+	Adapters    int64 `json:"adapters"`
+	Overhead    int64 `json:"overhead"`
+}
+
+// jsonReport is the -json output. Floats are rounded to 6 significant
+// digits; byte counts are exact.
+type jsonReport struct {
+	Input            jsonInput       `json:"input"`
+	GPU              *jsonGPU        `json:"gpu"`
+	TotalBytesPerGPU int64           `json:"total_bytes_per_gpu"`
+	Breakdown        jsonBreakdown   `json:"breakdown"`
+	Fits             *bool           `json:"fits"`
+	MinGPUs          map[string]*int `json:"min_gpus"`
+	TrainFLOPs       float64         `json:"train_flops"`
+	TrainSeconds     *float64        `json:"train_seconds"`
+	DecodeTokensPerS *float64        `json:"decode_tokens_per_s"`
+	KVBytesPerToken  int64           `json:"kv_bytes_per_token"`
+	AdapterParams    int64           `json:"adapter_params"`
+	DataParallel     int             `json:"data_parallel"`
+}
+
+func (r report) toJSON() jsonReport {
+	in := r.cfg.in
+	m := in.Model
+	b := r.res.Breakdown
+	out := jsonReport{
+		Input: jsonInput{
+			Model: jsonModel{ID: r.cfg.modelID, Params: m.Params, ActiveParams: m.ActiveParams, Layers: m.Layers,
+				Hidden: m.Hidden, Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab,
+				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, HeadDim: m.HeadDim},
+			Workload: string(in.Workload), DType: string(in.DType), KVDType: string(in.KVDType),
+			Seq: in.SeqLen, Batch: in.Batch, GPUs: in.GPUs, TP: in.TP, PP: max(in.PP, 1), ZeRO: in.ZeRO,
+			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
+			Optimizer: string(in.Optimizer), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
+			Tokens: in.Tokens, MFU: in.MFU,
+		},
+		TotalBytesPerGPU: r.res.TotalPerGPU,
+		Breakdown: jsonBreakdown{Weights: b.Weights, KVCache: b.KVCache, Activations: b.Activations,
+			Gradients: b.Gradients, Optimizer: b.Optimizer, Adapters: b.Adapters, Overhead: b.Overhead},
+		MinGPUs:         map[string]*int{},
+		TrainFLOPs:      sig(r.res.TrainFLOPs),
+		KVBytesPerToken: r.res.KVBytesPerToken,
+		AdapterParams:   r.res.AdapterParams,
+		DataParallel:    r.res.DataParallel,
+	}
+	if out.Input.LoRATargets == nil {
+		out.Input.LoRATargets = []string{}
+	}
+	if g := r.cfg.gpu; g != nil {
+		out.GPU = &jsonGPU{ID: g.ID, Name: g.Name, MemoryBytes: g.MemoryBytes,
+			BandwidthBytesPerSec: g.BandwidthBytesPerSec, DenseBF16FLOPS: g.DenseBF16FLOPS, UsableBytes: r.usable}
+		fits := r.fits
+		out.Fits = &fits
+		dec, sec := sig(r.res.DecodeTokensPerSec), sig(r.res.TrainSeconds)
+		out.DecodeTokensPerS, out.TrainSeconds = &dec, &sec
+	}
+	for _, mg := range r.mins {
+		if mg.n > 0 {
+			n := mg.n
+			out.MinGPUs[mg.gpu.ID] = &n
+		} else {
+			out.MinGPUs[mg.gpu.ID] = nil
+		}
+	}
+	return out
+}

@@ -1,0 +1,246 @@
+package sizecmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// Test catalog: architectures from the models' config.json files, GPU
+// figures from the vendors' datasheets.
+var (
+	testPresets = map[string]sizing.Model{
+		"llama-3-8b":   {Params: 8030261248, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256},
+		"llama-2-70b":  {Params: 68976648192, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 32000},
+		"mixtral-8x7b": {Params: 46702792704, ActiveParams: 12879925248, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 32000, Experts: 8, ExpertsPerToken: 2},
+	}
+	testGPUs = []sizing.GPU{
+		{ID: "h100-sxm5-80gb", Name: "H100 SXM5 80GB", MemoryBytes: 80 << 30, BandwidthBytesPerSec: 3.35e12, DenseBF16FLOPS: 989.4e12},
+		{ID: "rtx-4090", Name: "GeForce RTX 4090", MemoryBytes: 24 << 30, BandwidthBytesPerSec: 1.008e12, DenseBF16FLOPS: 165.2e12},
+		{ID: "t4", Name: "Tesla T4", MemoryBytes: 16 << 30, BandwidthBytesPerSec: 320e9, DenseBF16FLOPS: 65e12},
+	}
+)
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Run(args, testPresets, testGPUs, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the whole stderr
+	}{
+		{"negative batch", []string{"-model", "llama-3-8b", "-batch", "-1"}, "size: batch must be between 1 and 100000 (got -1)\n"},
+		{"unknown preset", []string{"-model", "gpt-5"}, `size: unknown model "gpt-5" (known: llama-2-70b, llama-3-8b, mixtral-8x7b)` + "\n"},
+		{"tp does not divide heads", []string{"-model", "llama-3-8b", "-tp", "3", "-gpus", "3"}, "size: tp 3 must divide the number of attention heads 32\n"},
+		{"unknown gpu", []string{"-model", "llama-3-8b", "-gpu", "h200"}, `size: unknown gpu "h200" (known: h100-sxm5-80gb, rtx-4090, t4)` + "\n"},
+		{"no model", []string{"-seq", "100"}, "size: give -model ID or a custom model with -params, -layers, -hidden and -heads\n"},
+		{"unknown flag", []string{"-modle", "x"}, "size: flag provided but not defined: -modle\n"},
+		{"bad int", []string{"-model", "llama-3-8b", "-batch", "many"}, `size: invalid value "many" for flag -batch: parse error` + "\n"},
+		{"unknown dtype", []string{"-model", "llama-3-8b", "-dtype", "fp4"}, `size: unknown dtype "fp4" (want fp32, bf16, fp16, fp8, int8, int4 or nf4)` + "\n"},
+		{"unknown workload", []string{"-model", "llama-3-8b", "-workload", "pretrain"}, `size: unknown workload "pretrain" (want inference, full, lora or qlora)` + "\n"},
+		{"positional", []string{"-model", "llama-3-8b", "extra"}, `size: unexpected argument "extra"` + "\n"},
+		{"zero stage", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "5"}, "size: zero stage must be between 0 and 3 (got 5)\n"},
+		{"qlora bf16", []string{"-model", "llama-3-8b", "-workload", "qlora", "-dtype", "bf16"}, "size: qlora needs int4 (nf4) weights (got bf16)\n"},
+		{"gpus not multiple of tp", []string{"-model", "llama-3-8b", "-tp", "4", "-gpus", "6"}, "size: gpus 6 must be a multiple of tp×pp 4\n"},
+		{"mfu", []string{"-model", "llama-3-8b", "-mfu", "0"}, "size: mfu must be in (0, 1] (got 0)\n"},
+		{"custom incomplete", []string{"-params", "7e9"}, `size: invalid value "7e9" for flag -params: parse error` + "\n"},
+		{"custom no layers", []string{"-params", "7000000000"}, "size: layers must be between 1 and 100000 (got 0)\n"},
+		{"lora target", []string{"-model", "llama-3-8b", "-workload", "lora", "-lora-targets", "q,qkv"}, `size: unknown lora target "qkv" (want q, k, v, o, gate, up or down)` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if out != "" {
+				t.Errorf("stdout not empty: %q", out)
+			}
+			if errOut != tt.want {
+				t.Errorf("stderr = %q, want %q", errOut, tt.want)
+			}
+			if strings.Count(errOut, "\n") != 1 {
+				t.Errorf("stderr is not exactly one line: %q", errOut)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, out, errOut := run("-h")
+	if code != 0 || errOut != "" || !strings.Contains(out, "-workload") {
+		t.Errorf("help: code %d, stderr %q, stdout %q", code, errOut, out)
+	}
+}
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"inference with gpu", []string{"-model", "llama-3-8b", "-gpu", "rtx-4090"}, []string{
+			"Model:     llama-3-8b (8.03 B params, 32 layers, hidden 4096, 32 heads, 8 KV heads)",
+			"Workload:  inference, bf16 weights, bf16 KV cache, seq 4096, batch 1",
+			"weights  14.96 GiB  (16.1 GB)",
+			"KV cache   0.50 GiB  (536.9 MB)",
+			"overhead   1.00 GiB  (1.1 GB)",
+			"total",
+			"Fits on GeForce RTX 4090: yes (22.80 GiB usable of 24.00 GiB)",
+			"Decode:    60.7 tokens/s",
+			"Minimum GPUs (powers of two up to 4096; TP ≤ 8 within a node):",
+			"rtx-4090 GeForce RTX 4090 1",
+		}},
+		{"training", []string{"-model", "llama-2-70b", "-workload", "full", "-zero", "3", "-gpus", "64", "-tp", "8",
+			"-checkpointing", "full", "-tokens", "1e12", "-gpu", "h100-sxm5-80gb"}, []string{
+			"ZeRO 3, offload none, checkpointing full, adamw",
+			"Parallel:  64 GPU(s): TP 8, PP 1, DP 8",
+			"Train FLOPs: 5.518e+23",
+			"Train time:  ",
+			"days on 64 GPU(s) at 40% MFU",
+		}},
+		{"custom moe", []string{"-params", "46702792704", "-active-params", "12879925248", "-layers", "32", "-hidden", "4096",
+			"-heads", "32", "-kv-heads", "8", "-ffn", "14336", "-vocab", "32000", "-experts", "8", "-experts-per-token", "2"}, []string{
+			"Model:     custom model (46.70 B params, 12.88 B active",
+		}},
+		{"qlora defaults to nf4", []string{"-model", "llama-3-8b", "-workload", "qlora"}, []string{
+			"Workload:  qlora, int4 weights",
+			"Adapters:  rank 16 on q,k,v,o: 13.63 M params",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(tt.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			norm := squash(out)
+			for _, w := range tt.want {
+				if !strings.Contains(norm, squash(w)) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// squash collapses runs of spaces, so that expectations do not depend on
+// column widths.
+func squash(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestMinGPUsSorted(t *testing.T) {
+	_, out, _ := run("-model", "llama-2-70b")
+	i := strings.Index(out, "Minimum GPUs")
+	if i < 0 {
+		t.Fatal(out)
+	}
+	lines := strings.Split(strings.TrimSpace(out[i:]), "\n")[1:]
+	var ids []string
+	for _, l := range lines {
+		ids = append(ids, strings.Fields(l)[0])
+	}
+	// 70B bf16: 2 × H100, 8 × RTX 4090, 16 × T4 (TP 8 × PP 2).
+	if got := strings.Join(ids, " "); got != "h100-sxm5-80gb rtx-4090 t4" {
+		t.Errorf("order %q\n%s", got, out)
+	}
+}
+
+func TestJSONGolden(t *testing.T) {
+	args := []string{"-model", "mixtral-8x7b", "-workload", "lora", "-lora-rank", "8", "-lora-targets", "q,v,down",
+		"-gpus", "8", "-tp", "2", "-zero", "2", "-seq", "8192", "-batch", "2", "-checkpointing", "selective",
+		"-tokens", "1e9", "-gpu", "h100-sxm5-80gb", "-json"}
+	code, out, errOut := run(args...)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden := filepath.Join("testdata", "mixtral-lora.json")
+	if *update {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("JSON differs from %s (rerun with -update after checking):\n%s", golden, out)
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		fits    any // nil, true or false
+		minNull []string
+	}{
+		{"no gpu", []string{"-model", "llama-3-8b", "-json"}, nil, nil},
+		{"fits", []string{"-model", "llama-3-8b", "-gpu", "h100-sxm5-80gb", "-json"}, true, nil},
+		{"does not fit", []string{"-model", "llama-2-70b", "-gpu", "rtx-4090", "-json"}, false, nil},
+		// Full training of 70B without ZeRO fits on none (TP ≤ 8).
+		{"none fits", []string{"-model", "llama-2-70b", "-workload", "full", "-json"}, nil, []string{"h100-sxm5-80gb", "rtx-4090", "t4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(tt.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			var v map[string]any
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"total_bytes_per_gpu", "breakdown", "fits", "min_gpus", "train_flops", "decode_tokens_per_s", "input", "gpu"} {
+				if _, ok := v[k]; !ok {
+					t.Errorf("missing key %q", k)
+				}
+			}
+			bd, _ := v["breakdown"].(map[string]any)
+			var sum float64
+			for _, k := range []string{"weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "overhead"} {
+				x, ok := bd[k].(float64)
+				if !ok {
+					t.Errorf("breakdown.%s missing", k)
+				}
+				sum += x
+			}
+			if sum != v["total_bytes_per_gpu"].(float64) {
+				t.Errorf("breakdown sums to %v, total %v", sum, v["total_bytes_per_gpu"])
+			}
+			if v["fits"] != tt.fits {
+				t.Errorf("fits = %v, want %v", v["fits"], tt.fits)
+			}
+			if tt.fits == nil && (v["gpu"] != nil || v["decode_tokens_per_s"] != nil) {
+				t.Errorf("gpu fields set without -gpu")
+			}
+			mins := v["min_gpus"].(map[string]any)
+			if len(mins) != len(testGPUs) {
+				t.Errorf("min_gpus has %d entries", len(mins))
+			}
+			for _, id := range tt.minNull {
+				if x, ok := mins[id]; !ok || x != nil {
+					t.Errorf("min_gpus[%s] = %v, want null", id, x)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,24 @@
+package sizing
+
+import "testing"
+
+func TestDisplay(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{FormatGiB(0), "0.00 GiB"},
+		{FormatGiB(1 << 30), "1.00 GiB"},
+		{FormatGiB(16_060_522_496), "14.96 GiB"}, // 8.03e9 params x 2 bytes (Llama 3 8B at bf16)
+		{FormatGiB(40 << 20), "0.04 GiB"},
+		{FormatFLOPs(0), "–"},
+		{FormatFLOPs(5.88e23), "5.88e+23 FLOPs"},
+		{FormatRate(41.25), "41.2 tokens/s"},
+		{FormatRate(0), "–"},
+		{FormatDuration(3600 * 12.5), "12.5 h"},
+		{FormatDuration(3600 * 72), "3.0 days"},
+		{FormatDuration(0), "–"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

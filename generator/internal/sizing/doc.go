@@ -1,0 +1,47 @@
+// Package sizing estimates the GPU memory, compute and speed of running or
+// training a transformer language model. It is the engine behind GPU Atlas's
+// sizing calculator: the static site generator calls it at build time, the
+// `size` subcommand calls it from the command line, and the same code is
+// compiled to WebAssembly (generator/wasm) for the in-browser calculator.
+//
+// The package is pure: it does no I/O, holds no mutable globals and imports
+// only errors, math, strconv, strings and sort, so that the WebAssembly build
+// stays small.
+//
+// # Sources
+//
+// Every formula names its source next to the code that implements it. The
+// sources are:
+//
+//   - [TM101] Q. Anthony, S. Biderman, H. Schoelkopf, "Transformer Math 101",
+//     EleutherAI blog, April 2023. Bytes per parameter by precision and
+//     optimizer; C ≈ 6·P·D.
+//   - [ZeRO] S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory
+//     Optimizations Toward Training Trillion Parameter Models", SC 2020.
+//     Model states (2+2+K)·Ψ with K = 12 for mixed-precision Adam, and the
+//     per-stage partitioning over the data-parallel degree Nd.
+//   - [DSMEM] DeepSpeed documentation, "Memory Requirements", and the
+//     functions estimate_zero2_model_states_mem_needs (stage_1_and_2.py) and
+//     estimate_zero3_model_states_mem_needs (stage3.py).
+//   - [Korthikanti] V. Korthikanti et al., "Reducing Activation Recomputation
+//     in Large Transformer Models", 2022. Activation bytes per layer
+//     s·b·h·(34 + 5·a·s/h) with 16-bit activations; tensor-parallel and
+//     recomputation variants.
+//   - [Flash] T. Dao et al., "FlashAttention", 2022: the s×s attention score
+//     matrix is never materialised.
+//   - [vLLM] W. Kwon et al., "Efficient Memory Management for Large Language
+//     Model Serving with PagedAttention", SOSP 2023. KV bytes per token =
+//     2 · layers · kv_heads · head_dim · bytes.
+//   - [QLoRA] T. Dettmers et al., "QLoRA: Efficient Finetuning of Quantized
+//     LLMs", 2023. NF4 weights with double-quantized block constants.
+//   - [LoRA] E. Hu et al., "LoRA: Low-Rank Adaptation of Large Language
+//     Models", 2021. r·(d_in + d_out) parameters per adapted matrix.
+//   - [Chinchilla] J. Hoffmann et al., "Training Compute-Optimal Large
+//     Language Models", 2022 (used by the tests to check 6·N·D).
+//
+// # Units
+//
+// All memory figures are int64 bytes per GPU. Every figure is finite and
+// non-negative for every input that [Input.Validate] accepts; figures too
+// large for an int64 saturate at math.MaxInt64.
+package sizing
