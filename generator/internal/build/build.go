@@ -5,6 +5,7 @@ package build
 
 import (
 	"fmt"
+	"html/template"
 	"net/url"
 	"os"
 	"path"
@@ -33,6 +34,11 @@ type Options struct {
 	// NoMinify leaves HTML, SVG, JSON and XML as rendered (for reading
 	// and for the golden tests).
 	NoMinify bool
+	// Reuse, when set, is a previous build's tree whose calculator
+	// WebAssembly and wasm_exec.js are copied instead of compiled again
+	// (see reuse.go). Only for callers that know the generator's Go
+	// sources did not change since that build: the dev server sets it.
+	Reuse *output.Tree
 }
 
 // Result summarises a build.
@@ -108,8 +114,9 @@ func site(o Options) (*output.Tree, *diag.List) {
 	}
 	tree := output.NewTree()
 	assets := Assets(o.Root, tree, d)
-	buildWASM(o.Root, tree, assets, d)
-	r := render.New(render.Options{Root: o.Root, BasePath: basePath, Lang: langOr(cat.Site.Language), Assets: assets}, d)
+	wasmAssets(o, tree, assets, d)
+	r := render.New(render.Options{Root: o.Root, BasePath: basePath, Lang: langOr(cat.Site.Language), Assets: assets,
+		Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames}}, d)
 	if d.HasErrors() {
 		return nil, d
 	}
@@ -168,6 +175,8 @@ type siteBuild struct {
 	origin string
 	guides []*content.Page
 	html   []string // pages for the sitemap
+
+	fitCache map[string][]derive.GPUFit
 }
 
 // page renders one page to p (a directory path ending in "/" or a file).

@@ -34,4 +34,5 @@ func toString(h any) string {
 // extraPages renders pages added by later stages (sizing, compare, exports).
 func (s *siteBuild) extraPages() {
 	s.calculator()
+	s.comparePages()
 }

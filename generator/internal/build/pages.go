@@ -2,6 +2,7 @@ package build
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -51,14 +52,20 @@ type GuideSection struct {
 	Guides []*content.Page
 }
 
+// Option is a value of a filter select.
+type Option struct{ Value, Label string }
+
 // PricingPage is the data of the full price table.
 type PricingPage struct {
-	Rows      []*derive.Row
-	Currency  string
-	FX        catalog.FX
-	Staleness catalog.Staleness
-	RepoURL   string
-	Datasets  []catalog.Dataset
+	Filters    map[string][]Option
+	FXJSON     string // {"USD":1,"CNY":7.1,...} units per display currency
+	Currencies []string
+	Rows       []*derive.Row
+	Currency   string
+	FX         catalog.FX
+	Staleness  catalog.Staleness
+	RepoURL    string
+	Datasets   []catalog.Dataset
 }
 
 func (s *siteBuild) summaries() []GPUSummary {
@@ -106,7 +113,7 @@ func (s *siteBuild) pages() {
 		Data: map[string]any{"GPUs": s.summaries(), "Currency": cur}})
 	for _, g := range s.cat.GPUs {
 		gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
-			Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios()}
+			Fits: s.fits(g), Scenarios: derive.Scenarios()}
 		if g.ExportVariantOf != "" {
 			gp.Variant = s.cat.GPU(g.ExportVariantOf)
 		}
@@ -131,8 +138,8 @@ func (s *siteBuild) pages() {
 		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: p.Name, Description: desc,
 			Data: &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}})
 	}
-	s.page(&render.Page{Kind: "pricing", Path: "pricing/", Title: t("pricing.title"), Description: t("pricing.description"),
-		Data: &PricingPage{Rows: s.dd.Rows, Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets}})
+	s.page(&render.Page{Kind: "pricing", Path: "pricing/", Title: t("pricing.title"), Description: t("pricing.description"), Scripts: []string{"js/pricing.js"},
+		Data: &PricingPage{Filters: s.filters(), FXJSON: s.fxJSON(), Currencies: s.cat.FX.Currencies(), Rows: s.dd.Rows, Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets}})
 	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
 		Data: map[string]any{"Sections": guideSections}})
 	for _, g := range s.guides {
@@ -210,4 +217,65 @@ func GuidePath(g *content.Page) string {
 		return g.Slug + "/"
 	}
 	return "guides/" + g.Slug + "/"
+}
+
+// filters lists the values each pricing-table filter can take, from the
+// rows themselves.
+func (s *siteBuild) filters() map[string][]Option {
+	sets := map[string]map[string]string{}
+	add := func(k, v, label string) {
+		if v == "" {
+			return
+		}
+		if sets[k] == nil {
+			sets[k] = map[string]string{}
+		}
+		sets[k][v] = label
+	}
+	for _, r := range s.dd.Rows {
+		o := r.Offer
+		add("gpu", o.GPU.ID, o.GPU.Name)
+		add("vendor", o.GPU.Vendor, o.GPU.Vendor)
+		add("form", o.GPU.FormFactor, o.GPU.FormFactor)
+		add("provider", o.Provider.ID, o.Provider.Name)
+		add("country", o.Provider.Country, o.Provider.Country)
+		for _, reg := range o.Regions {
+			add("region", reg, reg)
+		}
+		add("billing", r.Price.Billing, s.r.T("billing."+r.Price.Billing))
+		add("ic", o.GPU.Interconnect.Kind, o.GPU.Interconnect.Kind)
+		add("count", strconv.Itoa(o.GPUCount), strconv.Itoa(o.GPUCount))
+	}
+	out := map[string][]Option{}
+	for k, m := range sets {
+		for _, v := range sortedKeys(m) {
+			out[k] = append(out[k], Option{Value: v, Label: m[v]})
+		}
+		if k == "count" {
+			sort.Slice(out[k], func(i, j int) bool {
+				a, _ := strconv.Atoi(out[k][i].Value)
+				b, _ := strconv.Atoi(out[k][j].Value)
+				return a < b
+			})
+		} else if k != "billing" {
+			sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].Label < out[k][j].Label })
+		}
+	}
+	return out
+}
+
+// fxJSON gives the pricing script the rates to convert display-currency
+// amounts into any other currency of data/fx.toml.
+func (s *siteBuild) fxJSON() string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, c := range s.cat.FX.Currencies() {
+		r, _ := s.cat.FX.Convert(1, s.dd.Currency, c)
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(strconv.Quote(c) + ":" + strconv.FormatFloat(r, 'g', -1, 64))
+	}
+	b.WriteString("}")
+	return b.String()
 }

@@ -29,6 +29,7 @@ type Renderer struct {
 	strings map[string]string
 	base    string // base path, "/" or "/sub/"
 	assets  map[string]string
+	extra   template.FuncMap
 }
 
 // Options configure a Renderer.
@@ -37,13 +38,15 @@ type Options struct {
 	BasePath string            // URL path prefix of the site: "/" or "/gpu/"
 	Lang     string            // UI language, e.g. "en"
 	Assets   map[string]string // logical asset name -> hashed path under the site
+	// Funcs are extra template functions the build provides.
+	Funcs template.FuncMap
 }
 
 var tmplErrRE = regexp.MustCompile(`template: ([^:]+):(\d+):(?:(\d+):)?\s*(.*)`)
 
 // New parses templates/layout.html with every other templates/*.html.
 func New(o Options, d *diag.List) *Renderer {
-	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, assets: o.Assets}
+	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, assets: o.Assets, extra: o.Funcs}
 	if r.base == "" {
 		r.base = "/"
 	}
@@ -158,6 +161,14 @@ func (r *Renderer) URL(p string) string {
 }
 
 func (r *Renderer) funcs() template.FuncMap {
+	m := r.baseFuncs()
+	for k, v := range r.extra {
+		m[k] = v
+	}
+	return m
+}
+
+func (r *Renderer) baseFuncs() template.FuncMap {
 	return template.FuncMap{
 		"t":   r.T,
 		"url": r.URL,
@@ -178,7 +189,14 @@ func (r *Renderer) funcs() template.FuncMap {
 		"deref":  func(p *float64) float64 { return *p },
 		"derefi": func(p *int) int { return *p },
 		"add":    func(a, b int) int { return a + b },
-		"join":   strings.Join,
+		"seq": func(n int) []int {
+			out := make([]int, n)
+			for i := range out {
+				out[i] = i
+			}
+			return out
+		},
+		"join": strings.Join,
 		"dict": func(kv ...any) map[string]any {
 			m := map[string]any{}
 			for i := 0; i+1 < len(kv); i += 2 {

@@ -1,0 +1,186 @@
+package build
+
+import (
+	"encoding/json"
+	"html/template"
+	"sort"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
+
+// CompareGPU is one column of a comparison.
+type CompareGPU struct {
+	GPU      *catalog.GPU
+	OnDemand derive.Stats
+	Spot     derive.Stats
+	Fits     []derive.GPUFit
+}
+
+// ComparePage is the data of a pair page.
+type ComparePage struct {
+	GPUs      []CompareGPU
+	Scenarios []derive.Scenario
+	Currency  string
+	Models    []*catalog.Model
+}
+
+// ComparePair is a link to a pre-rendered pair page.
+type ComparePair struct {
+	Path string
+	A, B *catalog.GPU
+}
+
+// CompareIndex is the data of the compare picker.
+type CompareIndex struct {
+	Segments map[string][]ComparePair
+	Order    []string
+	GPUs     []*catalog.GPU
+	JSON     template.JS
+}
+
+// PairPath is the one URL of a pair: ids in lexical order.
+func PairPath(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return "compare/" + a + "-vs-" + b + "/"
+}
+
+// fits caches the preset x scenario table of each GPU; compare pages and
+// GPU pages share it.
+func (s *siteBuild) fits(g *catalog.GPU) []derive.GPUFit {
+	if s.fitCache == nil {
+		s.fitCache = map[string][]derive.GPUFit{}
+	}
+	f, ok := s.fitCache[g.ID]
+	if !ok {
+		f = s.dd.GPUFits(g)
+		s.fitCache[g.ID] = f
+	}
+	return f
+}
+
+func (s *siteBuild) compareGPU(g *catalog.GPU) CompareGPU {
+	return CompareGPU{GPU: g, OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot"), Fits: s.fits(g)}
+}
+
+// comparePages renders a page for every pair of GPUs in the same segment
+// and the picker that compares any 2 to 4 GPUs.
+func (s *siteBuild) comparePages() {
+	idx := &CompareIndex{Segments: map[string][]ComparePair{}, GPUs: s.cat.GPUs}
+	bySeg := map[string][]*catalog.GPU{}
+	for _, g := range s.cat.GPUs {
+		bySeg[g.Segment] = append(bySeg[g.Segment], g)
+	}
+	models := append([]*catalog.Model(nil), s.cat.Models...)
+	sort.SliceStable(models, func(i, j int) bool { return models[i].Params < models[j].Params })
+	for _, seg := range []string{"datacenter", "workstation", "consumer"} {
+		gs := bySeg[seg]
+		if len(gs) < 2 {
+			continue
+		}
+		idx.Order = append(idx.Order, seg)
+		for i := 0; i < len(gs); i++ {
+			for j := i + 1; j < len(gs); j++ {
+				a, b := gs[i], gs[j] // s.cat.GPUs is sorted by id: canonical order
+				p := PairPath(a.ID, b.ID)
+				idx.Segments[seg] = append(idx.Segments[seg], ComparePair{Path: p, A: a, B: b})
+				s.page(&render.Page{Kind: "compare", Path: p, Title: a.Name + " vs " + b.Name,
+					Description: "Side by side: " + a.Name + " and " + b.Name + ": specifications, prices per GPU-hour across providers and which models fit.",
+					Data:        &ComparePage{GPUs: []CompareGPU{s.compareGPU(a), s.compareGPU(b)}, Scenarios: derive.Scenarios(), Currency: s.dd.Currency, Models: models}})
+			}
+		}
+	}
+	idx.JSON = s.compareJSON()
+	s.page(&render.Page{Kind: "compareindex", Path: "compare/", Title: s.r.T("compare.title"), Description: s.r.T("compare.description"),
+		Data: idx, Scripts: []string{"js/compare.js"}})
+}
+
+// compareJSON is what the picker script needs to compare any GPUs.
+func (s *siteBuild) compareJSON() template.JS {
+	type stats struct {
+		N                int     `json:"n"`
+		Min, Median, Max float64 `json:"-"`
+		MinS             string  `json:"min"`
+		MedianS          string  `json:"median"`
+		MaxS             string  `json:"max"`
+	}
+	type gpu struct {
+		Name     string            `json:"name"`
+		Specs    map[string]string `json:"specs"`
+		OnDemand stats             `json:"onDemand"`
+		Spot     stats             `json:"spot"`
+		Fits     [][]int           `json:"fits"`
+	}
+	conv := func(st derive.Stats) stats {
+		if st.N == 0 {
+			return stats{}
+		}
+		return stats{N: st.N, MinS: render.Money(st.Min, s.dd.Currency), MedianS: render.Money(st.Median, s.dd.Currency), MaxS: render.Money(st.Max, s.dd.Currency)}
+	}
+	out := struct {
+		GPUs      map[string]gpu `json:"gpus"`
+		Rows      []string       `json:"rows"`
+		Models    []string       `json:"models"`
+		Scenarios []string       `json:"scenarios"`
+		Pairs     []string       `json:"pairs"`
+	}{GPUs: map[string]gpu{}, Rows: specRowNames()}
+	models := append([]*catalog.Model(nil), s.cat.Models...)
+	sort.SliceStable(models, func(i, j int) bool { return models[i].Params < models[j].Params })
+	for _, m := range models {
+		out.Models = append(out.Models, m.Name)
+	}
+	for _, sc := range derive.Scenarios() {
+		out.Scenarios = append(out.Scenarios, sc.Label)
+	}
+	for _, g := range s.cat.GPUs {
+		x := gpu{Name: g.Name, Specs: specRows(g), OnDemand: conv(s.dd.GPUStats(g.ID, "on-demand")), Spot: conv(s.dd.GPUStats(g.ID, "spot"))}
+		for _, f := range s.fits(g) {
+			x.Fits = append(x.Fits, f.MinGPUs)
+		}
+		out.GPUs[g.ID] = x
+	}
+	for _, g := range s.cat.GPUs {
+		for _, h := range s.cat.GPUs {
+			if g.ID < h.ID && g.Segment == h.Segment {
+				out.Pairs = append(out.Pairs, g.ID+"-vs-"+h.ID)
+			}
+		}
+	}
+	b, _ := json.Marshal(out)
+	return template.JS(b)
+}
+
+// specRowNames are the rows of a comparison's spec table, in order.
+func specRowNames() []string {
+	return []string{"Vendor", "Architecture", "Year", "Form factor", "Memory", "Memory bandwidth", "FP32", "TF32 tensor", "BF16/FP16 tensor", "FP8 tensor", "INT8", "TDP", "Interconnect"}
+}
+
+// specRows formats a GPU's specs for comparison; unknown figures are "–".
+func specRows(g *catalog.GPU) map[string]string {
+	opt := func(p *float64, unit string) string {
+		if p == nil {
+			return "–"
+		}
+		return render.Num(*p) + unit
+	}
+	ic := g.Interconnect.Kind
+	if g.Interconnect.Generation != "" {
+		ic += " " + g.Interconnect.Generation
+	}
+	if g.Interconnect.BandwidthGBs != nil {
+		ic += ", " + render.Num(*g.Interconnect.BandwidthGBs) + " GB/s"
+	}
+	bf := opt(g.BF16TFLOPS, " TFLOPS")
+	if g.FP16Only && g.BF16TFLOPS != nil {
+		bf += " (FP16)"
+	}
+	return map[string]string{
+		"Vendor": g.Vendor, "Architecture": g.Architecture, "Year": render.Num(float64(g.ReleaseYear)), "Form factor": g.FormFactor,
+		"Memory": render.Num(g.MemoryGB) + " GB " + g.MemoryType, "Memory bandwidth": render.Num(g.MemoryBWGBs) + " GB/s",
+		"FP32": opt(g.FP32TFLOPS, " TFLOPS"), "TF32 tensor": opt(g.TF32TFLOPS, " TFLOPS"), "BF16/FP16 tensor": bf,
+		"FP8 tensor": opt(g.FP8TFLOPS, " TFLOPS"), "INT8": opt(g.INT8TOPS, " TOPS"), "TDP": opt(g.TDPW, " W"), "Interconnect": ic,
+	}
+}

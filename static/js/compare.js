@@ -1,0 +1,76 @@
+// Compare picker: 2 to 4 GPUs side by side, from data embedded in the page.
+// The selection lives in the URL (?gpu=a&gpu=b...). With exactly two GPUs
+// of the same class a link points to the pre-rendered pair page.
+(() => {
+  const form = document.getElementById("compare");
+  const out = document.getElementById("compare-out");
+  const el = document.getElementById("compare-data");
+  if (!form || !out || !el) return;
+  const data = JSON.parse(el.textContent);
+  const selects = [...form.querySelectorAll("select")];
+
+  function h(tag, text, attrs) {
+    const e = document.createElement(tag);
+    if (text != null) e.textContent = text;
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+
+  function table(caption, head, rows) {
+    const wrap = h("div", null, { class: "table-wrap" });
+    const t = h("table", null, { class: "compare" });
+    t.append(h("caption", caption));
+    const tr = h("tr");
+    head.forEach((x) => tr.append(h("th", x, { scope: "col" })));
+    t.append(h("thead")).append(tr);
+    const tb = h("tbody");
+    for (const r of rows) {
+      const row = h("tr");
+      row.append(h("th", r[0], { scope: "row" }));
+      r.slice(1).forEach((x) => row.append(h("td", x)));
+      tb.append(row);
+    }
+    t.append(tb);
+    wrap.append(t);
+    return wrap;
+  }
+
+  function stats(s) {
+    return s.n ? s.min + " · " + s.median + " · " + s.max + " (" + s.n + ")" : "–";
+  }
+
+  function render(push) {
+    const ids = [...new Set(selects.map((s) => s.value).filter(Boolean))];
+    out.replaceChildren();
+    if (push) {
+      const q = new URLSearchParams();
+      ids.forEach((id) => q.append("gpu", id));
+      const qs = q.toString();
+      history.replaceState(null, "", qs ? "?" + qs : location.pathname);
+    }
+    if (ids.length < 2) {
+      out.append(h("p", "Choose at least two GPUs."));
+      return;
+    }
+    const gs = ids.map((id) => data.gpus[id]);
+    const names = gs.map((g) => g.name);
+    const sorted = [...ids].sort();
+    if (ids.length === 2 && data.pairs.includes(sorted[0] + "-vs-" + sorted[1])) {
+      const p = h("p", "Permanent page for this pair: ");
+      p.append(h("a", names.join(" vs "), { href: form.dataset.base + "compare/" + sorted[0] + "-vs-" + sorted[1] + "/" }));
+      out.append(p);
+    }
+    out.append(table("Specifications (dense tensor throughput)", ["Spec", ...names], data.rows.map((r) => [r, ...gs.map((g) => g.specs[r])])));
+    out.append(table("Price per GPU-hour (min · median · max)", ["Billing", ...names], [
+      ["On-demand", ...gs.map((g) => stats(g.onDemand))],
+      ["Spot", ...gs.map((g) => stats(g.spot))],
+    ]));
+    const rows = data.models.map((m, mi) => [m, ...data.scenarios.map((_, si) => gs.map((g) => g.fits[mi][si] || "–").join(" / "))]);
+    out.append(table("GPUs needed per model preset (" + names.join(" / ") + ")", ["Model", ...data.scenarios], rows));
+  }
+
+  const q = new URLSearchParams(location.search).getAll("gpu");
+  selects.forEach((s, i) => { if (q[i] && data.gpus[q[i]]) s.value = q[i]; });
+  form.addEventListener("change", () => render(true));
+  render(false);
+})();

@@ -1,0 +1,156 @@
+// Pricing table: filters, sort, display currency and a CSV download of
+// what is shown. The table is complete without this script; the form's
+// state lives in the URL query string so every view can be shared.
+(() => {
+  const form = document.getElementById("filters");
+  const table = document.getElementById("prices");
+  if (!form || !table) return;
+  const tbody = table.tBodies[0];
+  const rows = [...tbody.rows];
+  const fx = JSON.parse(form.dataset.fx);
+  const base = form.dataset.currency;
+  const shown = document.getElementById("shown");
+  const csvButton = document.getElementById("f-csv");
+  const countWord = shown.textContent.replace(/^\d+\s*/, "");
+  const facets = ["gpu", "vendor", "form", "count", "provider", "country", "billing", "ic"];
+  const numeric = { pergpu: 1, inst: 1, tpd: 1, vram: 1, count: 1, age: 1 };
+
+  // Native (quoted-currency) text of the price cells, kept to restore them.
+  for (const r of rows) {
+    r._cells = [r.cells[6], r.cells[7]].map((c) => c.cloneNode(true));
+  }
+
+  function state() {
+    const q = new URLSearchParams();
+    for (const el of form.elements) {
+      if (el.name && el.value && !(el.name === "sort" && el.value === "pergpu") && !(el.name === "dir" && el.value === "asc") && !(el.name === "cur" && el.value === base)) {
+        q.set(el.name, el.value);
+      }
+    }
+    return q;
+  }
+
+  function restore(q) {
+    for (const el of form.elements) {
+      if (el.name && q.has(el.name)) el.value = q.get(el.name);
+    }
+  }
+
+  function money(v, cur) {
+    return (v < 1 ? v.toFixed(3) : v.toFixed(2)) + " " + cur;
+  }
+
+  function apply(push) {
+    const f = form.elements;
+    const minVram = parseFloat(f["min-vram"].value) || 0;
+    const maxPrice = parseFloat(f["max-price"].value);
+    const region = f.region.value;
+    const cur = f.cur.value || base;
+    const rate = fx[cur] || 1;
+    let n = 0;
+    for (const r of rows) {
+      const d = r.dataset;
+      let ok = facets.every((k) => !f[k].value || d[k] === f[k].value);
+      ok = ok && (!region || d.regions.split(" ").includes(region));
+      ok = ok && parseFloat(d.vram) >= minVram;
+      ok = ok && (isNaN(maxPrice) || parseFloat(d.pergpu) * rate <= maxPrice);
+      r.hidden = !ok;
+      if (ok) n++;
+    }
+    // Sort: numeric keys by value, text keys by the cell text; ties keep
+    // the catalog order.
+    const key = f.sort.value;
+    const dir = f.dir.value === "desc" ? -1 : 1;
+    const order = rows.map((r, i) => [r, i]);
+    order.sort((a, b) => {
+      let c;
+      if (numeric[key]) c = parseFloat(a[0].dataset[key]) - parseFloat(b[0].dataset[key]);
+      else c = (key === "provider" ? a[0].cells[1] : a[0].cells[0]).textContent.localeCompare((key === "provider" ? b[0].cells[1] : b[0].cells[0]).textContent);
+      return c * dir || a[1] - b[1];
+    });
+    tbody.append(...order.map((x) => x[0]));
+    for (const th of table.tHead.rows[0].cells) {
+      th.removeAttribute("aria-sort");
+      if (th.dataset.sort === key) th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+    }
+    // Currency: the quoted price stays; the converted line follows the switch.
+    for (const r of rows) {
+      [6, 7].forEach((ci, k) => {
+        const cell = r._cells[k].cloneNode(true);
+        const v = parseFloat(k === 0 ? r.dataset.inst : r.dataset.pergpu) * rate;
+        let conv = cell.querySelector(".conv");
+        if (r.dataset.cur !== cur) {
+          if (!conv) {
+            cell.append(document.createElement("br"));
+            conv = document.createElement("span");
+            conv.className = "conv";
+            cell.append(conv);
+          }
+          conv.textContent = "≈ " + money(v, cur);
+        } else if (conv) {
+          conv.previousSibling.remove();
+          conv.remove();
+        }
+        r.replaceChild(cell, r.cells[ci]);
+      });
+    }
+    shown.textContent = n + " " + countWord;
+    if (push) {
+      const q = state().toString();
+      history.replaceState(null, "", q ? "?" + q : location.pathname);
+    }
+  }
+
+  function csvField(s) {
+    return /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+
+  // The CSV holds the visible rows in their order, the visible columns,
+  // and the per-GPU and per-instance prices converted to the chosen currency.
+  function csv() {
+    const cur = form.elements.cur.value || base;
+    const rate = fx[cur] || 1;
+    const head = ["gpu", "provider", "instance", "gpu_count", "vram_per_gpu_gb", "billing", "price_per_hour_quoted", "currency", "price_per_hour_" + cur, "price_per_gpu_hour_" + cur, "as_of", "source"];
+    const lines = [head.join(",")];
+    for (const r of tbody.rows) {
+      if (r.hidden) continue;
+      const d = r.dataset;
+      const quoted = r._cells[0].firstChild.textContent.trim().split(" ")[0];
+      lines.push([d.gpu, d.provider, r.cells[2].textContent, d.count, d.vram, d.billing, quoted, d.cur,
+        (parseFloat(d.inst) * rate).toFixed(4), (parseFloat(d.pergpu) * rate).toFixed(4),
+        r.cells[9].textContent.trim().split(" ")[0], r.cells[10].querySelector("a").href].map(csvField).join(","));
+    }
+    const blob = new Blob([lines.join("\n") + "\n"], { type: "text/csv" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = "gpu-atlas-offers.csv";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  // Sortable headers: a button in each, for mouse and keyboard.
+  for (const th of table.tHead.rows[0].cells) {
+    if (!th.dataset.sort) continue;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "sort";
+    b.textContent = th.textContent;
+    th.replaceChildren(b);
+    b.addEventListener("click", () => {
+      const f = form.elements;
+      if (f.sort.value === th.dataset.sort) f.dir.value = f.dir.value === "asc" ? "desc" : "asc";
+      else { f.sort.value = th.dataset.sort; f.dir.value = "asc"; }
+      apply(true);
+    });
+  }
+  restore(new URLSearchParams(location.search));
+  form.addEventListener("input", () => apply(true));
+  form.addEventListener("change", () => apply(true));
+  form.addEventListener("submit", (e) => { e.preventDefault(); apply(true); });
+  form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
+  csvButton.hidden = false;
+  csvButton.addEventListener("click", csv);
+  apply(false);
+})();
