@@ -36,7 +36,7 @@ func (c *Catalog) Provider(id string) *Provider { return c.providers[id] }
 // Model returns the model preset with the id, or nil.
 func (c *Catalog) Model(id string) *Model { return c.models[id] }
 
-var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var idPattern = regexp.MustCompile(IDPattern())
 
 // Load reads and validates every data file under root/data. now is the
 // date future dates are judged against. Diagnostics carry paths relative
@@ -239,26 +239,26 @@ func slug(s string) string {
 }
 
 func checkSite(c checker, s *Site) {
-	c.require("", "title", "base_url", "repo_url", "staleness")
+	c.require("", requiredOf[Site]()...)
 	c.url("repo_url", s.RepoURL)
-	c.require("staleness", "fresh_days", "stale_days")
+	c.require("staleness", requiredOf[Staleness]()...)
 	if s.Staleness.FreshDays <= 0 || s.Staleness.StaleDays <= s.Staleness.FreshDays {
 		c.errorf("staleness", "staleness needs 0 < fresh_days < stale_days (got %d and %d)", s.Staleness.FreshDays, s.Staleness.StaleDays)
 	}
 	for i, ds := range s.Datasets {
 		p := fmt.Sprintf("datasets.%d", i)
-		c.require(p, "id", "title", "url", "licence", "attribution")
+		c.require(p, requiredOf[Dataset]()...)
 		c.url(p+".url", ds.URL)
 	}
 }
 
 var (
-	currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
-	countryPattern  = regexp.MustCompile(`^[A-Z]{2}$`)
+	currencyPattern = regexp.MustCompile(CurrencyPattern())
+	countryPattern  = regexp.MustCompile(CountryPattern())
 )
 
 func checkFX(c checker, fx *FX) {
-	c.require("", "base", "as_of", "source", "rates")
+	c.require("", requiredOf[FX]()...)
 	c.date("as_of", fx.AsOf)
 	for cur, r := range fx.Rates {
 		if !currencyPattern.MatchString(cur) {
@@ -270,12 +270,12 @@ func checkFX(c checker, fx *FX) {
 
 func checkGPU(c checker, g *GPU) {
 	g.exportPos.Line, g.exportPos.Col = c.pos("export_variant_of")
-	c.require("", "name", "vendor", "architecture", "release_year", "form_factor", "segment", "memory_gb", "memory_type", "memory_bandwidth_gbs", "interconnect", "sources")
+	c.require("", requiredOf[GPU]()...)
 	if c.has("release_year") && (g.ReleaseYear < 2010 || g.ReleaseYear > c.now.Year()) {
 		c.errorf("release_year", "release_year %d is out of range (2010..%d)", g.ReleaseYear, c.now.Year())
 	}
-	c.oneOf("form_factor", g.FormFactor, "SXM", "PCIe", "NVL", "OAM", "Module", "TPU")
-	c.oneOf("segment", g.Segment, "datacenter", "workstation", "consumer")
+	c.oneOf("form_factor", g.FormFactor, FormFactors()...)
+	c.oneOf("segment", g.Segment, Segments()...)
 	c.positive("memory_gb", g.MemoryGB)
 	if g.MemoryGB > 4096 {
 		c.errorf("memory_gb", "memory_gb %v is implausible for one accelerator", g.MemoryGB)
@@ -290,33 +290,33 @@ func checkGPU(c checker, g *GPU) {
 	if g.BF16TFLOPS != nil && g.FP8TFLOPS != nil && *g.BF16TFLOPS > *g.FP8TFLOPS {
 		c.errorf("bf16_tflops", "bf16_tflops %v exceeds fp8_tflops %v", *g.BF16TFLOPS, *g.FP8TFLOPS)
 	}
-	c.require("interconnect", "kind")
-	c.oneOf("interconnect.kind", g.Interconnect.Kind, "NVLink", "PCIe", "Infinity Fabric", "HCCS", "ICI", "RoCE")
+	c.require("interconnect", requiredOf[Interconnect]()...)
+	c.oneOf("interconnect.kind", g.Interconnect.Kind, InterconnectKinds()...)
 	c.positivePtr("interconnect.bandwidth_gbs", g.Interconnect.BandwidthGBs)
 	c.sources("", g.Sources)
 }
 
 func checkProvider(c checker, p *Provider) {
-	c.require("", "name", "homepage", "kind", "regions", "billing", "sources")
+	c.require("", requiredOf[Provider]()...)
 	c.url("homepage", p.Homepage)
 	if c.has("country") && !countryPattern.MatchString(p.Country) {
 		c.errorf("country", "country %q is not an ISO 3166-1 alpha-2 code (e.g. US, CN, DE)", p.Country)
 	}
-	c.oneOf("kind", p.Kind, "hyperscaler", "gpu-cloud", "marketplace", "regional-cloud")
+	c.oneOf("kind", p.Kind, ProviderKinds()...)
 	seen := map[string]bool{}
 	for i, r := range p.Regions {
 		pre := fmt.Sprintf("regions.%d", i)
-		c.require(pre, "id")
+		c.require(pre, requiredOf[Region]()...)
 		if seen[r.ID] {
 			c.errorf(pre+".id", "region %q is declared twice", r.ID)
 		}
 		seen[r.ID] = true
 	}
-	c.require("billing", "on_demand")
-	c.oneOf("billing.increment", p.Billing.Increment, "per-second", "per-minute", "per-hour")
+	c.require("billing", requiredOf[Billing]()...)
+	c.oneOf("billing.increment", p.Billing.Increment, BillingIncrements()...)
 	for i, r := range p.Billing.Reserved {
 		pre := fmt.Sprintf("billing.reserved.%d", i)
-		c.require(pre, "term_months")
+		c.require(pre, requiredOf[Reserved]()...)
 		if r.TermMonths <= 0 || r.TermMonths > 60 {
 			c.errorf(pre+".term_months", "term_months %d is out of range (1..60)", r.TermMonths)
 		}
@@ -325,14 +325,14 @@ func checkProvider(c checker, p *Provider) {
 		}
 	}
 	if p.Network != nil {
-		c.oneOf("network.rdma", p.Network.RDMA, "InfiniBand", "RoCE", "EFA", "none", "unknown")
+		c.oneOf("network.rdma", p.Network.RDMA, RDMAKinds()...)
 		c.positivePtr("network.max_bandwidth_gbps", p.Network.MaxBandwidthGbps)
 	}
 	if p.Support != nil && p.Support.SLAPct != nil && (*p.Support.SLAPct < 50 || *p.Support.SLAPct > 100) {
 		c.errorf("support.sla_pct", "sla_pct %v is out of range (50..100)", *p.Support.SLAPct)
 	}
 	if h := p.HiddenCosts; h != nil {
-		c.require("hidden_costs", "currency")
+		c.require("hidden_costs", requiredOf[HiddenCosts]()...)
 		for k, v := range map[string]*float64{"egress_per_gb": h.EgressPerGB, "public_ip_per_hour": h.PublicIPPerHour, "storage_per_gb_month": h.StoragePerGBMonth} {
 			if v != nil && *v < 0 {
 				c.errorf("hidden_costs."+k, "%s must not be negative", k)
@@ -343,8 +343,8 @@ func checkProvider(c checker, p *Provider) {
 }
 
 func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, currencies, datasets map[string]bool) {
-	c.require(pre, "instance", "gpu", "gpu_count", "vram_per_gpu_gb", "vram_total_gb", "regions", "currency", "prices")
-	if c.has(pre + ".gpu") {
+	c.require(pre, requiredOf[Offer]()...)
+	if c.has(pre+".gpu") && !c.blank[pre+".gpu"] {
 		o.GPU = cat.gpus[o.GPUID]
 		if o.GPU == nil {
 			c.errorf(pre+".gpu", "unknown GPU %q%s", o.GPUID, suggestID(o.GPUID, cat.gpuIDs()))
@@ -381,7 +381,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 			c.errorf(fmt.Sprintf("%s.regions.%d", pre, i), "unknown region %q of provider %s%s", r, p.ID, suggestID(r, regionIDs))
 		}
 	}
-	if c.has(pre+".currency") && !currencies[o.Currency] {
+	if c.has(pre+".currency") && !c.blank[pre+".currency"] && !currencies[o.Currency] {
 		c.errorf(pre+".currency", "currency %q is not in data/fx.toml%s", o.Currency, suggestID(o.Currency, mapKeys(currencies)))
 	}
 	if c.has(pre+".prices") && len(o.Prices) == 0 {
@@ -390,7 +390,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 	byMode := map[string]float64{}
 	for i, pr := range o.Prices {
 		pp := fmt.Sprintf("%s.prices.%d", pre, i)
-		c.require(pp, "billing", "price", "as_of", "source")
+		c.require(pp, requiredOf[Price]()...)
 		c.oneOf(pp+".billing", pr.Billing, BillingModes()...)
 		if _, dup := byMode[pr.Billing]; dup {
 			c.errorf(pp+".billing", "billing mode %q is priced twice in this offer", pr.Billing)
@@ -404,7 +404,12 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 		}
 		byMode[pr.Billing] = pr.Price
 		c.date(pp+".as_of", pr.AsOf)
-		if c.has(pp+".source") && strings.TrimSpace(pr.Source) == "" {
+		if warn := cat.Site.Staleness.WarnDays; warn > 0 && c.has(pp+".as_of") {
+			if days := int(c.now.Sub(pr.AsOf).Hours() / 24); days > warn {
+				c.warnf(pp+".as_of", "price is %d days old (older than warn_days = %d in data/site.toml): check it against %s", days, warn, pr.Source)
+			}
+		}
+		if c.has(pp+".source") && !c.blank[pp+".source"] && strings.TrimSpace(pr.Source) == "" {
 			c.errorf(pp+".source", "source is empty: give the URL the price was read from")
 		}
 		if pr.Dataset != "" && !datasets[pr.Dataset] {
@@ -421,7 +426,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 }
 
 func checkModel(c checker, m *Model) {
-	c.require("", "name", "family", "params", "layers", "hidden_size", "heads", "kv_heads", "ffn_size", "vocab_size", "max_context", "sources")
+	c.require("", requiredOf[Model]()...)
 	for k, v := range map[string]int64{"params": m.Params, "layers": int64(m.Layers), "hidden_size": int64(m.HiddenSize), "heads": int64(m.Heads), "kv_heads": int64(m.KVHeads), "ffn_size": int64(m.FFNSize), "vocab_size": int64(m.VocabSize), "max_context": int64(m.MaxContext)} {
 		c.positive(k, float64(v))
 	}
