@@ -3,9 +3,47 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizecmd"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
+// cmdSize runs the sizing engine from the command line over the catalog's
+// model presets and GPUs (read from -root, default ".", or $GPU_ATLAS_ROOT).
 func cmdSize(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "size: not built yet")
-	return 2
+	root := "."
+	if r := os.Getenv("GPU_ATLAS_ROOT"); r != "" {
+		root = r
+	}
+	// -root is taken here, before the size flags, so sizecmd keeps the
+	// flag set of the issue.
+	if len(args) >= 2 && (args[0] == "-root" || args[0] == "--root") {
+		root, args = args[1], args[2:]
+	}
+	now, err := build.Today()
+	if err != nil {
+		fmt.Fprintln(stderr, "size:", err)
+		return 2
+	}
+	cat, d := catalog.Load(root, now)
+	if cat == nil {
+		for _, e := range d.Errors() {
+			fmt.Fprintln(stderr, e.String())
+		}
+		fmt.Fprintln(stderr, "size: the catalog has errors; run \"go run ./generator check\"")
+		return 2
+	}
+	presets := map[string]sizing.Model{}
+	for _, m := range cat.Models {
+		presets[m.ID] = derive.SizingModel(m)
+	}
+	var gpus []sizing.GPU
+	for _, g := range cat.GPUs {
+		gpus = append(gpus, derive.SizingGPU(g))
+	}
+	return sizecmd.Run(args, presets, gpus, stdout, stderr)
 }

@@ -26,7 +26,7 @@ func TestValidate(t *testing.T) {
 		{"zero gpus", func(in *Input) { in.GPUs = 0 }, "gpus must be"},
 		{"too many gpus", func(in *Input) { in.GPUs = 100001 }, "gpus must be"},
 		{"tp does not divide heads", func(in *Input) { in.TP, in.GPUs = 3, 3 }, "tp 3 must divide the number of attention heads 64"},
-		{"tp above gpus", func(in *Input) { in.TP = 2 }, "tp must be between 1 and 1 (got 2)"},
+		{"tp above gpus", func(in *Input) { in.TP = 2 }, "tp 2 exceeds gpus 1"},
 		{"gpus not multiple of tp", func(in *Input) { in.TP, in.GPUs = 4, 6 }, "gpus 6 must be a multiple of tp×pp 4"},
 		{"pp above layers", func(in *Input) { in.PP, in.GPUs = 81, 81 }, "pp must be between 0 and 80 (got 81)"},
 		{"negative pp", func(in *Input) { in.PP = -1 }, "pp must be"},

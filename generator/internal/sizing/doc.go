@@ -4,9 +4,12 @@
 // `size` subcommand calls it from the command line, and the same code is
 // compiled to WebAssembly (generator/wasm) for the in-browser calculator.
 //
-// The package is pure: it does no I/O, holds no mutable globals and imports
-// only errors, math, strconv, strings and sort, so that the WebAssembly build
-// stays small.
+// The package is pure: it does no I/O and holds no mutable globals, and its
+// non-test files may import only errors, math, strconv, strings and sort
+// (today: math and strconv), so that the WebAssembly build stays small;
+// TestImportsStayLean enforces it. Parts of the code are shaped by that
+// build, where every call site costs code: table-driven validation, error
+// messages rendered from templates, a few //go:noinline helpers.
 //
 // # Sources
 //

@@ -99,22 +99,14 @@ func finite(x float64) float64 {
 //
 //go:noinline
 func weightBytesPerParam(d DType) float64 {
-	switch d {
-	case FP32:
-		return FP32Bytes
-	case BF16, FP16:
-		return HalfBytes
-	case FP8, INT8:
-		return ByteBytes
-	case INT4:
-		return NF4BytesPerParam
+	// In dtypeNames order: fp32 bf16 fp16 fp8 int8 int4.
+	if i := wordIndex(string(d), dtypeNames); i >= 0 {
+		return [...]float64{FP32Bytes, HalfBytes, HalfBytes, ByteBytes, ByteBytes, NF4BytesPerParam}[i]
 	}
 	return HalfBytes
 }
 
 // kvBytesPerElement is the storage cost of one KV-cache element.
-//
-//go:noinline
 func kvBytesPerElement(d DType) float64 {
 	if d == INT4 {
 		return Int4KVBytes
@@ -245,17 +237,17 @@ func loraParams(m Model, r int, targets []string) float64 {
 	if m.Experts > 0 {
 		experts = float64(m.Experts)
 	}
+	// d_in and d_out of q, k, v, o, gate, up, down (loraTargetNames order).
+	din := [...]float64{h, h, h, q, h, h, f}
+	dout := [...]float64{q, kv, kv, h, f, f, h}
 	var perLayer float64
 	for _, t := range targets {
-		switch t {
-		case "q":
-			perLayer += h + q
-		case "k", "v":
-			perLayer += h + kv
-		case "o":
-			perLayer += q + h
-		case "gate", "up", "down":
-			perLayer += (h + f) * experts
+		if i := wordIndex(t, loraTargetWords); i >= 0 {
+			x := din[i] + dout[i]
+			if i >= 4 {
+				x *= experts
+			}
+			perLayer += x
 		}
 	}
 	return float64(r) * perLayer * float64(m.Layers)
@@ -361,19 +353,22 @@ func DeepSpeedZeRO3GPUBytes(params, largestLayerParams int64, totalGPUs int, off
 // inferenceActivations); overhead. ZeRO, offload, optimizer and
 // checkpointing are ignored.
 //
-// Full training [ZeRO]: weights Ψ·w (÷Nd at stage 3), gradients Ψ·w (÷Nd from
-// stage 2), optimizer Ψ·K (÷Nd from stage 1), with w = 2 and K = 12 for
-// 16-bit AdamW (w = 4, K = 8 in fp32; see optimizerBytesPerParam). Stage 3
-// with Nd > 1 also holds the largest layer gathered (its weights and
-// gradients, [DSMEM]); with Nd = 1 there is nothing to gather. Optimizer offload moves the optimizer states, and from stage 2
-// the gradient partitions, to the CPU [DSMEM: ZeRO-2 with offload needs 2Ψ
-// on the GPU]; full offload also moves the weight partitions (stage 3).
+// Full training [ZeRO]: weights Ψ·w (÷Nd at stage 3), gradients Ψ·w (÷Nd
+// from stage 2), optimizer Ψ·K (÷Nd from stage 1), with w = 2 and K = 12
+// for 16-bit AdamW (w = 4, K = 8 in fp32; other optimizers: see
+// optimizerBytesPerParam). Stage 3 with Nd > 1 also holds the largest layer
+// gathered (its weights and gradients, [DSMEM]); with Nd = 1 there is
+// nothing to gather. Optimizer offload moves the optimizer states, and from
+// stage 2 the gradient partitions, to the CPU [DSMEM: ZeRO-2 with offload
+// needs 2Ψ on the GPU]; full offload also moves the weight partitions
+// (stage 3).
 //
 // LoRA/QLoRA: frozen base weights Ψ·bytes(DType) (NF4 for QLoRA), no base
 // gradients or optimizer states; adapter parameters A = LoRAParams/(t·p) at
-// bf16 (Adapters), their bf16 gradients (Gradients) and AdamW states with an
-// fp32 master copy, 12 bytes per parameter (Optimizer), sharded by the same
-// ZeRO rules.
+// bf16 (Adapters), their bf16 gradients (Gradients) and optimizer states
+// with an fp32 master copy, 12 bytes per parameter for AdamW (Optimizer),
+// sharded by the same ZeRO rules. (PEFT's default of fp32 adapters costs the
+// same 16 bytes per parameter: 4 + 4 + 8.)
 //
 // Training activations: see trainingActivations [Korthikanti].
 //
@@ -401,68 +396,66 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 	res.KVBytesPerToken = KVBytesPerToken(m, in.KVDType)
 	b.Overhead = OverheadBytes
 
-	// ZeRO partitioning divisors.
-	div := func(minStage int) float64 {
-		if in.ZeRO >= minStage {
-			return dp
-		}
-		return 1
-	}
-	offloaded := in.Offload != NoOffload
-
 	switch in.Workload {
 	case Inference:
 		b.Weights = toBytes(shard * wb)
 		b.KVCache = toBytes(float64(in.Batch) * float64(in.SeqLen) * kvPerTokenPerGPU(in))
 		b.Activations = toBytes(inferenceActivations(in))
 
-	case FullTraining:
-		gb := wb // gradients in the training precision [ZeRO §3.1; TM101]
-		ob := optimizerBytesPerParam(in.Optimizer, in.DType != FP32)
-		weights := shard * wb / div(3)
-		grads := shard * gb / div(2)
-		opt := shard * ob / div(1)
-		if offloaded {
+	default: // full, lora, qlora
+		// ZeRO partitioning divisors: stage ≥ 1 shards the optimizer
+		// states, ≥ 2 the gradients, 3 the weights [ZeRO §5].
+		d1, d2, d3 := 1.0, 1.0, 1.0
+		if in.ZeRO >= 1 {
+			d1 = dp
+		}
+		if in.ZeRO >= 2 {
+			d2 = dp
+		}
+		if in.ZeRO >= 3 {
+			d3 = dp
+		}
+		// The trained parameters: all weights for full training, in the
+		// training precision with gradients in the same precision [ZeRO
+		// §3.1; TM101]; the adapters for LoRA, at bf16 with bf16 gradients
+		// and an fp32 master copy. The frozen LoRA base has no gradients or
+		// optimizer states.
+		lora := in.Workload != FullTraining
+		trained, tb, frozen := shard, wb, 0.0
+		master := in.DType != FP32
+		if lora {
+			a := loraParams(m, in.LoRARank, in.LoRATargets)
+			res.AdapterParams = toBytes(a)
+			trained, tb, frozen, master = a/(tp*pp), HalfBytes, shard*wb, true
+		}
+		params := trained * tb / d3
+		base := frozen / d3
+		grads := trained * tb / d2
+		opt := trained * optimizerBytesPerParam(in.Optimizer, master) / d1
+		if in.Offload != NoOffload {
 			opt = 0
 			if in.ZeRO >= 2 {
 				grads = 0
 			}
 		}
 		if in.Offload == OffloadFull {
-			weights = 0
+			params, base = 0, 0
 		}
 		if in.ZeRO == 3 && dpInt > 1 {
+			// The gathered largest layer: its weights, and for full
+			// training its gradients [DSMEM].
 			largest := largestLayerParams(m) / tp
-			weights += largest * wb
-			grads += largest * gb
-		}
-		b.Weights = toBytes(weights)
-		b.Gradients = toBytes(grads)
-		b.Optimizer = toBytes(opt)
-		b.Activations = toBytes(trainingActivations(in))
-
-	case LoRA, QLoRA:
-		a := loraParams(m, in.LoRARank, in.LoRATargets)
-		res.AdapterParams = toBytes(a)
-		ashard := a / (tp * pp)
-		weights := shard * wb / div(3)
-		adapters := ashard * HalfBytes / div(3)
-		grads := ashard * HalfBytes / div(2)
-		opt := ashard * optimizerBytesPerParam(in.Optimizer, true) / div(1)
-		if offloaded {
-			opt = 0
-			if in.ZeRO >= 2 {
-				grads = 0
+			base += largest * wb
+			if !lora {
+				grads += largest * wb
 			}
 		}
-		if in.Offload == OffloadFull {
-			weights, adapters = 0, 0
+		if lora {
+			b.Adapters = toBytes(params)
+		} else {
+			base += params
 		}
-		if in.ZeRO == 3 && dpInt > 1 {
-			weights += largestLayerParams(m) / tp * wb
-		}
-		b.Weights = toBytes(weights)
-		b.Adapters = toBytes(adapters)
+		b.Weights = toBytes(base)
 		b.Gradients = toBytes(grads)
 		b.Optimizer = toBytes(opt)
 		b.Activations = toBytes(trainingActivations(in))

@@ -29,10 +29,11 @@ const (
 // place keeps the WebAssembly build small (every concatenation site costs
 // code there).
 type inputError struct {
-	tmpl string   // %s: s, %q: s quoted, %0 %1 %2: n[i], %f: f
-	s    string   // string argument
-	n    [3]int64 // integer arguments
-	f    float64  // float argument
+	tmpl string    // %s: s, %0 %1 %2: n[i], %f: f
+	s    string    // string argument
+	n    [3]int64  // integer arguments
+	f    float64   // float argument
+	_    [0]func() // not comparable: spares the WebAssembly build an equality function
 }
 
 // Error renders the message.
@@ -40,24 +41,19 @@ func (e *inputError) Error() string {
 	var b []byte
 	t := e.tmpl
 	for i := 0; i < len(t); i++ {
-		if t[i] != '%' || i+1 == len(t) {
-			b = append(b, t[i])
+		c := t[i]
+		if c != '%' || i+1 == len(t) {
+			b = append(b, c)
 			continue
 		}
 		i++
-		switch c := t[i]; c {
+		switch c = t[i]; c {
 		case 's':
 			b = append(b, e.s...)
-		case 'q':
-			b = append(b, '"')
-			b = append(b, e.s...)
-			b = append(b, '"')
 		case 'f':
 			b = strconv.AppendFloat(b, e.f, 'g', -1, 64)
-		case '0', '1', '2':
-			b = strconv.AppendInt(b, e.n[c-'0'], 10)
 		default:
-			b = append(b, '%', c)
+			b = strconv.AppendInt(b, e.n[(c-'0')%3], 10)
 		}
 	}
 	return string(b)
@@ -91,22 +87,27 @@ func checkRanges(cs []rangeCheck) error {
 	return nil
 }
 
-// inList reports whether w is one of the space-separated words of list.
+// wordIndex returns the position of w among the space-separated words of
+// list, or -1.
 //
 //go:noinline
-func inList(w, list string) bool {
-	for i := 0; i < len(list); {
+func wordIndex(w, list string) int {
+	n := 0
+	for i := 0; i < len(list); n++ {
 		j := i
 		for j < len(list) && list[j] != ' ' {
 			j++
 		}
 		if j > i && list[i:j] == w {
-			return true
+			return n
 		}
 		i = j + 1
 	}
-	return false
+	return -1
 }
+
+// inList reports whether w is one of the space-separated words of list.
+func inList(w, list string) bool { return wordIndex(w, list) >= 0 }
 
 // Canonical enum names, space-separated.
 const (
@@ -115,6 +116,7 @@ const (
 	optimizerNames     = "adamw adamw8bit sgd"
 	checkpointingNames = "none selective full"
 	offloadNames       = "none optimizer full"
+	loraTargetWords    = "q k v o gate up down"
 )
 
 // Validate reports the first problem with the model description as a
@@ -168,12 +170,12 @@ func (in Input) Validate() error {
 		return err
 	}
 	for _, e := range [...]struct{ val, list, tmpl string }{
-		{string(in.Workload), workloadNames, "unknown workload %q (want inference, full, lora or qlora)"},
-		{string(in.DType), dtypeNames, "unknown dtype %q (want fp32, bf16, fp16, fp8, int8 or int4)"},
-		{string(in.KVDType), dtypeNames, "unknown kv dtype %q (want fp32, bf16, fp16, fp8, int8 or int4)"},
-		{string(in.Optimizer), optimizerNames, "unknown optimizer %q (want adamw, adamw8bit or sgd)"},
-		{string(in.Checkpointing), checkpointingNames, "unknown checkpointing %q (want none, selective or full)"},
-		{string(in.Offload), offloadNames, "unknown offload %q (want none, optimizer or full)"},
+		{string(in.Workload), workloadNames, "unknown workload \"%s\" (want inference, full, lora or qlora)"},
+		{string(in.DType), dtypeNames, "unknown dtype \"%s\" (want fp32, bf16, fp16, fp8, int8 or int4)"},
+		{string(in.KVDType), dtypeNames, "unknown kv dtype \"%s\" (want fp32, bf16, fp16, fp8, int8 or int4)"},
+		{string(in.Optimizer), optimizerNames, "unknown optimizer \"%s\" (want adamw, adamw8bit or sgd)"},
+		{string(in.Checkpointing), checkpointingNames, "unknown checkpointing \"%s\" (want none, selective or full)"},
+		{string(in.Offload), offloadNames, "unknown offload \"%s\" (want none, optimizer or full)"},
 	} {
 		if !inList(e.val, e.list) {
 			return fail(e.tmpl, e.val, 0, 0, 0, 0)
@@ -188,12 +190,15 @@ func (in Input) Validate() error {
 		{"sequence length", int64(in.SeqLen), 1, MaxSeqLen},
 		{"batch", int64(in.Batch), 1, MaxBatch},
 		{"gpus", int64(in.GPUs), 1, MaxGPUs},
-		{"tp", int64(in.TP), 1, int64(in.GPUs)},
+		{"tp", int64(in.TP), 1, MaxGPUs},
 		{"pp", int64(in.PP), 0, int64(m.Layers)},
 		{"zero stage", int64(in.ZeRO), 0, 3},
 		{"lora rank", int64(in.LoRARank), rankLo, MaxLoRARank},
 	}); err != nil {
 		return err
+	}
+	if in.TP > in.GPUs {
+		return fail("tp %0 exceeds gpus %1: tensor parallelism splits each layer over tp of the GPUs", "", int64(in.TP), int64(in.GPUs), 0, 0)
 	}
 	if m.Heads%in.TP != 0 {
 		return fail("tp %0 must divide the number of attention heads %1", "", int64(in.TP), int64(m.Heads), 0, 0)
@@ -230,12 +235,12 @@ func (in Input) Validate() error {
 		}
 		seen := 0
 		for _, t := range in.LoRATargets {
-			i := targetIndex(t)
+			i := wordIndex(t, loraTargetWords)
 			if i < 0 {
-				return fail("unknown lora target %q (want q, k, v, o, gate, up or down)", t, 0, 0, 0, 0)
+				return fail("unknown lora target \"%s\" (want q, k, v, o, gate, up or down)", t, 0, 0, 0, 0)
 			}
 			if seen&(1<<i) != 0 {
-				return fail("lora target %q given twice", t, 0, 0, 0, 0)
+				return fail("lora target \"%s\" given twice", t, 0, 0, 0, 0)
 			}
 			seen |= 1 << i
 		}
@@ -251,27 +256,17 @@ func mustDType(d DType) DType {
 	return ""
 }
 
-//go:noinline
-func targetIndex(t string) int {
-	for i, n := range loraTargetNames {
-		if n == t {
-			return i
-		}
-	}
-	return -1
-}
-
 // Validate reports the first problem with the GPU description, or nil.
 // Memory must be positive; bandwidth and FLOP/s may be zero (unknown).
 func (g GPU) Validate() error {
 	if g.MemoryBytes < 1 || g.MemoryBytes > MaxGPUMemory {
-		return fail("gpu %q: memory must be between 1 byte and 1 PiB (got %0)", g.ID, g.MemoryBytes, 0, 0, 0)
+		return fail("gpu \"%s\": memory must be between 1 byte and 1 PiB (got %0)", g.ID, g.MemoryBytes, 0, 0, 0)
 	}
 	if !(g.BandwidthBytesPerSec >= 0 && g.BandwidthBytesPerSec <= MaxBandwidth) {
-		return fail("gpu %q: bandwidth must be between 0 and 1e16 bytes/s (got %f)", g.ID, 0, 0, 0, g.BandwidthBytesPerSec)
+		return fail("gpu \"%s\": bandwidth must be between 0 and 1e16 bytes/s (got %f)", g.ID, 0, 0, 0, g.BandwidthBytesPerSec)
 	}
 	if !(g.DenseBF16FLOPS >= 0 && g.DenseBF16FLOPS <= MaxDenseFLOPS) {
-		return fail("gpu %q: bf16 FLOP/s must be between 0 and 1e20 (got %f)", g.ID, 0, 0, 0, g.DenseBF16FLOPS)
+		return fail("gpu \"%s\": bf16 FLOP/s must be between 0 and 1e20 (got %f)", g.ID, 0, 0, 0, g.DenseBF16FLOPS)
 	}
 	return nil
 }
