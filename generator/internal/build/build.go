@@ -116,7 +116,8 @@ func site(o Options) (*output.Tree, *diag.List) {
 	assets := Assets(o.Root, tree, d)
 	wasmAssets(o, tree, assets, d)
 	r := render.New(render.Options{Root: o.Root, BasePath: basePath, Lang: langOr(cat.Site.Language), Assets: assets,
-		Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames}}, d)
+		Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
+			"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
 	if d.HasErrors() {
 		return nil, d
 	}

@@ -35,4 +35,6 @@ func toString(h any) string {
 func (s *siteBuild) extraPages() {
 	s.calculator()
 	s.comparePages()
+	s.tcoPage()
+	s.dataPages()
 }

@@ -1,0 +1,470 @@
+// Package export renders the catalog as machine-readable downloads: the
+// JSON API documents under api/v1/ and a flat CSV of every price. It
+// performs no I/O: each function takes the loaded catalog and returns the
+// bytes to write.
+//
+// Numbers are written exactly as the catalog holds them (no rounding):
+// encoding/json and strconv.FormatFloat(v, 'f', -1, 64) both print the
+// shortest decimal that parses back to the same float64. The only derived
+// figure is the price per GPU-hour, price / gpu_count, computed the same
+// way as catalog.Price.PerGPU.
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+)
+
+// SchemaVersion is the version of the JSON documents' layout. It changes
+// only when a key is removed, renamed or changes meaning.
+const SchemaVersion = 1
+
+// Output paths, relative to the site root.
+const (
+	GPUsPath      = "api/v1/gpus.json"
+	ProvidersPath = "api/v1/providers.json"
+	OffersPath    = "api/v1/offers.json"
+	ModelsPath    = "api/v1/models.json"
+	CSVPath       = "api/v1/offers.csv"
+)
+
+// File is one generated file: its path relative to the site root and its
+// contents.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Meta is what the documents say about themselves.
+type Meta struct {
+	// Generated is the build date, written as YYYY-MM-DD.
+	Generated time.Time
+	// Licence is the licence statement of the documents. When empty,
+	// DefaultLicence is used.
+	Licence string
+}
+
+// DefaultLicence is the licence statement written when Meta.Licence is
+// empty. The repository declares no licence of its own for the catalog,
+// so it names none and points at the per-dataset licences instead.
+const DefaultLicence = "See the source repository for the terms of the GPU Atlas catalog. Prices whose dataset is set come from that third-party dataset and are used under its licence (see attribution)."
+
+// Document is the envelope of every JSON document; Data holds the
+// records.
+type Document[T any] struct {
+	SchemaVersion int           `json:"schema_version"`
+	Generated     string        `json:"generated"`
+	Licence       string        `json:"licence"`
+	Attribution   []Attribution `json:"attribution"`
+	Source        string        `json:"source"`
+	Data          []T           `json:"data"`
+}
+
+// Attribution is a third-party dataset some prices came from (data/site.toml
+// [[datasets]]), with the licence and attribution its use requires.
+type Attribution struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	URL         string `json:"url"`
+	Licence     string `json:"licence"`
+	Attribution string `json:"attribution"`
+}
+
+// Source is where a figure came from and when it was read.
+type Source struct {
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	Accessed string `json:"accessed"`
+}
+
+// GPU is one record of gpus.json. Optional figures are null when the
+// catalog has no sourced value.
+type GPU struct {
+	ID                 string       `json:"id"`
+	Name               string       `json:"name"`
+	Vendor             string       `json:"vendor"`
+	Architecture       string       `json:"architecture"`
+	ReleaseYear        int          `json:"release_year"`
+	FormFactor         string       `json:"form_factor"`
+	Segment            string       `json:"segment"`
+	ExportVariantOf    *string      `json:"export_variant_of"`
+	MemoryGB           float64      `json:"memory_gb"`
+	MemoryType         string       `json:"memory_type"`
+	MemoryBandwidthGBs float64      `json:"memory_bandwidth_gbs"`
+	FP32TFLOPS         *float64     `json:"fp32_tflops"`
+	TF32TFLOPS         *float64     `json:"tf32_tflops"`
+	BF16TFLOPS         *float64     `json:"bf16_tflops"`
+	FP16Only           bool         `json:"fp16_only"`
+	FP8TFLOPS          *float64     `json:"fp8_tflops"`
+	INT8TOPS           *float64     `json:"int8_tops"`
+	TDPW               *float64     `json:"tdp_w"`
+	Interconnect       Interconnect `json:"interconnect"`
+	Notes              *string      `json:"notes"`
+	Offers             []string     `json:"offers"`
+	Sources            []Source     `json:"sources"`
+}
+
+// Interconnect is how a GPU talks to its peers.
+type Interconnect struct {
+	Kind         string   `json:"kind"`
+	Generation   *string  `json:"generation"`
+	BandwidthGBs *float64 `json:"bandwidth_gbs"`
+}
+
+// Provider is one record of providers.json.
+type Provider struct {
+	ID           string       `json:"id"`
+	Name         string       `json:"name"`
+	Homepage     string       `json:"homepage"`
+	Country      *string      `json:"country"`
+	Kind         string       `json:"kind"`
+	Description  *string      `json:"description"`
+	Regions      []Region     `json:"regions"`
+	Billing      Billing      `json:"billing"`
+	Network      *Network     `json:"network"`
+	Support      *Support     `json:"support"`
+	FreeTrial    *string      `json:"free_trial"`
+	StorageNotes *string      `json:"storage_notes"`
+	HiddenCosts  *HiddenCosts `json:"hidden_costs"`
+	Offers       []string     `json:"offers"`
+	Sources      []Source     `json:"sources"`
+}
+
+// Region is a provider's location.
+type Region struct {
+	ID      string  `json:"id"`
+	City    *string `json:"city"`
+	Country *string `json:"country"`
+}
+
+// Billing describes how a provider charges.
+type Billing struct {
+	OnDemand          bool       `json:"on_demand"`
+	Increment         *string    `json:"increment"`
+	MinimumSeconds    *int       `json:"minimum_seconds"`
+	Spot              bool       `json:"spot"`
+	SpotNoticeSeconds *int       `json:"spot_notice_seconds"`
+	Reserved          []Reserved `json:"reserved"`
+	Notes             *string    `json:"notes"`
+}
+
+// Reserved is one committed-use term.
+type Reserved struct {
+	TermMonths     int      `json:"term_months"`
+	MaxDiscountPct *float64 `json:"max_discount_pct"`
+	Notes          *string  `json:"notes"`
+}
+
+// Network describes a provider's cluster networking.
+type Network struct {
+	RDMA             *string  `json:"rdma"`
+	MaxBandwidthGbps *float64 `json:"max_bandwidth_gbps"`
+	Notes            *string  `json:"notes"`
+}
+
+// Support describes a provider's SLA and support.
+type Support struct {
+	SLAPct *float64 `json:"sla_pct"`
+	Notes  *string  `json:"notes"`
+}
+
+// HiddenCosts are the charges beyond the instance price, in Currency.
+type HiddenCosts struct {
+	Currency          string   `json:"currency"`
+	EgressPerGB       *float64 `json:"egress_per_gb"`
+	PublicIPPerHour   *float64 `json:"public_ip_per_hour"`
+	StoragePerGBMonth *float64 `json:"storage_per_gb_month"`
+	Notes             *string  `json:"notes"`
+}
+
+// Offer is one record of offers.json: a priced instance type.
+type Offer struct {
+	ID           string   `json:"id"`
+	Provider     string   `json:"provider"`
+	Instance     string   `json:"instance"`
+	GPU          string   `json:"gpu"`
+	GPUCount     int      `json:"gpu_count"`
+	VRAMPerGPUGB float64  `json:"vram_per_gpu_gb"`
+	VRAMTotalGB  float64  `json:"vram_total_gb"`
+	VCPU         *int     `json:"vcpu"`
+	RAMGB        *float64 `json:"ram_gb"`
+	LocalDiskGB  *float64 `json:"local_disk_gb"`
+	NetworkGbps  *float64 `json:"network_gbps"`
+	Regions      []string `json:"regions"`
+	Currency     string   `json:"currency"`
+	Notes        *string  `json:"notes"`
+	Prices       []Price  `json:"prices"`
+}
+
+// Price is an hourly price of a whole instance in one billing mode, in
+// the offer's currency.
+type Price struct {
+	Billing string  `json:"billing"`
+	Price   float64 `json:"price"`
+	// PricePerGPU is Price / gpu_count, not rounded.
+	PricePerGPU float64 `json:"price_per_gpu"`
+	AsOf        string  `json:"as_of"`
+	Source      string  `json:"source"`
+	Dataset     *string `json:"dataset"`
+}
+
+// Model is one record of models.json: a model preset for sizing. The
+// mixture-of-experts fields are null for dense models.
+type Model struct {
+	ID              string   `json:"id"`
+	Name            string   `json:"name"`
+	Family          string   `json:"family"`
+	Params          int64    `json:"params"`
+	ActiveParams    *int64   `json:"active_params"`
+	Layers          int      `json:"layers"`
+	HiddenSize      int      `json:"hidden_size"`
+	Heads           int      `json:"heads"`
+	KVHeads         int      `json:"kv_heads"`
+	FFNSize         int      `json:"ffn_size"`
+	VocabSize       int      `json:"vocab_size"`
+	MaxContext      int      `json:"max_context"`
+	Experts         *int     `json:"experts"`
+	ExpertsPerToken *int     `json:"experts_per_token"`
+	TiedEmbeddings  bool     `json:"tied_embeddings"`
+	Notes           *string  `json:"notes"`
+	Sources         []Source `json:"sources"`
+}
+
+// JSON returns the four API documents (GPUsPath, ProvidersPath, OffersPath,
+// ModelsPath, in that order). Records are in catalog order: GPUs,
+// providers and models by id, offers by provider then file order.
+func JSON(c *catalog.Catalog, m Meta) ([]File, error) {
+	var gpus []GPU
+	for _, g := range c.GPUs {
+		gpus = append(gpus, gpuRecord(g))
+	}
+	var providers []Provider
+	for _, p := range c.Providers {
+		providers = append(providers, providerRecord(p))
+	}
+	var offers []Offer
+	for _, o := range c.Offers {
+		offers = append(offers, offerRecord(o))
+	}
+	var models []Model
+	for _, x := range c.Models {
+		models = append(models, modelRecord(x))
+	}
+	var files []File
+	for _, f := range []struct {
+		path string
+		doc  any
+	}{
+		{GPUsPath, envelope(c, m, gpus)},
+		{ProvidersPath, envelope(c, m, providers)},
+		{OffersPath, envelope(c, m, offers)},
+		{ModelsPath, envelope(c, m, models)},
+	} {
+		b, err := marshal(f.doc)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: f.path, Data: b})
+	}
+	return files, nil
+}
+
+func envelope[T any](c *catalog.Catalog, m Meta, data []T) Document[T] {
+	lic := m.Licence
+	if lic == "" {
+		lic = DefaultLicence
+	}
+	if data == nil {
+		data = []T{}
+	}
+	return Document[T]{
+		SchemaVersion: SchemaVersion,
+		Generated:     date(m.Generated),
+		Licence:       lic,
+		Attribution:   attributions(c.Site.Datasets),
+		Source:        c.Site.RepoURL,
+		Data:          data,
+	}
+}
+
+// attributions lists the datasets, never null.
+func attributions(ds []catalog.Dataset) []Attribution {
+	out := []Attribution{}
+	for _, d := range ds {
+		out = append(out, Attribution{ID: d.ID, Title: d.Title, URL: d.URL, Licence: d.Licence, Attribution: d.Attribution})
+	}
+	return out
+}
+
+// marshal encodes without HTML escaping (the documents are served as
+// application/json) and without a trailing newline.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func date(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+// opt returns nil for the empty string: an absent optional text.
+func opt(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// optInt returns nil for zero: an absent optional count.
+func optInt[T int | int64](v T) *T {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+func sources(ss []catalog.Source) []Source {
+	out := []Source{}
+	for _, s := range ss {
+		out = append(out, Source{URL: s.URL, Title: s.Title, Accessed: date(s.Accessed)})
+	}
+	return out
+}
+
+func offerIDs(offers []*catalog.Offer) []string {
+	out := []string{}
+	for _, o := range offers {
+		out = append(out, o.ID)
+	}
+	return out
+}
+
+func gpuRecord(g *catalog.GPU) GPU {
+	return GPU{
+		ID: g.ID, Name: g.Name, Vendor: g.Vendor, Architecture: g.Architecture, ReleaseYear: g.ReleaseYear,
+		FormFactor: g.FormFactor, Segment: g.Segment, ExportVariantOf: opt(g.ExportVariantOf),
+		MemoryGB: g.MemoryGB, MemoryType: g.MemoryType, MemoryBandwidthGBs: g.MemoryBWGBs,
+		FP32TFLOPS: g.FP32TFLOPS, TF32TFLOPS: g.TF32TFLOPS, BF16TFLOPS: g.BF16TFLOPS, FP16Only: g.FP16Only,
+		FP8TFLOPS: g.FP8TFLOPS, INT8TOPS: g.INT8TOPS, TDPW: g.TDPW,
+		Interconnect: Interconnect{Kind: g.Interconnect.Kind, Generation: opt(g.Interconnect.Generation), BandwidthGBs: g.Interconnect.BandwidthGBs},
+		Notes:        opt(g.Notes), Offers: offerIDs(g.Offers), Sources: sources(g.Sources),
+	}
+}
+
+func providerRecord(p *catalog.Provider) Provider {
+	r := Provider{
+		ID: p.ID, Name: p.Name, Homepage: p.Homepage, Country: opt(p.Country), Kind: p.Kind, Description: opt(p.Description),
+		Regions: []Region{}, FreeTrial: opt(p.FreeTrial), StorageNotes: opt(p.StorageNotes),
+		Offers: offerIDs(p.Offers), Sources: sources(p.Sources),
+		Billing: Billing{
+			OnDemand: p.Billing.OnDemand, Increment: opt(p.Billing.Increment), MinimumSeconds: p.Billing.MinimumSeconds,
+			Spot: p.Billing.Spot, SpotNoticeSeconds: p.Billing.SpotNoticeSeconds, Reserved: []Reserved{}, Notes: opt(p.Billing.Notes),
+		},
+	}
+	for _, g := range p.Regions {
+		r.Regions = append(r.Regions, Region{ID: g.ID, City: opt(g.City), Country: opt(g.Country)})
+	}
+	for _, x := range p.Billing.Reserved {
+		r.Billing.Reserved = append(r.Billing.Reserved, Reserved{TermMonths: x.TermMonths, MaxDiscountPct: x.MaxDiscountPct, Notes: opt(x.Notes)})
+	}
+	if n := p.Network; n != nil {
+		r.Network = &Network{RDMA: opt(n.RDMA), MaxBandwidthGbps: n.MaxBandwidthGbps, Notes: opt(n.Notes)}
+	}
+	if s := p.Support; s != nil {
+		r.Support = &Support{SLAPct: s.SLAPct, Notes: opt(s.Notes)}
+	}
+	if h := p.HiddenCosts; h != nil {
+		r.HiddenCosts = &HiddenCosts{Currency: h.Currency, EgressPerGB: h.EgressPerGB, PublicIPPerHour: h.PublicIPPerHour,
+			StoragePerGBMonth: h.StoragePerGBMonth, Notes: opt(h.Notes)}
+	}
+	return r
+}
+
+func offerRecord(o *catalog.Offer) Offer {
+	r := Offer{
+		ID: o.ID, Provider: o.Provider.ID, Instance: o.Instance, GPU: o.GPU.ID, GPUCount: o.GPUCount,
+		VRAMPerGPUGB: o.VRAMPerGPUGB, VRAMTotalGB: o.VRAMTotalGB, VCPU: o.VCPU, RAMGB: o.RAMGB,
+		LocalDiskGB: o.LocalDiskGB, NetworkGbps: o.NetworkGbps, Regions: append([]string{}, o.Regions...),
+		Currency: o.Currency, Notes: opt(o.Notes), Prices: []Price{},
+	}
+	for _, p := range o.Prices {
+		r.Prices = append(r.Prices, Price{Billing: p.Billing, Price: p.Price, PricePerGPU: p.PerGPU(o),
+			AsOf: date(p.AsOf), Source: p.Source, Dataset: opt(p.Dataset)})
+	}
+	return r
+}
+
+func modelRecord(m *catalog.Model) Model {
+	return Model{
+		ID: m.ID, Name: m.Name, Family: m.Family, Params: m.Params, ActiveParams: optInt(m.ActiveParams),
+		Layers: m.Layers, HiddenSize: m.HiddenSize, Heads: m.Heads, KVHeads: m.KVHeads, FFNSize: m.FFNSize,
+		VocabSize: m.VocabSize, MaxContext: m.MaxContext, Experts: optInt(m.Experts), ExpertsPerToken: optInt(m.ExpertsPerToken),
+		TiedEmbeddings: m.TiedEmbeddings, Notes: opt(m.Notes), Sources: sources(m.Sources),
+	}
+}
+
+// CSVHeader is the header row of offers.csv.
+func CSVHeader() []string {
+	return []string{"provider", "provider_name", "instance", "gpu", "gpu_name", "gpu_count", "vram_per_gpu_gb", "vram_total_gb",
+		"vcpu", "ram_gb", "regions", "currency", "billing", "price_per_hour", "price_per_gpu_hour", "as_of", "source",
+		"dataset", "dataset_licence"}
+}
+
+// CSV returns offers.csv: a header row, then one row per price in catalog
+// order (offers by provider then file order, prices in file order).
+// Prices are per instance-hour and per GPU-hour in the offer's currency;
+// regions are space-separated; an unknown vcpu or ram_gb is an empty
+// cell; dataset and dataset_licence are empty for GPU Atlas's own rows.
+// Lines end in "\n".
+func CSV(c *catalog.Catalog) ([]byte, error) {
+	licences := map[string]string{}
+	for _, d := range c.Site.Datasets {
+		licences[d.ID] = d.Licence
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.Write(CSVHeader()); err != nil {
+		return nil, err
+	}
+	for _, o := range c.Offers {
+		vcpu, ram := "", ""
+		if o.VCPU != nil {
+			vcpu = strconv.Itoa(*o.VCPU)
+		}
+		if o.RAMGB != nil {
+			ram = num(*o.RAMGB)
+		}
+		for _, p := range o.Prices {
+			row := []string{
+				o.Provider.ID, o.Provider.Name, o.Instance, o.GPU.ID, o.GPU.Name, strconv.Itoa(o.GPUCount),
+				num(o.VRAMPerGPUGB), num(o.VRAMTotalGB), vcpu, ram, strings.Join(o.Regions, " "), o.Currency,
+				p.Billing, num(p.Price), num(p.PerGPU(o)), date(p.AsOf), p.Source, p.Dataset, licences[p.Dataset],
+			}
+			if err := w.Write(row); err != nil {
+				return nil, err
+			}
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// num formats a float as the shortest decimal that parses back exactly.
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

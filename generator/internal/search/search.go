@@ -1,0 +1,246 @@
+// Package search builds the site's search index at build time: a compact
+// JSON array of entries (GPUs, providers, instances, model presets and
+// guides) that static/js/search.js fetches and ranks in the browser. It
+// performs no I/O.
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
+)
+
+// IndexPath is where the index is served, relative to the site root. The
+// search input's data-index attribute names its URL.
+const IndexPath = "search/index.json"
+
+// Kinds of entries.
+const (
+	KindGPU      = "gpu"
+	KindProvider = "provider"
+	KindOffer    = "offer"
+	KindModel    = "model"
+	KindGuide    = "guide"
+)
+
+// Entry is one searchable page. The JSON keys are one letter to keep the
+// index small.
+type Entry struct {
+	// Title is what is shown and ranked first.
+	Title string `json:"t"`
+	// URL is the page path relative to the base URL, e.g.
+	// "gpus/h100-sxm5-80gb/".
+	URL string `json:"u"`
+	// Kind is one of the Kind constants (or the caller's own, for Extra).
+	Kind string `json:"k"`
+	// Summary is a short line shown under the title, ranked last.
+	Summary string `json:"s,omitempty"`
+	// Keywords are extra lowercase words, space-separated, ranked after
+	// the title: words already in the title or summary are left out.
+	Keywords string `json:"x,omitempty"`
+}
+
+// Input is what the index is built from.
+type Input struct {
+	Catalog *catalog.Catalog
+	// Pages are the guides (and other content pages) to index.
+	Pages []*content.Page
+	// GuidePath returns a page's path relative to the base URL. When nil,
+	// pages of top-level sections are at "<slug>/", others at
+	// "guides/<slug>/".
+	GuidePath func(*content.Page) string
+	// Extra entries are appended as given (e.g. the calculator page).
+	Extra []Entry
+}
+
+func defaultGuidePath(p *content.Page) string {
+	if content.TopLevel(p.Section) {
+		return p.Slug + "/"
+	}
+	return "guides/" + p.Slug + "/"
+}
+
+// Index returns the index as a JSON array of entries (see Entries).
+func Index(in Input) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	entries := Entries(in)
+	if entries == nil {
+		entries = []Entry{}
+	}
+	if err := enc.Encode(entries); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Entries returns the index entries in a fixed order: GPUs, providers,
+// offers (one per instance) and model presets in catalog order, then the
+// pages in the order given, then Extra.
+func Entries(in Input) []Entry {
+	var out []Entry
+	if c := in.Catalog; c != nil {
+		for _, g := range c.GPUs {
+			out = append(out, gpuEntry(g))
+		}
+		for _, p := range c.Providers {
+			out = append(out, providerEntry(p))
+		}
+		for _, o := range c.Offers {
+			out = append(out, offerEntry(o))
+		}
+		for _, m := range c.Models {
+			out = append(out, modelEntry(m))
+		}
+	}
+	path := in.GuidePath
+	if path == nil {
+		path = defaultGuidePath
+	}
+	for _, p := range in.Pages {
+		var hs []string
+		for _, h := range p.Headings {
+			hs = append(hs, h.Text)
+		}
+		out = append(out, entry(p.Title, path(p), KindGuide, p.Description, append(hs, p.Section)...))
+	}
+	return append(out, in.Extra...)
+}
+
+// entry builds an entry, reducing the keyword texts to the distinct
+// words of two or more characters that are neither in the title or
+// summary nor stop words.
+func entry(title, url, kind, summary string, keywords ...string) Entry {
+	seen := map[string]bool{}
+	for _, w := range Words(title + " " + summary) {
+		seen[w] = true
+	}
+	var kw []string
+	for _, k := range keywords {
+		for _, w := range Words(k) {
+			if !seen[w] && len([]rune(w)) > 1 && !stopWord(w) {
+				seen[w] = true
+				kw = append(kw, w)
+			}
+		}
+	}
+	return Entry{Title: title, URL: url, Kind: kind, Summary: summary, Keywords: strings.Join(kw, " ")}
+}
+
+// Words splits s into lowercase words at every character that is not a
+// letter or digit, as search.js does.
+func Words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+}
+
+func stopWord(w string) bool {
+	switch w {
+	case "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "in", "is", "it",
+		"its", "not", "of", "on", "or", "than", "that", "the", "this", "to", "what", "when", "which", "why", "with", "you", "your":
+		return true
+	}
+	return false
+}
+
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " · ")
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func gpuEntry(g *catalog.GPU) Entry {
+	year := ""
+	if g.ReleaseYear > 0 {
+		year = strconv.Itoa(g.ReleaseYear)
+	}
+	s := join(g.Vendor+" "+g.Architecture, num(g.MemoryGB)+" GB "+g.MemoryType, g.FormFactor, year)
+	return entry(g.Name, "gpus/"+g.ID+"/", KindGPU, s, g.ID, g.Segment, g.Interconnect.Kind, g.ExportVariantOf)
+}
+
+func providerEntry(p *catalog.Provider) Entry {
+	kw := []string{p.ID, p.Kind, p.Country}
+	for _, r := range p.Regions {
+		kw = append(kw, r.City, r.Country)
+	}
+	return entry(p.Name, "providers/"+p.ID+"/", KindProvider, short(p.Description, 110), kw...)
+}
+
+// offerEntry describes an instance: its GPUs, memory and cheapest price
+// (on-demand when it has one), exactly as the catalog holds it.
+func offerEntry(o *catalog.Offer) Entry {
+	price := ""
+	if len(o.Prices) > 0 {
+		p, ok := o.Price("on-demand")
+		if !ok {
+			p = o.Prices[0]
+		}
+		price = fmt.Sprintf("%s %s %s/h", p.Billing, num(p.Price), o.Currency)
+	}
+	s := join(fmt.Sprintf("%d× %s", o.GPUCount, o.GPU.Name), num(o.VRAMTotalGB)+" GB", price)
+	kw := []string{o.GPU.ID}
+	for _, p := range o.Prices {
+		kw = append(kw, p.Billing)
+	}
+	return entry(o.Provider.Name+" "+o.Instance, "providers/"+o.Provider.ID+"/", KindOffer, s, kw...)
+}
+
+func modelEntry(m *catalog.Model) Entry {
+	params := Params(m.Params) + " parameters"
+	if m.ActiveParams > 0 {
+		params += " (" + Params(m.ActiveParams) + " active)"
+	}
+	s := join(m.Family, params, strconv.Itoa(m.MaxContext)+" context")
+	kw := []string{m.ID}
+	if m.Experts > 0 {
+		kw = append(kw, "moe mixture of experts")
+	}
+	return entry(m.Name, "models/"+m.ID+"/", KindModel, s, kw...)
+}
+
+// Params formats a parameter count with three significant digits:
+// 46.7B, 6.74B, 1.56B, 405B, 335M.
+func Params(n int64) string {
+	f := func(v float64, unit string) string {
+		d := 0
+		switch {
+		case v < 10:
+			d = 2
+		case v < 100:
+			d = 1
+		}
+		return strconv.FormatFloat(v, 'f', d, 64) + unit
+	}
+	switch {
+	case n >= 1e9:
+		return f(float64(n)/1e9, "B")
+	case n >= 1e6:
+		return f(float64(n)/1e6, "M")
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// short cuts s to at most n characters at a word boundary, adding "…".
+func short(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.") + "…"
+}

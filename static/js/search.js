@@ -1,0 +1,290 @@
+// Site search. Enhances the layout's search form:
+//
+//   <form role="search" action="{base}search/">
+//     <input id="search-input" name="q" data-index="{base}search/index.json" data-base="{base}">
+//     <ul id="search-results" hidden></ul>
+//   </form>
+//
+// Without this script the form submits to the search page. With it, the
+// index (built by generator/internal/search: [{t, u, k, s, x}]) is fetched
+// on the first focus or key press, and the top matches are listed as links
+// while typing: every query word must prefix a word of the entry; a match
+// in the title ranks above one in the keywords, which ranks above one in
+// the summary. It follows the ARIA combobox pattern (the input keeps focus
+// and points at the highlighted option with aria-activedescendant):
+// ArrowDown/ArrowUp move, Enter opens the highlighted result (or submits the
+// form when none is), Escape closes the list and then clears the box, and
+// "/" focuses the box from anywhere on the page except while typing in a
+// field. An optional element #search-status (role="status") receives the
+// result count. No inline styles: the list uses the hidden attribute and
+// the highlighted option the class "active".
+(() => {
+  const input = document.getElementById("search-input");
+  const list = document.getElementById("search-results");
+  if (!input || !list || !input.dataset.index) return;
+  const status = document.getElementById("search-status");
+  const MAX = 8;
+  let base = input.dataset.base || "/";
+  if (!base.endsWith("/")) base += "/";
+  const KIND_WEIGHT = { gpu: 3, provider: 3, model: 2, guide: 1, offer: 0 };
+  const KIND_LABEL = { gpu: "GPU", provider: "Provider", offer: "Instance", model: "Model", guide: "Guide" };
+
+  let index = null; // prepared entries, once loaded
+  let loading = null; // the pending load
+  let shown = []; // the entries listed
+  let active = -1; // position in shown of the highlighted option
+
+  if (!list.id) list.id = "search-results";
+  input.setAttribute("role", "combobox");
+  input.setAttribute("aria-autocomplete", "list");
+  input.setAttribute("aria-controls", list.id);
+  input.setAttribute("aria-expanded", "false");
+  input.setAttribute("autocomplete", "off");
+  list.setAttribute("role", "listbox");
+  list.hidden = true;
+
+  // words lowercases, strips accents and splits at anything that is not a
+  // letter or digit (as the generator's search.Words does).
+  const words = (s) =>
+    (s || "")
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+
+  function prepare(entries) {
+    return entries.map((e, i) => ({
+      e,
+      i,
+      title: words(e.t).join(" "),
+      t: words(e.t),
+      x: words(e.x),
+      s: words(e.s),
+    }));
+  }
+
+  function load() {
+    if (index) return Promise.resolve(index);
+    if (!loading) {
+      loading = fetch(input.dataset.index, { credentials: "same-origin" })
+        .then((r) => {
+          if (!r.ok) throw new Error(`search index: HTTP ${r.status}`);
+          return r.json();
+        })
+        .then((entries) => {
+          index = prepare(entries);
+          return index;
+        })
+        .catch((err) => {
+          loading = null; // try again on the next focus
+          say("Search is unavailable; press Enter to use the search page.");
+          throw err;
+        });
+    }
+    return loading;
+  }
+
+  // field scores one query word against a field's words: 2 for a whole
+  // word, 1 for a word prefix, 0 for none.
+  function field(ws, q) {
+    let best = 0;
+    for (const w of ws) {
+      if (w === q) return 2;
+      if (best === 0 && w.startsWith(q)) best = 1;
+    }
+    return best;
+  }
+
+  // score ranks an entry for the query words, or returns -1 when a word
+  // matches nowhere.
+  function score(p, qs, phrase) {
+    let total = 0;
+    for (const q of qs) {
+      const t = field(p.t, q);
+      if (t) {
+        total += 8 + 4 * t;
+        continue;
+      }
+      const x = field(p.x, q);
+      if (x) {
+        total += 4 + x;
+        continue;
+      }
+      const s = field(p.s, q);
+      if (s) {
+        total += 1 + s;
+        continue;
+      }
+      if (q.length > 1 && p.title.includes(q)) {
+        total += 3; // inside a title word: "100" finds H100 and A100
+        continue;
+      }
+      return -1;
+    }
+    if (p.title.startsWith(phrase)) total += 10;
+    return total + (KIND_WEIGHT[p.e.k] || 0);
+  }
+
+  function search(query) {
+    const qs = words(query);
+    if (!qs.length || !index) return [];
+    const phrase = qs.join(" ");
+    const hits = [];
+    for (const p of index) {
+      const sc = score(p, qs, phrase);
+      if (sc >= 0) hits.push({ p, sc });
+    }
+    hits.sort((a, b) => b.sc - a.sc || a.p.e.t.length - b.p.e.t.length || a.p.i - b.p.i);
+    return hits.slice(0, MAX).map((h) => h.p.e);
+  }
+
+  function say(text) {
+    if (status) status.textContent = text;
+  }
+
+  function optionID(i) {
+    return `${list.id}-${i}`;
+  }
+
+  function setActive(i) {
+    const items = list.querySelectorAll("[role=option]");
+    if (active >= 0 && items[active]) {
+      items[active].classList.remove("active");
+      items[active].setAttribute("aria-selected", "false");
+    }
+    active = i;
+    if (active >= 0 && items[active]) {
+      items[active].classList.add("active");
+      items[active].setAttribute("aria-selected", "true");
+      input.setAttribute("aria-activedescendant", optionID(active));
+      items[active].scrollIntoView({ block: "nearest" });
+    } else {
+      input.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  function open(show) {
+    list.hidden = !show;
+    input.setAttribute("aria-expanded", show ? "true" : "false");
+    if (!show) setActive(-1);
+  }
+
+  function render() {
+    const query = input.value.trim();
+    shown = search(query);
+    active = -1;
+    input.removeAttribute("aria-activedescendant");
+    const items = shown.map((e, i) => {
+      const li = document.createElement("li");
+      li.id = optionID(i);
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+      li.className = `search-result search-${e.k}`;
+      const a = document.createElement("a");
+      a.href = base + e.u;
+      a.tabIndex = -1;
+      const title = document.createElement("span");
+      title.className = "search-title";
+      title.textContent = e.t;
+      const kind = document.createElement("span");
+      kind.className = "search-kind";
+      kind.textContent = KIND_LABEL[e.k] || e.k;
+      a.append(title, " ", kind);
+      if (e.s) {
+        const sum = document.createElement("span");
+        sum.className = "search-summary";
+        sum.textContent = e.s;
+        a.append(" ", sum);
+      }
+      li.append(a);
+      li.addEventListener("mousemove", () => {
+        if (active !== i) setActive(i);
+      });
+      return li;
+    });
+    if (!items.length && query) {
+      const li = document.createElement("li");
+      li.className = "search-none";
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-disabled", "true");
+      li.textContent = "No matches";
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+    open(items.length > 0);
+    say(query ? (shown.length ? `${shown.length} result${shown.length === 1 ? "" : "s"}` : "No matches") : "");
+  }
+
+  function update() {
+    if (index) render();
+    else load().then(render, () => {});
+  }
+
+  input.addEventListener("focus", () => {
+    load().then(() => {
+      if (document.activeElement === input && input.value.trim()) render();
+    }, () => {});
+  });
+  input.addEventListener("input", update);
+  input.addEventListener("blur", () => open(false));
+  // Keep the focus in the box while a result is clicked.
+  list.addEventListener("mousedown", (ev) => ev.preventDefault());
+
+  input.addEventListener("keydown", (ev) => {
+    if (!index) load().catch(() => {});
+    const n = shown.length;
+    switch (ev.key) {
+      case "ArrowDown":
+      case "ArrowUp":
+        if (!n) return;
+        ev.preventDefault();
+        if (list.hidden) {
+          open(true);
+          setActive(ev.key === "ArrowDown" ? 0 : n - 1);
+        } else if (ev.key === "ArrowDown") {
+          setActive(active + 1 >= n ? 0 : active + 1);
+        } else {
+          setActive(active <= 0 ? n - 1 : active - 1);
+        }
+        break;
+      case "Enter":
+        if (!list.hidden && active >= 0 && active < n) {
+          ev.preventDefault();
+          window.location.assign(base + shown[active].u);
+        }
+        break; // otherwise the form submits to the search page
+      case "Escape":
+        if (!list.hidden) {
+          ev.preventDefault();
+          open(false);
+        } else if (input.value) {
+          ev.preventDefault();
+          input.value = "";
+          shown = [];
+          say("");
+        }
+        break;
+    }
+  });
+
+  // "/" focuses the box unless the user is typing somewhere.
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+    const t = ev.target;
+    if (t instanceof Element && (t.closest("input, textarea, select, [contenteditable]") || t.isContentEditable)) return;
+    ev.preventDefault();
+    input.focus();
+    input.select();
+  });
+
+  // On the search page itself (the form's target), show the results of ?q=.
+  const q = new URLSearchParams(window.location.search).get("q");
+  const form = input.form;
+  if (q && !input.value) {
+    input.value = q;
+    if (form && new URL(form.action, window.location.href).pathname === window.location.pathname) {
+      load().then(render, () => {});
+    }
+  }
+})();
