@@ -22,6 +22,9 @@ type file struct {
 	src []byte
 	ix  *tomlpos.Index
 	d   *diag.List
+	// blank holds the paths of required keys reported as empty, so the
+	// value checks that follow do not report them a second time.
+	blank map[string]bool
 }
 
 // decodeFile reads and decodes path into v. It reports syntax errors,
@@ -32,7 +35,7 @@ func decodeFile(abs, rel string, v any, d *diag.List) *file {
 		d.Errorf(rel, 0, 0, "cannot read: %v", err)
 		return nil
 	}
-	f := &file{rel: rel, src: src, d: d}
+	f := &file{rel: rel, src: src, d: d, blank: map[string]bool{}}
 	md, err := toml.Decode(string(src), v)
 	if err != nil {
 		line, col, msg := decodeError(src, err)
@@ -234,8 +237,35 @@ func (f *file) require(prefix string, keys ...string) {
 				where = "[" + where + "]"
 			}
 			f.errorf(prefix, "missing required key %q in %s", k, where)
+		} else if f.emptyString(p) {
+			f.errorf(p, "required key %q is empty", k)
+			f.blank[p] = true
 		}
 	}
+}
+
+// emptyString reports whether the value at path is an empty or blank
+// one-line string, basic or literal: a required text left unfilled.
+func (f *file) emptyString(path string) bool {
+	if f.ix.Kind(path) != 's' {
+		return false
+	}
+	at := f.ix.Value(path)
+	lines := strings.SplitN(string(f.src), "\n", at.Line+1)
+	if at.Line < 1 || at.Line > len(lines) {
+		return false
+	}
+	rs := []rune(lines[at.Line-1])
+	if at.Col < 1 || at.Col > len(rs) {
+		return false
+	}
+	rest := string(rs[at.Col-1:])
+	q := rest[:1]
+	if strings.HasPrefix(rest, q+q+q) {
+		return false // a multi-line string
+	}
+	end := strings.Index(rest[1:], q)
+	return end >= 0 && strings.TrimSpace(rest[1:1+end]) == ""
 }
 
 func join(a, b string) string {
@@ -264,7 +294,7 @@ func (c checker) positivePtr(path string, v *float64) {
 }
 
 func (c checker) oneOf(path, v string, allowed ...string) {
-	if !c.has(path) {
+	if !c.has(path) || c.blank[path] {
 		return
 	}
 	for _, a := range allowed {
@@ -294,7 +324,7 @@ func (c checker) date(path string, t time.Time) {
 }
 
 func (c checker) url(path, v string) {
-	if c.has(path) && !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "http://") {
+	if c.has(path) && !c.blank[path] && !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "http://") {
 		c.errorf(path, "%s %q is not an http(s) URL", lastKey(path), v)
 	}
 }
@@ -305,7 +335,7 @@ func (c checker) sources(prefix string, srcs []Source) {
 	}
 	for i, s := range srcs {
 		p := join(prefix, fmt.Sprintf("sources.%d", i))
-		c.require(p, "url", "title", "accessed")
+		c.require(p, requiredOf[Source]()...)
 		c.url(p+".url", s.URL)
 		c.date(p+".accessed", s.Accessed)
 	}
