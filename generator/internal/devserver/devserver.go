@@ -1,0 +1,341 @@
+// Package devserver is the generator's "serve" command: it builds the site,
+// serves the output directory on a local address, watches the site's
+// sources and rebuilds when they change, and reloads open pages through
+// server-sent events. A failed rebuild keeps the previous output on disk
+// and in the browser, and shows its positioned errors in an overlay until
+// the next build succeeds.
+package devserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+)
+
+// DefaultAddr is where the server listens when Config.Addr is empty.
+const DefaultAddr = "127.0.0.1:8080"
+
+// DefaultDebounce is how long the sources must stay quiet before a rebuild
+// when Config.Debounce is zero: long enough to gather an editor's
+// write-rename-chmod burst, or a checkout touching many files, into one
+// build.
+const DefaultDebounce = 100 * time.Millisecond
+
+// Config configures a Server.
+type Config struct {
+	// Build are the options of every build. Root and Out are made
+	// absolute; Reuse is set by the server (see rebuild).
+	Build build.Options
+	// Today, when set, gives each build its date (build.Today), so a
+	// server left running past midnight ages prices like a fresh build
+	// would. When nil, Build.Now is kept (build.Today if it is zero).
+	Today func() (time.Time, error)
+	// Addr is the address to listen on. Empty means DefaultAddr; a bare
+	// ":PORT" binds the loopback interface too. To serve other machines,
+	// name a host explicitly (0.0.0.0:PORT).
+	Addr string
+	// Debounce is the quiet period before a rebuild; zero means
+	// DefaultDebounce.
+	Debounce time.Duration
+	// Stdout receives one line per build; Stderr the diagnostics.
+	Stdout, Stderr io.Writer
+}
+
+// Server is a running dev server. Create it with New and start it with Run.
+type Server struct {
+	cfg     Config
+	root    string // absolute site root
+	out     string // absolute output directory
+	started time.Time
+	ln      net.Listener
+	watch   *watcher
+
+	mu      sync.Mutex // guards the fields below
+	seq     int
+	buildID string              // names the output on disk; changes when it does
+	failed  []diag.Diagnostic   // errors of the latest build; nil when it succeeded
+	prev    *output.Tree        // the latest successful build
+	warns   string              // warnings of the latest build, as printed
+	subs    map[chan event]bool // connected event streams
+}
+
+// New checks the configuration, binds the listening socket and starts
+// watching the sources; nothing is built or served until Run. Binding first
+// reports a busy port at once instead of after the first build.
+func New(cfg Config) (*Server, error) {
+	s, err := newServer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.ln, err = net.Listen("tcp", loopbackDefault(s.cfg.Addr))
+	if err != nil {
+		return nil, err
+	}
+	s.watch, err = newWatcher(s.root, s.out, s.cfg.Stderr)
+	if err != nil {
+		s.ln.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// newServer fills in the defaults; it binds and watches nothing (the HTTP
+// handler tests use it directly).
+func newServer(cfg Config) (*Server, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.Today == nil && cfg.Build.Now.IsZero() {
+		cfg.Today = build.Today
+	}
+	if cfg.Debounce <= 0 {
+		cfg.Debounce = DefaultDebounce
+	}
+	if cfg.Stdout == nil {
+		cfg.Stdout = io.Discard
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	if cfg.Build.Root == "" {
+		cfg.Build.Root = "."
+	}
+	if cfg.Build.Out == "" {
+		return nil, errors.New("no output directory")
+	}
+	root, err := filepath.Abs(cfg.Build.Root)
+	if err != nil {
+		return nil, err
+	}
+	out, err := filepath.Abs(cfg.Build.Out)
+	if err != nil {
+		return nil, err
+	}
+	if within(root, out) {
+		return nil, fmt.Errorf("output directory %s holds the site root", out)
+	}
+	for _, d := range sourceDirs() {
+		if within(out, filepath.Join(root, d)) || within(filepath.Join(root, d), out) {
+			return nil, fmt.Errorf("output directory %s overlaps the watched %s/", out, d)
+		}
+	}
+	cfg.Build.Root, cfg.Build.Out, cfg.Build.Reuse = root, out, nil
+	s := &Server{cfg: cfg, root: root, out: out, started: time.Now(), subs: map[chan event]bool{}}
+	s.buildID = s.nextID()
+	return s, nil
+}
+
+// loopbackDefault turns ":PORT" into "127.0.0.1:PORT": a dev server
+// exposes every file of the output, so it binds beyond this machine only
+// when told which interface to use.
+func loopbackDefault(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && host == "" {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
+}
+
+// Addr returns the address the server listens on (the chosen port when
+// Config.Addr asked for port 0).
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Run builds the site, prints where it is served, then serves it and
+// rebuilds on every change of the sources until ctx is done. A failed
+// first build does not stop the server: the previous output, if any, is
+// served with the errors in an overlay, and the next good build replaces it.
+// Run closes the listener and the watcher before it returns.
+func (s *Server) Run(ctx context.Context) error {
+	defer s.ln.Close()
+	defer s.watch.close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	// The watcher has run since New, so an edit made during the first
+	// build is already queued and triggers a second one.
+	paths := make(chan string, 64)
+	batches := make(chan []string)
+	go s.watch.run(ctx, paths)
+	go debounce(ctx, paths, batches, s.cfg.Debounce, 10*s.cfg.Debounce)
+
+	s.rebuild(nil)
+	fmt.Fprintf(s.cfg.Stdout, "serving %s on http://%s/ (watching %s)\n", s.out, s.ln.Addr(), strings.Join(sourceDirs(), ", "))
+	if tcp, ok := s.ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		fmt.Fprintf(s.cfg.Stderr, "serve: warning: %s is reachable from other machines\n", s.ln.Addr())
+	}
+
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		// Event streams end with ctx, so Shutdown does not wait for them.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(s.ln) }()
+	for {
+		select {
+		case batch := <-batches:
+			s.rebuild(batch)
+		case err := <-served:
+			return err
+		case <-ctx.Done():
+			shut, cancelShut := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancelShut()
+			if err := srv.Shutdown(shut); err != nil {
+				return err
+			}
+			if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		}
+	}
+}
+
+// nextID returns a new build identifier. It starts with the server's start
+// time, so a page that outlives a server restart reloads when its event
+// stream reconnects to the new server.
+func (s *Server) nextID() string {
+	s.seq++
+	return strconv.FormatInt(s.started.UnixNano(), 36) + "-" + strconv.Itoa(s.seq)
+}
+
+// rebuild runs one build. changed lists the slash-separated sources (under
+// the root) that triggered it; nil means the first build.
+//
+// What it rebuilds: the catalog, derived data, pages, links and the esbuild
+// bundles of static/ are cheap and always redone, because one data file
+// feeds many pages. The calculator's WebAssembly is compiled from the
+// generator's own Go sources, which cannot change under a running server,
+// so every build after the first successful one reuses its bytes
+// (build.Options.Reuse) instead of running "go build" again: that compile
+// is most of a full build's time.
+func (s *Server) rebuild(changed []string) {
+	start := time.Now()
+	o := s.cfg.Build
+	s.mu.Lock()
+	o.Reuse = s.prev
+	s.mu.Unlock()
+	if changed != nil {
+		s.broadcast(event{name: "building", data: jsonString(map[string]any{"changed": changed})})
+	}
+	var res *build.Result
+	d := &diag.List{}
+	if s.cfg.Today != nil {
+		now, err := s.cfg.Today()
+		if err != nil {
+			d.Errorf("SOURCE_DATE_EPOCH", 0, 0, "%v", err)
+		}
+		o.Now = now
+	}
+	if !d.HasErrors() {
+		res, d = build.Run(o)
+	}
+	took := time.Since(start).Round(time.Millisecond)
+
+	var warns bytes.Buffer
+	for _, w := range d.Sorted() {
+		if w.Severity == diag.Warning {
+			fmt.Fprintln(&warns, w.String())
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if res == nil {
+		errs := d.Errors()
+		if len(errs) == 0 { // Run failed without saying why: never show "0 errors".
+			errs = []diag.Diagnostic{{Path: o.Out, Msg: "build failed"}}
+		}
+		for _, e := range errs {
+			fmt.Fprintln(s.cfg.Stderr, e.String())
+		}
+		if warns.String() != s.warns {
+			s.cfg.Stderr.Write(warns.Bytes())
+		}
+		s.warns = warns.String()
+		kept := "; serving the previous output"
+		if _, err := os.Stat(s.out); err != nil {
+			kept = "; nothing to serve until a build succeeds"
+		}
+		if len(changed) > 0 {
+			kept = " after " + describe(changed) + kept
+		}
+		fmt.Fprintf(s.cfg.Stdout, "build failed: %d error(s)%s\n", len(errs), kept)
+		s.failed = errs
+		s.broadcastLocked(s.failedEvent())
+		return
+	}
+	if warns.String() != s.warns {
+		s.cfg.Stderr.Write(warns.Bytes())
+	}
+	s.warns = warns.String()
+	recovered := s.failed != nil
+	s.failed = nil
+	if changed == nil || s.prev == nil {
+		fmt.Fprintf(s.cfg.Stdout, "built %d pages, %d files, %d bytes in %s -> %s\n", res.Pages, res.Files, res.Bytes, took, s.out)
+		s.prev = res.Tree
+		s.buildID = s.nextID()
+		s.broadcastLocked(event{name: "reload", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID, "changed": res.Files})})
+		return
+	}
+	n := diffTrees(s.prev, res.Tree)
+	files := "files"
+	if n == 1 {
+		files = "file"
+	}
+	fmt.Fprintf(s.cfg.Stdout, "rebuilt in %s: %d %s changed (%s; WebAssembly reused)\n", took, n, files, describe(changed))
+	s.prev = res.Tree
+	if n > 0 || recovered {
+		s.buildID = s.nextID()
+		s.broadcastLocked(event{name: "reload", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID, "changed": n})})
+	}
+}
+
+// describe names the sources behind a build for the terminal:
+// "data/gpus/h100.toml" or "data/a.toml and 3 more".
+func describe(changed []string) string {
+	if len(changed) == 1 {
+		return changed[0]
+	}
+	return fmt.Sprintf("%s and %d more", changed[0], len(changed)-1)
+}
+
+// diffTrees counts the output files that differ between two builds:
+// added, removed or changed.
+func diffTrees(a, b *output.Tree) int {
+	n := 0
+	for _, p := range b.Paths() {
+		old, ok := a.Get(p)
+		cur, _ := b.Get(p)
+		if !ok || !bytes.Equal(old, cur) {
+			n++
+		}
+	}
+	for _, p := range a.Paths() {
+		if _, ok := b.Get(p); !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// within reports whether path p is dir or lies below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
