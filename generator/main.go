@@ -4,21 +4,21 @@
 //	go run ./generator serve [-addr 127.0.0.1:8080]
 //	go run ./generator check [-format text|github]
 //	go run ./generator size -model llama-3-8b -workload lora -json
+//	go run ./generator schema|new|diff|import ...
 package main
 
 import (
-	"errors"
+	"context"
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"path/filepath"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/devserver"
 )
 
 const usage = `usage: generator <command> [flags]
@@ -28,6 +28,10 @@ commands:
   serve   build, then serve the output on a local address
   check   validate data and guides only; exit 1 on errors
   size    estimate GPU memory, GPU count, FLOPs and cost for a model
+  schema  write the JSON Schemas of the data files (for editors) into a directory
+  new     write a commented template for a new gpu, provider, offer, model or guide
+  diff    report catalog changes between two trees (or a git revision and a tree) as Markdown
+  import  turn a third-party price table (fsdl, skypilot) into offers TOML for review
 
 Run "generator <command> -h" for the flags of a command.
 `
@@ -50,6 +54,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "size":
 		return cmdSize(args[1:], stdout, stderr)
+	case "schema":
+		return cmdSchema(args[1:], stdout, stderr)
+	case "new":
+		return cmdNew(args[1:], stdout, stderr)
+	case "diff":
+		return cmdDiff(args[1:], stdout, stderr)
+	case "import":
+		return cmdImport(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -99,7 +111,14 @@ func doBuild(bf buildFlags, stdout, stderr io.Writer) (*build.Result, int) {
 		return nil, 2
 	}
 	res, d := build.Run(o)
-	d.Print(stderr)
+	// Errors in full; warnings (old prices, stray files) are counted, and
+	// `check` lists them.
+	for _, e := range d.Errors() {
+		fmt.Fprintln(stderr, e.String())
+	}
+	if n := d.Len() - len(d.Errors()); n > 0 {
+		fmt.Fprintf(stderr, "%d warning(s): run \"go run ./generator check\" to list them\n", n)
+	}
 	if res == nil {
 		fmt.Fprintf(stderr, "build failed: %d error(s); %s left untouched\n", len(d.Errors()), o.Out)
 		return nil, 1
@@ -144,48 +163,29 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var bf buildFlags
 	bf.register(fs)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback unless you say otherwise)")
+	addr := fs.String("addr", devserver.DefaultAddr, "address to listen on; a bare :PORT binds loopback too (name a host, e.g. 0.0.0.0:8080, to serve other machines)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	bf.noCompress = true
-	if _, code := doBuild(bf, stdout, stderr); code != 0 {
-		return code
+	bf.noCompress = true // served plain; .br/.gz siblings would only slow rebuilds
+	o, err := bf.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 2
 	}
-	ln, err := net.Listen("tcp", *addr)
+	// Build, serve, and rebuild on every change of content/, data/,
+	// templates/ or static/ until Ctrl-C; see package devserver.
+	srv, err := devserver.New(devserver.Config{Build: o, Today: build.Today, Addr: *addr, Stdout: stdout, Stderr: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "serve:", err)
 		return 1
 	}
-	abs, _ := filepath.Abs(bf.out)
-	fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", abs, ln.Addr())
-	srv := &http.Server{Handler: notFound(http.Dir(bf.out)), ReadHeaderTimeout: 10 * time.Second}
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := srv.Run(ctx); err != nil {
 		fmt.Fprintln(stderr, "serve:", err)
 		return 1
 	}
 	return 0
 }
 
-// notFound serves files from dir (http.Dir refuses paths outside it) and
-// the site's 404.html for missing ones.
-func notFound(dir http.Dir) http.Handler {
-	fsrv := http.FileServer(dir)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f, err := dir.Open(r.URL.Path)
-		if err == nil {
-			f.Close()
-			fsrv.ServeHTTP(w, r)
-			return
-		}
-		if page, err := os.ReadFile(filepath.Join(string(dir), "404.html")); err == nil {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(http.StatusNotFound)
-			w.Write(page)
-			return
-		}
-		http.NotFound(w, r)
-	})
-}
-
-var _ = diag.Error
