@@ -16,8 +16,13 @@ check:
 
 # Unit, golden, fuzz-seed and browser tests. Browser tests need chromium
 # (Debian: apt-get install -y chromium); .ci/run installs it.
-test: vet
+test: vet node_modules/axe-core
 	$(GO) test ./...
+
+# axe-core for the accessibility tests, pinned by package-lock.json.
+node_modules/axe-core: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
 
 vet:
 	$(GO) vet ./...
@@ -35,3 +40,23 @@ fuzz:
 
 clean:
 	rm -rf $(OUT)
+
+# Lighthouse (npm lighthouse@12.2.3, Node 20) against Debian's chromium, on
+# the pages the budgets name. Scores are printed per page; reports are
+# written under $(LH_OUT). Needs network access to npm once (npx cache).
+LH_PORT ?= 8766
+LH_OUT ?= lighthouse-reports
+LH_PAGES ?= / gpus/h100-sxm5-80gb/ pricing/ guides/scenario-llm-fine-tuning/ calculator/
+.PHONY: lighthouse
+lighthouse:
+	$(GO) run ./generator build -out $(OUT)
+	mkdir -p $(LH_OUT)
+	@set -e; python3 -m http.server $(LH_PORT) --bind 127.0.0.1 -d $(OUT) >/dev/null 2>&1 & pid=$$!; \
+	trap "kill $$pid" EXIT; sleep 1; \
+	for p in $(LH_PAGES); do \
+	  name=$$(echo "$$p" | tr '/' '_'); \
+	  CHROME_PATH=$$(command -v chromium) npx --yes lighthouse@12.2.3 "http://127.0.0.1:$(LH_PORT)/$$p" \
+	    --quiet --output=json --output-path="$(LH_OUT)/lh$$name.json" \
+	    --chrome-flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$$(mktemp -d)"; \
+	  node -e 'const r=require(process.argv[1]);const c=r.categories;console.log(process.argv[2].padEnd(40),["performance","accessibility","best-practices","seo"].map(k=>k+" "+Math.round(c[k].score*100)).join("  "))' "$$PWD/$(LH_OUT)/lh$$name.json" "$$p"; \
+	done

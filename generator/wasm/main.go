@@ -11,7 +11,8 @@
 //	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o size.wasm ./generator/wasm
 //
 // The input object (every field but model is optional and defaults to
-// sizing.DefaultInput; with workload "qlora" dtype defaults to int4):
+// sizing.DefaultInput; with workload "qlora" dtype defaults to int4; enum
+// values must be the canonical lower-case names, e.g. "int4" not "nf4"):
 //
 //	{model: {params, activeParams, layers, hidden, heads, kvHeads, ffn, vocab,
 //	         experts, expertsPerToken, headDim},
@@ -26,7 +27,11 @@
 //	 adapters, overhead}, totalPerGPU, fits (null without gpu), usableBytes
 //	 (null without gpu), minGPUs: {id: n | null}, trainFLOPs,
 //	 decodeTokensPerSec, trainSeconds, kvBytesPerToken, adapterParams,
-//	 dataParallel}
+//	 dataParallel, text: {totalPerGPU, usableBytes ("" without gpu), breakdown:
+//	 {weights, …}, trainFLOPs, decodeTokensPerSec, trainSeconds}}
+//
+// The text object holds the figures as the pages print them
+// (sizing.FormatGiB, FormatFLOPs, FormatRate, FormatDuration).
 //
 // Byte counts are JS numbers, exact up to 2^53 bytes (8 PiB). On bad input
 // ok is false and error holds a one-line message.
@@ -54,22 +59,18 @@ func main() {
 // call is the JS entry point; it turns panics into {ok: false}.
 func call(this js.Value, args []js.Value) (out any) {
 	defer func() {
-		if r := recover(); r != nil {
-			msg := "internal error"
-			if e, ok := r.(error); ok {
-				msg += ": " + e.Error()
-			}
-			out = failure(msg)
+		if recover() != nil {
+			out = failure("internal error")
 		}
 	}()
 	if len(args) < 1 {
 		return failure("gpuAtlasSize needs an input object")
 	}
-	in, gpu, catalog, err := read(args[0])
+	in, gpu, hasGPU, err := read(args[0])
 	if err != nil {
 		return failure(err.Error())
 	}
-	return result(in, gpu, catalog)
+	return result(args[0], in, gpu, hasGPU)
 }
 
 func failure(msg string) any {
@@ -90,20 +91,10 @@ func field(v js.Value, key string) (js.Value, bool) {
 	return f, !f.IsUndefined() && !f.IsNull()
 }
 
-// Field kinds for the reading tables.
-const (
-	kInt = iota
-	kInt64
-	kFloat
-	kString
-	kBool
-)
-
 // spec says where one JS field goes.
 type spec struct {
-	key  string
-	kind int
-	p    any // *int, *int64, *float64, *string or *bool
+	key string
+	p   any // *int, *int64, *float64, *string or *bool
 }
 
 // readFields copies the set fields of v into their destinations, checking
@@ -114,42 +105,41 @@ func readFields(v js.Value, specs []spec) error {
 		if !ok {
 			continue
 		}
-		t := f.Type()
+		num := f.Type() == js.TypeNumber
+		x := 0.5 // not whole, not read unless num
+		if num {
+			x = f.Float()
+		}
+		whole := x == math.Trunc(x)
+		want := "a finite number"
 		switch p := s.p.(type) {
 		case *string:
-			if t != js.TypeString {
-				return errors.New(s.key + " must be a string")
+			if want = "a string"; f.Type() == js.TypeString {
+				*p = f.String()
+				continue
 			}
-			*p = f.String()
 		case *bool:
-			if t != js.TypeBoolean {
-				return errors.New(s.key + " must be true or false")
-			}
-			*p = f.Bool()
-		default:
-			if t != js.TypeNumber {
-				return errors.New(s.key + " must be a number")
-			}
-			x := f.Float()
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return errors.New(s.key + " must be a finite number")
-			}
-			if fp, ok := p.(*float64); ok {
-				*fp = x
+			if want = "true or false"; f.Type() == js.TypeBoolean {
+				*p = f.Bool()
 				continue
 			}
-			if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-				return errors.New(s.key + " must be a whole number")
-			}
-			if ip, ok := p.(*int64); ok {
-				*ip = int64(x)
+		case *float64:
+			if num && x-x == 0 { // finite
+				*p = x
 				continue
 			}
-			if math.Abs(x) > math.MaxInt32 {
-				return errors.New(s.key + " is out of range")
+		case *int64:
+			if want = "a whole number"; num && whole && math.Abs(x) <= 1<<53 {
+				*p = int64(x)
+				continue
 			}
-			*p.(*int) = int(x)
+		case *int:
+			if want = "a whole number below 2^31"; num && whole && math.Abs(x) <= math.MaxInt32 {
+				*p = int(x)
+				continue
+			}
 		}
+		return errors.New(s.key + " must be " + want)
 	}
 	return nil
 }
@@ -157,13 +147,13 @@ func readFields(v js.Value, specs []spec) error {
 func readGPU(v js.Value) (sizing.GPU, error) {
 	var g sizing.GPU
 	err := readFields(v, []spec{
-		{"id", kString, &g.ID}, {"name", kString, &g.Name}, {"memoryBytes", kInt64, &g.MemoryBytes},
-		{"bandwidth", kFloat, &g.BandwidthBytesPerSec}, {"bf16Flops", kFloat, &g.DenseBF16FLOPS},
+		{"id", &g.ID}, {"name", &g.Name}, {"memoryBytes", &g.MemoryBytes},
+		{"bandwidth", &g.BandwidthBytesPerSec}, {"bf16Flops", &g.DenseBF16FLOPS},
 	})
 	return g, err
 }
 
-// strings reads an array of strings.
+// stringsOf reads an array of strings.
 func stringsOf(v js.Value, what string) ([]string, error) {
 	if v.Type() != js.TypeObject || v.Get("length").Type() != js.TypeNumber {
 		return nil, errors.New(what + " must be an array")
@@ -179,66 +169,56 @@ func stringsOf(v js.Value, what string) ([]string, error) {
 	return out, nil
 }
 
-func read(v js.Value) (in sizing.Input, gpu *sizing.GPU, catalog []sizing.GPU, err error) {
+func read(v js.Value) (in sizing.Input, gpu sizing.GPU, hasGPU bool, err error) {
 	mv, ok := field(v, "model")
 	if !ok || mv.Type() != js.TypeObject {
-		return in, nil, nil, errors.New("input.model is required")
+		err = errors.New("input.model is required")
+		return
 	}
 	var m sizing.Model
 	if err = readFields(mv, []spec{
-		{"params", kInt64, &m.Params}, {"activeParams", kInt64, &m.ActiveParams},
-		{"layers", kInt, &m.Layers}, {"hidden", kInt, &m.Hidden}, {"heads", kInt, &m.Heads},
-		{"kvHeads", kInt, &m.KVHeads}, {"ffn", kInt, &m.FFN}, {"vocab", kInt, &m.Vocab},
-		{"experts", kInt, &m.Experts}, {"expertsPerToken", kInt, &m.ExpertsPerToken}, {"headDim", kInt, &m.HeadDim},
+		{"params", &m.Params}, {"activeParams", &m.ActiveParams},
+		{"layers", &m.Layers}, {"hidden", &m.Hidden}, {"heads", &m.Heads},
+		{"kvHeads", &m.KVHeads}, {"ffn", &m.FFN}, {"vocab", &m.Vocab},
+		{"experts", &m.Experts}, {"expertsPerToken", &m.ExpertsPerToken}, {"headDim", &m.HeadDim},
 	}); err != nil {
 		return
 	}
 	in = sizing.DefaultInput(m)
-	if err = readFields(v, []spec{{"workload", kString, (*string)(&in.Workload)}}); err != nil {
+	if err = readFields(v, []spec{{"workload", (*string)(&in.Workload)}}); err != nil {
 		return
 	}
-	if in = in.Normalize(); in.Workload == sizing.QLoRA {
+	if in.Workload == sizing.QLoRA {
 		in.DType = sizing.INT4
 	}
 	if err = readFields(v, []spec{
-		{"dtype", kString, (*string)(&in.DType)}, {"kvDtype", kString, (*string)(&in.KVDType)},
-		{"offload", kString, (*string)(&in.Offload)}, {"checkpointing", kString, (*string)(&in.Checkpointing)},
-		{"optimizer", kString, (*string)(&in.Optimizer)},
-		{"seq", kInt, &in.SeqLen}, {"batch", kInt, &in.Batch}, {"gpus", kInt, &in.GPUs},
-		{"tp", kInt, &in.TP}, {"pp", kInt, &in.PP}, {"zero", kInt, &in.ZeRO},
-		{"loraRank", kInt, &in.LoRARank}, {"tokens", kFloat, &in.Tokens}, {"mfu", kFloat, &in.MFU},
-		{"flash", kBool, &in.Flash},
+		{"dtype", (*string)(&in.DType)}, {"kvDtype", (*string)(&in.KVDType)},
+		{"offload", (*string)(&in.Offload)}, {"checkpointing", (*string)(&in.Checkpointing)},
+		{"optimizer", (*string)(&in.Optimizer)},
+		{"seq", &in.SeqLen}, {"batch", &in.Batch}, {"gpus", &in.GPUs},
+		{"tp", &in.TP}, {"pp", &in.PP}, {"zero", &in.ZeRO},
+		{"loraRank", &in.LoRARank}, {"tokens", &in.Tokens}, {"mfu", &in.MFU},
+		{"flash", &in.Flash},
 	}); err != nil {
 		return
 	}
-	in = in.Normalize()
 	if t, ok := field(v, "loraTargets"); ok {
 		if in.LoRATargets, err = stringsOf(t, "loraTargets"); err != nil {
 			return
 		}
 	}
 	if g, ok := field(v, "gpu"); ok {
-		var one sizing.GPU
-		if one, err = readGPU(g); err != nil {
-			return
-		}
-		gpu = &one
+		gpu, err = readGPU(g)
+		hasGPU = err == nil
 	}
-	if c, ok := field(v, "catalog"); ok {
-		if c.Type() != js.TypeObject || c.Get("length").Type() != js.TypeNumber {
-			return in, nil, nil, errors.New("catalog must be an array of GPUs")
-		}
-		catalog = make([]sizing.GPU, c.Length())
-		for i := range catalog {
-			if catalog[i], err = readGPU(c.Index(i)); err != nil {
-				return
-			}
-		}
-	}
-	return in, gpu, catalog, nil
+	return
 }
 
-func result(in sizing.Input, gpu *sizing.GPU, catalog []sizing.GPU) any {
+func result(v js.Value, in sizing.Input, g sizing.GPU, hasGPU bool) any {
+	var gpu *sizing.GPU
+	if hasGPU {
+		gpu = &g
+	}
 	res, err := sizing.Estimate(in, gpu)
 	if err != nil {
 		return failure(err.Error())
@@ -247,16 +227,22 @@ func result(in sizing.Input, gpu *sizing.GPU, catalog []sizing.GPU) any {
 	out.Set("ok", true)
 	out.Set("error", "")
 
+	// Every figure also as display text (the "text" object), formatted by
+	// the functions the pages use, so both print identical strings.
 	b := res.Breakdown
-	bd := newObject()
+	bd, tb := newObject(), newObject()
 	for i, x := range [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.Overhead} {
-		bd.Set([...]string{"weights", "kvCache", "activations", "gradients", "optimizer", "adapters", "overhead"}[i], float64(x))
+		k := [...]string{"weights", "kvCache", "activations", "gradients", "optimizer", "adapters", "overhead"}[i]
+		bd.Set(k, float64(x))
+		tb.Set(k, sizing.FormatGiB(x))
 	}
 	out.Set("breakdown", bd)
 
 	var fits, usable any // null without a GPU
+	usableText := ""
 	if gpu != nil {
-		fits, usable = sizing.Fits(res, *gpu), float64(sizing.UsableBytes(*gpu))
+		u := sizing.UsableBytes(*gpu)
+		fits, usable, usableText = sizing.Fits(res, *gpu), float64(u), sizing.FormatGiB(u)
 	}
 	out.Set("fits", fits)
 	out.Set("usableBytes", usable)
@@ -266,14 +252,32 @@ func result(in sizing.Input, gpu *sizing.GPU, catalog []sizing.GPU) any {
 		"kvBytesPerToken", "adapterParams", "dataParallel"} {
 		out.Set(k, nums[i])
 	}
+	txt := newObject()
+	txt.Set("breakdown", tb)
+	for i, x := range [...]string{sizing.FormatGiB(res.TotalPerGPU), usableText, sizing.FormatFLOPs(res.TrainFLOPs),
+		sizing.FormatRate(res.DecodeTokensPerSec), sizing.FormatDuration(res.TrainSeconds)} {
+		txt.Set([...]string{"totalPerGPU", "usableBytes", "trainFLOPs", "decodeTokensPerSec", "trainSeconds"}[i], x)
+	}
+	out.Set("text", txt)
 
+	// The catalog is read one GPU at a time (no slice: it keeps the
+	// WebAssembly build smaller).
 	mins := newObject()
-	for _, g := range catalog {
-		var n any // null where none fits
-		if c, ok := sizing.MinGPUs(in, g); ok {
-			n = c
+	if c, ok := field(v, "catalog"); ok {
+		if c.Type() != js.TypeObject || c.Get("length").Type() != js.TypeNumber {
+			return failure("catalog must be an array of GPUs")
 		}
-		mins.Set(g.ID, n)
+		for i, n := 0, c.Length(); i < n; i++ {
+			cg, err := readGPU(c.Index(i))
+			if err != nil {
+				return failure("catalog: " + err.Error())
+			}
+			var count any // null where none fits
+			if k, ok := sizing.MinGPUs(in, cg); ok {
+				count = k
+			}
+			mins.Set(cg.ID, count)
+		}
 	}
 	out.Set("minGPUs", mins)
 	return out

@@ -12,6 +12,9 @@
   const keys = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "overhead"];
   const camel = { weights: "weights", kv_cache: "kvCache", activations: "activations", gradients: "gradients", optimizer: "optimizer", adapters: "adapters", overhead: "overhead" };
 
+  // The custom model's fields: in the URL only when the model is custom.
+  const custom = ["params", "layers", "hidden", "heads", "kv-heads", "ffn", "vocab"];
+
   // URL state: every named control; checkboxes as repeated keys.
   function toQuery() {
     const q = new URLSearchParams();
@@ -20,7 +23,7 @@
       if (el.type === "checkbox") {
         if (el.name === "flash") q.set("flash", el.checked ? "true" : "false");
         else if (el.checked) q.append(el.name, el.value);
-      } else if (el.name !== "params" || f.model.value === "custom") {
+      } else if (!custom.includes(el.name) || f.model.value === "custom") {
         q.set(el.name, el.value);
       }
     }
@@ -38,8 +41,7 @@
         el.value = q.get(el.name);
       }
     }
-    const custom = ["params", "layers", "hidden", "heads", "kv-heads", "ffn", "vocab"];
-    if (f.model.value === "custom" || custom.some((k) => q.has(k) && k !== "params")) $("advanced").open = true;
+    if (f.model.value === "custom") $("advanced").open = true;
   }
 
   function input() {
@@ -76,12 +78,15 @@
 
   function render(inp, r) {
     const err = $("error");
+    const result = $("result");
     if (!r.ok) {
       err.textContent = r.error;
       err.hidden = false;
+      result.classList.add("stale");
       return;
     }
     err.hidden = true;
+    result.classList.remove("stale");
     const t = r.text;
     $("total").textContent = t.totalPerGPU;
     $("usable").textContent = t.usableBytes;
@@ -156,8 +161,14 @@
   }
 
   fromQuery(new URLSearchParams(location.search));
-  form.addEventListener("input", () => update(true));
-  form.addEventListener("change", () => update(true));
+  form.addEventListener("input", (e) => {
+    // QLoRA quantizes the base to NF4: pick int4 weights, as the engine's
+    // default for qlora does. The custom model's fields are in the
+    // advanced section: open it.
+    if (e.target === f.workload && f.workload.value === "qlora") f.dtype.value = "int4";
+    if (e.target === f.model && f.model.value === "custom") $("advanced").open = true;
+    update(true);
+  });
   form.addEventListener("submit", (e) => { e.preventDefault(); update(true); });
 
   globalThis.gpuAtlasReady = () => {

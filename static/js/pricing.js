@@ -147,7 +147,6 @@
   }
   restore(new URLSearchParams(location.search));
   form.addEventListener("input", () => apply(true));
-  form.addEventListener("change", () => apply(true));
   form.addEventListener("submit", (e) => { e.preventDefault(); apply(true); });
   form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
   csvButton.hidden = false;

@@ -77,7 +77,6 @@
   const q = new URLSearchParams(location.search);
   for (const e of form.elements) if (e.name && q.has(e.name)) e.value = q.get(e.name);
   form.addEventListener("input", () => update(true));
-  form.addEventListener("change", () => update(true));
   form.addEventListener("submit", (e) => { e.preventDefault(); update(true); });
   update(false);
 })();

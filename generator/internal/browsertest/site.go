@@ -1,0 +1,225 @@
+package browsertest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+)
+
+// FixtureNow is "today" of fixture builds, so that price ages are stable
+// (the same date as the build package's fixture tests).
+var FixtureNow = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// RepoRoot returns the absolute path of the repository root (three levels
+// above this package's directory).
+func RepoRoot() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		abs, _ := filepath.Abs(filepath.Join("..", "..", ".."))
+		return abs
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
+}
+
+// served is one built and served site, shared by every test of the binary.
+type served struct {
+	once sync.Once
+	url  string
+	dir  string
+	err  error
+	srv  *http.Server
+}
+
+var (
+	repoSite, fixtureSite served
+	tmpMu                 sync.Mutex
+	tmpDirs               []string
+)
+
+// Site returns the base URL (ending in "/") of the real repository's site,
+// built once per test binary and served on 127.0.0.1. It is BuildRepo.
+func Site(t testing.TB) string {
+	t.Helper()
+	return BuildRepo(t)
+}
+
+// BuildRepo builds the repository's site (data, guides, templates, static,
+// the WebAssembly calculator) once per test binary into a temporary
+// directory, serves it and returns its base URL. The build date is
+// build.Today (SOURCE_DATE_EPOCH when set).
+func BuildRepo(t testing.TB) string {
+	t.Helper()
+	return serveOnce(t, &repoSite, func() (string, time.Time, error) {
+		now, err := build.Today()
+		return RepoRoot(), now, err
+	})
+}
+
+// BuildFixture builds the small fixture site (testdata/site with the
+// repository's templates and static files) once per test binary, serves
+// it and returns its base URL. Its "today" is FixtureNow.
+func BuildFixture(t testing.TB) string {
+	t.Helper()
+	return serveOnce(t, &fixtureSite, func() (string, time.Time, error) {
+		root, err := fixtureRoot()
+		return root, FixtureNow, err
+	})
+}
+
+// SiteDir returns the output directory of a site served by BuildRepo or
+// BuildFixture, given its base URL.
+func SiteDir(baseURL string) string {
+	for _, s := range []*served{&repoSite, &fixtureSite} {
+		if s.url == baseURL {
+			return s.dir
+		}
+	}
+	return ""
+}
+
+func serveOnce(t testing.TB, s *served, source func() (root string, now time.Time, err error)) string {
+	t.Helper()
+	Chromium(t) // the site is served for the browser: skip or fail early
+	s.once.Do(func() {
+		start := time.Now()
+		root, now, err := source()
+		if err != nil {
+			s.err = err
+			return
+		}
+		out, err := tempDir("gpu-atlas-site-")
+		if err != nil {
+			s.err = err
+			return
+		}
+		out = filepath.Join(out, "public")
+		_, d := build.Run(build.Options{Root: root, Out: out, Now: now, BaseURL: "/"})
+		if d.HasErrors() {
+			var b strings.Builder
+			d.Print(&b)
+			s.err = fmt.Errorf("building %s:\n%s", root, b.String())
+			return
+		}
+		s.dir = out
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.srv = &http.Server{Handler: FileServer(out), ReadHeaderTimeout: 10 * time.Second}
+		go s.srv.Serve(ln)
+		s.url = "http://" + ln.Addr().String() + "/"
+		t.Logf("built %s in %v, serving it at %s", root, time.Since(start).Round(time.Millisecond), s.url)
+	})
+	if s.err != nil {
+		t.Fatalf("site: %v", s.err)
+	}
+	return s.url
+}
+
+// fixtureRoot copies testdata/site plus the repository's templates and
+// static files into a temporary site root.
+func fixtureRoot() (string, error) {
+	root, err := tempDir("gpu-atlas-fixture-")
+	if err != nil {
+		return "", err
+	}
+	repo := RepoRoot()
+	for _, c := range []struct{ from, to string }{
+		{filepath.Join(repo, "testdata", "site"), root},
+		{filepath.Join(repo, "templates"), filepath.Join(root, "templates")},
+		{filepath.Join(repo, "static"), filepath.Join(root, "static")},
+	} {
+		if err := os.CopyFS(c.to, os.DirFS(c.from)); err != nil {
+			return "", err
+		}
+	}
+	return root, nil
+}
+
+// tempDir makes a directory that Main removes when the test binary ends
+// (a site outlives the test that first asked for it).
+func tempDir(pattern string) (string, error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	tmpMu.Lock()
+	tmpDirs = append(tmpDirs, dir)
+	tmpMu.Unlock()
+	return dir, nil
+}
+
+// Main runs the tests, then stops the servers and removes the built sites.
+// A package whose tests use this harness calls it from TestMain:
+//
+//	func TestMain(m *testing.M) { browsertest.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	for _, s := range []*served{&repoSite, &fixtureSite} {
+		if s.srv != nil {
+			s.srv.Close()
+		}
+	}
+	tmpMu.Lock()
+	for _, d := range tmpDirs {
+		os.RemoveAll(d)
+	}
+	tmpMu.Unlock()
+	os.Exit(code)
+}
+
+// FileServer serves a built site the way a static host does: "dir/" serves
+// dir/index.html, "dir" redirects to "dir/", and a missing file gets
+// 404.html with status 404.
+func FileServer(dir string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := path.Clean("/" + r.URL.Path)
+		if strings.HasSuffix(r.URL.Path, "/") && p != "/" {
+			p += "/"
+		}
+		file := filepath.Join(dir, filepath.FromSlash(p))
+		if st, err := os.Stat(file); err == nil && st.IsDir() {
+			if !strings.HasSuffix(p, "/") {
+				http.Redirect(w, r, p+"/", http.StatusMovedPermanently)
+				return
+			}
+			file = filepath.Join(file, "index.html")
+		}
+		f, err := os.Open(file)
+		if err != nil {
+			notFound(w, dir)
+			return
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil || st.IsDir() {
+			notFound(w, dir)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		http.ServeContent(w, r, st.Name(), st.ModTime(), f)
+	})
+}
+
+func notFound(w http.ResponseWriter, dir string) {
+	b, err := os.ReadFile(filepath.Join(dir, "404.html"))
+	if errors.Is(err, os.ErrNotExist) {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write(b)
+}
