@@ -188,4 +188,3 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
