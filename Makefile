@@ -17,7 +17,7 @@ check:
 # Unit, golden, fuzz-seed and browser tests. Browser tests need chromium
 # (Debian: apt-get install -y chromium); .ci/run installs it.
 test: vet node_modules/axe-core
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 # axe-core for the accessibility tests, pinned by package-lock.json.
 node_modules/axe-core: package.json package-lock.json
@@ -51,8 +51,8 @@ LH_PAGES ?= / gpus/h100-sxm5-80gb/ pricing/ guides/scenario-llm-fine-tuning/ cal
 lighthouse:
 	$(GO) run ./generator build -out $(OUT)
 	mkdir -p $(LH_OUT)
-	@set -e; python3 -m http.server $(LH_PORT) --bind 127.0.0.1 -d $(OUT) >/dev/null 2>&1 & pid=$$!; \
-	trap "kill $$pid" EXIT; sleep 1; \
+	@set -e; $(GO) build -o $(OUT).preview ./generator && ./$(OUT).preview preview -no-build -out $(OUT) -addr 127.0.0.1:$(LH_PORT) >/dev/null 2>&1 & pid=$$!; \
+	trap "kill $$pid; rm -f $(OUT).preview" EXIT; sleep 2; \
 	for p in $(LH_PAGES); do \
 	  name=$$(echo "$$p" | tr '/' '_'); \
 	  CHROME_PATH=$$(command -v chromium) npx --yes lighthouse@12.2.3 "http://127.0.0.1:$(LH_PORT)/$$p" \

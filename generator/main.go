@@ -25,7 +25,8 @@ const usage = `usage: generator <command> [flags]
 
 commands:
   build   build the site into an output directory
-  serve   build, then serve the output on a local address
+  serve   build, serve on a local address, rebuild and reload on changes
+  preview build with precompression and serve as a static host would
   check   validate data and guides only; exit 1 on errors
   size    estimate GPU memory, GPU count, FLOPs and cost for a model
   schema  write the JSON Schemas of the data files (for editors) into a directory
@@ -52,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdServe(args[1:], stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "preview":
+		return cmdPreview(args[1:], stdout, stderr)
 	case "size":
 		return cmdSize(args[1:], stdout, stderr)
 	case "schema":

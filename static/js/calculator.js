@@ -175,12 +175,24 @@
     form.dataset.ready = "true";
     update(false);
   };
-  const go = new Go();
-  WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject)
-    .then((res) => go.run(res.instance))
-    .catch((e) => {
-      const err = $("error");
-      err.textContent = "The calculator could not load its engine: " + e.message;
-      err.hidden = false;
-    });
+  // The engine (about 460 KB brotli) loads when a shared URL needs it, or
+  // on the first sign the reader will use the form; until then the page
+  // shows the server-rendered result of the default inputs.
+  let loading = false;
+  function load() {
+    if (loading) return;
+    loading = true;
+    const go = new Go();
+    WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject)
+      .then((res) => go.run(res.instance))
+      .catch((e) => {
+        const err = $("error");
+        err.textContent = "The calculator could not load its engine: " + e.message;
+        err.hidden = false;
+      });
+  }
+  if (location.search) load();
+  for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input"]) {
+    form.addEventListener(ev, load, { once: true, passive: true });
+  }
 })();

@@ -6,19 +6,47 @@
   const table = document.getElementById("prices");
   if (!form || !table) return;
   const tbody = table.tBodies[0];
-  const rows = [...tbody.rows];
+  let rows = [...tbody.rows];
+  // /pricing/ renders the cheapest rows only; the first filter, sort or
+  // "show all" fetches the rest from /pricing/all/ (the same table, every
+  // row, which also serves readers without JavaScript).
+  const total = parseInt(table.dataset.total, 10) || rows.length;
+  let expanding = null;
+  function expand() {
+    if (!table.dataset.all || rows.length >= total) return Promise.resolve();
+    if (!expanding) {
+      expanding = fetch(table.dataset.all)
+        .then((r) => {
+          if (!r.ok) throw new Error(r.status + " " + r.statusText);
+          return r.text();
+        })
+        .then((html) => {
+          const doc = new DOMParser().parseFromString(html, "text/html");
+          const have = new Set(rows.map((r) => r.dataset.id + " " + r.dataset.billing));
+          for (const r of doc.querySelectorAll("#prices tbody tr")) {
+            if (!have.has(r.dataset.id + " " + r.dataset.billing)) tbody.append(document.adoptNode(r));
+          }
+          rows = [...tbody.rows];
+          lastSort = "";
+        })
+        .catch((e) => {
+          shown.textContent = "Could not load every price: " + e.message;
+        });
+    }
+    return expanding;
+  }
   const fx = JSON.parse(form.dataset.fx);
   const base = form.dataset.currency;
   const shown = document.getElementById("shown");
   const csvButton = document.getElementById("f-csv");
-  const countWord = shown.textContent.replace(/^\d+\s*/, "");
+  const countWord = "offers shown";
   const facets = ["gpu", "vendor", "form", "count", "provider", "country", "billing", "ic"];
   const numeric = { pergpu: 1, inst: 1, tpd: 1, vram: 1, count: 1, age: 1 };
 
-  // Native (quoted-currency) text of the price cells, kept to restore them.
-  for (const r of rows) {
-    r._cells = [r.cells[6], r.cells[7]].map((c) => c.cloneNode(true));
-  }
+  // Native (quoted-currency) price cells, kept to restore them; taken
+  // lazily, the first time the currency changes.
+  let lastCur = base;
+  let lastSort = "pergpu asc"; // the server's order
 
   function state() {
     const q = new URLSearchParams();
@@ -40,27 +68,60 @@
     return (v < 1 ? v.toFixed(3) : v.toFixed(2)) + " " + cur;
   }
 
+  // Rows shown before "show all": those the server rendered.
+  const limit = rows.length;
+  const showAllLink = document.getElementById("show-all");
+  let showAll = limit === total;
+
   function apply(push) {
+    expand().then(() => applyNow(push));
+  }
+
+  function applyNow(push) {
     const f = form.elements;
     const minVram = parseFloat(f["min-vram"].value) || 0;
     const maxPrice = parseFloat(f["max-price"].value);
     const region = f.region.value;
     const cur = f.cur.value || base;
     const rate = fx[cur] || 1;
-    let n = 0;
+    const filtering = facets.some((k) => f[k].value) || region || minVram > 0 || !isNaN(maxPrice);
+    let matches = 0;
     for (const r of rows) {
       const d = r.dataset;
       let ok = facets.every((k) => !f[k].value || d[k] === f[k].value);
       ok = ok && (!region || d.regions.split(" ").includes(region));
       ok = ok && parseFloat(d.vram) >= minVram;
       ok = ok && (isNaN(maxPrice) || parseFloat(d.pergpu) * rate <= maxPrice);
-      r.hidden = !ok;
-      if (ok) n++;
+      r._match = ok;
+      if (ok) matches++;
     }
     // Sort: numeric keys by value, text keys by the cell text; ties keep
-    // the catalog order.
+    // the server's order (price per GPU-hour, then offer id).
     const key = f.sort.value;
     const dir = f.dir.value === "desc" ? -1 : 1;
+    if (key + " " + f.dir.value !== lastSort) sortRows(key, dir);
+    lastSort = key + " " + f.dir.value;
+    // Without a filter, the first `limit` rows until "show all".
+    const all = showAll || filtering;
+    let n = 0;
+    for (const r of tbody.rows) {
+      const show = r._match && (all || n < limit);
+      r.hidden = !show;
+      if (show) n++;
+    }
+    if (showAllLink) showAllLink.hidden = all;
+    if (cur !== lastCur) convert(cur, rate);
+    lastCur = cur;
+    shown.textContent = n === total ? n + " " + countWord : n + " of " + total + " prices shown" + (filtering ? " (" + matches + " match the filters)" : "");
+    if (push) {
+      const q = state();
+      if (showAll && limit < total) q.set("all", "1");
+      const qs = q.toString();
+      history.replaceState(null, "", qs ? "?" + qs : location.pathname);
+    }
+  }
+
+  function sortRows(key, dir) {
     const order = rows.map((r, i) => [r, i]);
     order.sort((a, b) => {
       let c;
@@ -73,8 +134,12 @@
       th.removeAttribute("aria-sort");
       if (th.dataset.sort === key) th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
     }
-    // Currency: the quoted price stays; the converted line follows the switch.
+  }
+
+  // Currency: the quoted price stays; the converted line follows the switch.
+  function convert(cur, rate) {
     for (const r of rows) {
+      if (!r._cells) r._cells = [r.cells[6], r.cells[7]].map((c) => c.cloneNode(true));
       [6, 7].forEach((ci, k) => {
         const cell = r._cells[k].cloneNode(true);
         const v = parseFloat(k === 0 ? r.dataset.inst : r.dataset.pergpu) * rate;
@@ -94,11 +159,6 @@
         r.replaceChild(cell, r.cells[ci]);
       });
     }
-    shown.textContent = n + " " + countWord;
-    if (push) {
-      const q = state().toString();
-      history.replaceState(null, "", q ? "?" + q : location.pathname);
-    }
   }
 
   function csvField(s) {
@@ -115,8 +175,8 @@
     for (const r of tbody.rows) {
       if (r.hidden) continue;
       const d = r.dataset;
-      const quoted = r._cells[0].firstChild.textContent.trim().split(" ")[0];
-      lines.push([d.gpu, d.provider, r.cells[2].textContent, d.count, d.vram, d.billing, quoted, d.cur,
+      const quoted = (r._cells ? r._cells[0] : r.cells[6]).firstChild.textContent.trim().split(" ")[0];
+      lines.push([d.gpu, d.provider, r.cells[2].firstChild.textContent.trim(), d.count, d.vram, d.billing, quoted, d.cur,
         (parseFloat(d.inst) * rate).toFixed(4), (parseFloat(d.pergpu) * rate).toFixed(4),
         r.cells[9].textContent.trim().split(" ")[0], r.cells[10].querySelector("a").href].map(csvField).join(","));
     }
@@ -130,14 +190,11 @@
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
-  // Sortable headers: a button in each, for mouse and keyboard.
+  // Sortable headers: the server renders a button in each; clicking sorts
+  // by that column, a second click reverses the order.
   for (const th of table.tHead.rows[0].cells) {
-    if (!th.dataset.sort) continue;
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "sort";
-    b.textContent = th.textContent;
-    th.replaceChildren(b);
+    const b = th.querySelector("button.sort");
+    if (!b) continue;
     b.addEventListener("click", () => {
       const f = form.elements;
       if (f.sort.value === th.dataset.sort) f.dir.value = f.dir.value === "asc" ? "desc" : "asc";
@@ -150,6 +207,16 @@
   form.addEventListener("submit", (e) => { e.preventDefault(); apply(true); });
   form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
   csvButton.hidden = false;
-  csvButton.addEventListener("click", csv);
-  apply(false);
+  csvButton.addEventListener("click", () => expand().then(csv));
+  if (showAllLink) {
+    showAllLink.addEventListener("click", (e) => {
+      e.preventDefault();
+      showAll = true;
+      apply(true);
+    });
+  }
+  // The server-rendered table is the default view; only a shared URL
+  // needs work on load.
+  if (new URLSearchParams(location.search).get("all") === "1") showAll = true;
+  if (location.search) apply(false);
 })();

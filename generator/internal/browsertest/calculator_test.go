@@ -382,6 +382,14 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 				t.Fatalf("the Go engine's error %q does not match invalid=%v: fix the case", e, c.invalid)
 			}
 			b.Navigate("calculator/")
+			// Without a query string the engine loads on the reader's first
+			// interaction with the form.
+			var early bool
+			b.Eval(`document.getElementById("calc").dataset.ready === "true" || performance.getEntriesByType("resource").some(e => e.name.endsWith(".wasm"))`, &early)
+			if early {
+				t.Fatal("the engine loaded before any interaction on a page without a query string")
+			}
+			b.Eval(`document.getElementById("f-model").focus()`, nil)
 			b.WaitReady(`#calc[data-ready="true"]`)
 			if got := readForm(b); !mapsEqual(got, pageDefaults) {
 				t.Fatalf("the form's initial values\n%v\ndiffer from the test's page defaults\n%v", got, pageDefaults)

@@ -36,6 +36,7 @@ type GPUPage struct {
 	RepoURL   string
 	Fits      []derive.GPUFit
 	Scenarios []derive.Scenario
+	Limit     int // rows shown before "show all" (0: all)
 }
 
 // ProviderPage is the data of a provider page.
@@ -44,6 +45,7 @@ type ProviderPage struct {
 	Rows     []*derive.Row
 	Currency string
 	RepoURL  string
+	Limit    int // rows shown before "show all" (0: all)
 }
 
 // GuideSection groups guides for the guides index.
@@ -51,6 +53,9 @@ type GuideSection struct {
 	Name   string
 	Guides []*content.Page
 }
+
+// PricingLimit is how many rows /pricing/ shows before "show all".
+const PricingLimit = 60
 
 // Option is a value of a filter select.
 type Option struct{ Value, Label string }
@@ -66,6 +71,11 @@ type PricingPage struct {
 	Staleness  catalog.Staleness
 	RepoURL    string
 	Datasets   []catalog.Dataset
+	// Limit is how many of the cheapest rows /pricing/ shows before "show
+	// all" (the rest are rendered hidden, so a first paint lays out a
+	// short table); /pricing/all/ shows every row without JavaScript.
+	Limit int
+	All   bool
 }
 
 func (s *siteBuild) summaries() []GPUSummary {
@@ -138,8 +148,22 @@ func (s *siteBuild) pages() {
 		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: p.Name, Description: desc,
 			Data: &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}})
 	}
-	s.page(&render.Page{Kind: "pricing", Path: "pricing/", Title: t("pricing.title"), Description: t("pricing.description"), Scripts: []string{"js/pricing.js"},
-		Data: &PricingPage{Filters: s.filters(), FXJSON: s.fxJSON(), Currencies: s.cat.FX.Currencies(), Rows: s.dd.Rows, Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets}})
+	byPrice := append([]*derive.Row(nil), s.dd.Rows...)
+	sort.SliceStable(byPrice, func(i, j int) bool {
+		if byPrice[i].PerGPUDC != byPrice[j].PerGPUDC {
+			return byPrice[i].PerGPUDC < byPrice[j].PerGPUDC
+		}
+		return byPrice[i].Offer.ID < byPrice[j].Offer.ID
+	})
+	for _, all := range []bool{false, true} {
+		pp := &PricingPage{Filters: s.filters(), FXJSON: s.fxJSON(), Currencies: s.cat.FX.Currencies(), Rows: byPrice, Currency: cur, FX: s.cat.FX,
+			Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets, Limit: PricingLimit, All: all}
+		path, title := "pricing/", t("pricing.title")
+		if all {
+			pp.Limit, path, title = 0, "pricing/all/", t("pricing.title")+" (every row)"
+		}
+		s.page(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/pricing.js"}, Data: pp})
+	}
 	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
 		Data: map[string]any{"Sections": guideSections}})
 	for _, g := range s.guides {
@@ -184,7 +208,12 @@ func (s *siteBuild) sitemap() {
 	b.WriteString("</urlset>\n")
 	s.tree.Add("sitemap.xml", []byte(b.String()))
 	s.tree.Add("_headers", []byte(Headers(s.base)))
-	robots := "User-agent: *\nAllow: /\nSitemap: " + s.origin + s.base + "sitemap.xml\n"
+	// The sitemap protocol wants absolute URLs: the Sitemap line is only
+	// written when base_url (or -base-url) names a host.
+	robots := "User-agent: *\nAllow: /\n"
+	if s.origin != "" {
+		robots += "Sitemap: " + s.origin + s.base + "sitemap.xml\n"
+	}
 	s.tree.Add("robots.txt", []byte(robots))
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	attrURL    = regexp.MustCompile(`\s(href|src|srcset|action|data-wasm|data-base|data-index)="([^"]*)"`)
+	attrURL    = regexp.MustCompile(`\s(href|src|srcset|action|data-wasm|data-base|data-index|data-all)="([^"]*)"`)
 	tagRE      = regexp.MustCompile(`<(link|script|img|source|iframe|audio|video|embed|object|a|form)\b[^>]*>`)
 	cssURL     = regexp.MustCompile(`url\(\s*['"]?([^'")]+)`)
 	inlineJS   = regexp.MustCompile(`<script\b([^>]*)>([^<]+)</script>`)

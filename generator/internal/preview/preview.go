@@ -1,0 +1,121 @@
+// Package preview serves a built site the way a production static host
+// would: precompressed .br/.gz siblings chosen by Accept-Encoding, the
+// headers of the site's _headers file (CSP, caching), 404.html for missing
+// pages, and nothing outside the output directory. `make lighthouse` and
+// anyone checking a deployment locally use it; the dev server (`serve`)
+// is for editing.
+package preview
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+)
+
+// Rule is one block of a _headers file: a path pattern ("/*", "/assets/*"
+// or an exact path) and the headers it sets.
+type Rule struct {
+	Pattern string
+	Headers http.Header
+}
+
+// ParseHeaders reads the Netlify / Cloudflare Pages _headers format.
+func ParseHeaders(b []byte) []Rule {
+	var rules []Rule
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		if line[0] != ' ' && line[0] != '\t' {
+			rules = append(rules, Rule{Pattern: strings.TrimSpace(line), Headers: http.Header{}})
+			continue
+		}
+		if len(rules) == 0 {
+			continue
+		}
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			rules[len(rules)-1].Headers.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+		}
+	}
+	return rules
+}
+
+// match reports whether a request path matches a _headers pattern.
+func match(pattern, p string) bool {
+	if strings.HasSuffix(pattern, "*") {
+		return strings.HasPrefix(p, strings.TrimSuffix(pattern, "*"))
+	}
+	return pattern == p
+}
+
+// Handler serves dir. Later matching _headers rules override earlier ones.
+func Handler(dir string) (http.Handler, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	var rules []Rule
+	if b, err := root.ReadFile("_headers"); err == nil {
+		rules = ParseHeaders(b)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		p := path.Clean("/" + r.URL.Path)
+		name := strings.TrimPrefix(p, "/")
+		if name == "" || strings.HasSuffix(r.URL.Path, "/") {
+			name = path.Join(name, "index.html")
+		}
+		if st, err := root.Stat(name); err == nil && st.IsDir() {
+			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			return
+		}
+		status := http.StatusOK
+		if _, err := root.Stat(name); errors.Is(err, fs.ErrNotExist) || name == "_headers" {
+			name, status = "404.html", http.StatusNotFound
+		}
+		for _, rule := range rules {
+			if match(rule.Pattern, p) {
+				for k, v := range rule.Headers {
+					w.Header()[k] = v
+				}
+			}
+		}
+		ctype := mime.TypeByExtension(path.Ext(name))
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Add("Vary", "Accept-Encoding")
+		accept := r.Header.Get("Accept-Encoding")
+		file := name
+		for _, enc := range []struct{ token, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+			if strings.Contains(accept, enc.token) {
+				if _, err := root.Stat(name + enc.ext); err == nil {
+					file = name + enc.ext
+					w.Header().Set("Content-Encoding", enc.token)
+					break
+				}
+			}
+		}
+		b, err := root.ReadFile(file)
+		if err != nil {
+			http.Error(w, "not found", http.StatusNotFound)
+			return
+		}
+		w.WriteHeader(status)
+		if r.Method == http.MethodGet {
+			w.Write(b)
+		}
+	}), nil
+}
