@@ -36,7 +36,7 @@
       if (!el.name) continue;
       if (el.type === "checkbox") {
         if (el.name === "flash") { if (q.has("flash")) el.checked = q.get("flash") !== "false"; }
-        else if (q.has("seq")) el.checked = targets.includes(el.value);
+        else if (targets.length) el.checked = targets.includes(el.value); // absent: keep the defaults
       } else if (q.has(el.name)) {
         el.value = q.get(el.name);
       }

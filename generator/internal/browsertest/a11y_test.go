@@ -69,6 +69,11 @@ func sitePages(t *testing.T, dir string) []string {
 			continue
 		}
 		sec := e.Name() + "/"
+		if sec == "pricing/" {
+			// /pricing/all/ is the pricing template with every row: the
+			// audit of /pricing/ covers it at a fraction of the time.
+			continue
+		}
 		if _, err := os.Stat(filepath.Join(dir, sec, "index.html")); err == nil && !slices.Contains(pages, sec) {
 			pages = append(pages, sec)
 		}
@@ -176,7 +181,9 @@ func TestAccessibility(t *testing.T) {
 						t.Fatalf("prefers-color-scheme: dark matches = %v in the %s scheme", dark, scheme)
 					}
 					if p == "calculator/" {
-						b.WaitReady(`#calc[data-ready="true"]`)
+						// The engine loads on the reader's first interaction;
+						// audit the page as it is once the engine has run.
+						wakeCalculator(b)
 					}
 					for _, v := range axeRun(b, axe) {
 						var targets []string

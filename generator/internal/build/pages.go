@@ -1,6 +1,8 @@
 package build
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -277,7 +279,7 @@ func (s *siteBuild) filters() map[string][]Option {
 	}
 	out := map[string][]Option{}
 	for k, m := range sets {
-		for _, v := range sortedKeys(m) {
+		for _, v := range slices.Sorted(maps.Keys(m)) {
 			out[k] = append(out[k], Option{Value: v, Label: m[v]})
 		}
 		if k == "count" {

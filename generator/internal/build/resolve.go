@@ -2,6 +2,8 @@ package build
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -123,7 +125,7 @@ func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (
 		if t, ok := sizingText()[args[0]]; ok {
 			return t, nil
 		}
-		return "", fmt.Errorf("unknown sizing text %q%s", args[0], didYouMean(args[0], sortedKeys(sizingText())))
+		return "", fmt.Errorf("unknown sizing text %q%s", args[0], didYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
 	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, sizing)")
 }

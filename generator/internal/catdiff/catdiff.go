@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -158,12 +160,12 @@ type entity struct {
 func diffEntities(base, head []entity) []string {
 	bm, hm := index(base), index(head)
 	var added, removed, changed []string
-	for _, k := range sortedKeys(hm) {
+	for _, k := range slices.Sorted(maps.Keys(hm)) {
 		if _, ok := bm[k]; !ok {
 			added = append(added, "- "+hm[k].title)
 		}
 	}
-	for _, k := range sortedKeys(bm) {
+	for _, k := range slices.Sorted(maps.Keys(bm)) {
 		h, ok := hm[k]
 		if !ok {
 			removed = append(removed, "- "+bm[k].title)
@@ -208,15 +210,6 @@ func index(es []entity) map[string]entity {
 		m[e.key] = e
 	}
 	return m
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func gpuChanges(base, head *catalog.Catalog) []string {
@@ -289,7 +282,7 @@ func priceChanges(base, head *catalog.Catalog) []string {
 		ho[offerKey(o)] = o
 	}
 	var out []string
-	for _, k := range sortedKeys(ho) {
+	for _, k := range slices.Sorted(maps.Keys(ho)) {
 		h := ho[k]
 		b, ok := bo[k]
 		if !ok {
@@ -399,12 +392,12 @@ func diffFields(base, head []field) []string {
 		}
 	}
 	bs, hs := sourceSet(base), sourceSet(head)
-	for _, s := range sortedKeys(hs) {
+	for _, s := range slices.Sorted(maps.Keys(hs)) {
 		if !bs[s] {
 			out = append(out, "source added: "+s)
 		}
 	}
-	for _, s := range sortedKeys(bs) {
+	for _, s := range slices.Sorted(maps.Keys(bs)) {
 		if !hs[s] {
 			out = append(out, "source removed: "+s)
 		}
