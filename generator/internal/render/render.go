@@ -2,7 +2,9 @@
 // templates live in templates/: layout.html wraps every page, and each
 // page kind has its own file defining "title", "description" and "main".
 // UI strings go through one lookup (templates/i18n/<lang>.toml) so another
-// language can be added without touching the templates.
+// language can be added without touching the templates: en.toml is the
+// complete catalog, and another language's file overlays it, so a key it
+// does not translate yet falls back to English.
 package render
 
 import (
@@ -44,24 +46,23 @@ type Options struct {
 
 var tmplErrRE = regexp.MustCompile(`template: ([^:]+):(\d+):(?:(\d+):)?\s*(.*)`)
 
+// DefaultLang is the language whose catalog, templates/i18n/en.toml, holds
+// every UI string; other languages overlay it.
+const DefaultLang = "en"
+
 // New parses templates/layout.html with every other templates/*.html.
+//
+// UI strings are loaded in two layers: templates/i18n/en.toml first, then,
+// when o.Lang is another language, templates/i18n/<o.Lang>.toml on top of
+// it. A key the language's file lacks keeps its English string, so a
+// partial translation renders as a mixed page rather than as "[key]".
 func New(o Options, d *diag.List) *Renderer {
 	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, assets: o.Assets, extra: o.Funcs}
 	if r.base == "" {
 		r.base = "/"
 	}
 	dir := filepath.Join(o.Root, "templates")
-	strs := map[string]string{}
-	lp := filepath.Join(dir, "i18n", o.Lang+".toml")
-	if _, err := toml.DecodeFile(lp, &strs); err != nil {
-		rel := "templates/i18n/" + o.Lang + ".toml"
-		if pe, ok := err.(toml.ParseError); ok {
-			d.Errorf(rel, pe.Position.Line, max(pe.Position.Col, 1), "%s", pe.Message)
-		} else {
-			d.Errorf(rel, 0, 0, "%v", err)
-		}
-	}
-	r.strings = strs
+	r.strings = loadStrings(dir, o.Lang, d)
 	layout, err := os.ReadFile(filepath.Join(dir, "layout.html"))
 	if err != nil {
 		d.Errorf("templates/layout.html", 0, 0, "cannot read: %v", err)
@@ -112,6 +113,33 @@ func New(o Options, d *diag.List) *Renderer {
 	return r
 }
 
+// loadStrings reads the English catalog and overlays lang's (when lang is
+// not English, or empty, which means English).
+func loadStrings(dir, lang string, d *diag.List) map[string]string {
+	strs := map[string]string{}
+	decodeStrings(dir, DefaultLang, strs, d)
+	if lang != "" && lang != DefaultLang {
+		over := map[string]string{}
+		decodeStrings(dir, lang, over, d)
+		for k, v := range over {
+			strs[k] = v
+		}
+	}
+	return strs
+}
+
+func decodeStrings(dir, lang string, into map[string]string, d *diag.List) {
+	lp := filepath.Join(dir, "i18n", lang+".toml")
+	if _, err := toml.DecodeFile(lp, &into); err != nil {
+		rel := "templates/i18n/" + lang + ".toml"
+		if pe, ok := err.(toml.ParseError); ok {
+			d.Errorf(rel, pe.Position.Line, max(pe.Position.Col, 1), "%s", pe.Message)
+		} else {
+			d.Errorf(rel, 0, 0, "%v", err)
+		}
+	}
+}
+
 func templateError(d *diag.List, err error) {
 	if m := tmplErrRE.FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[2])
@@ -155,6 +183,18 @@ func (r *Renderer) T(key string) string {
 	return "[" + key + "]"
 }
 
+// TH is T for a string that holds inline markup (<code>, <sup>, <kbd>) or
+// characters the HTML escaper would rewrite (quotes, apostrophes, "+"): the
+// string is trusted as HTML, as the catalogs are part of the repository and
+// reviewed like the templates. Templates call it as {{th "key"}} in text
+// (never attribute) context; data never goes into it.
+func (r *Renderer) TH(key string) template.HTML {
+	if s, ok := r.strings[key]; ok {
+		return template.HTML(s)
+	}
+	return template.HTML(template.HTMLEscapeString("[" + key + "]"))
+}
+
 // URL returns the site URL of a path below the base ("gpus/" -> "/sub/gpus/").
 func (r *Renderer) URL(p string) string {
 	return r.base + strings.TrimPrefix(p, "/")
@@ -171,6 +211,7 @@ func (r *Renderer) funcs() template.FuncMap {
 func (r *Renderer) baseFuncs() template.FuncMap {
 	return template.FuncMap{
 		"t":   r.T,
+		"th":  r.TH,
 		"url": r.URL,
 		"asset": func(name string) (string, error) {
 			h, ok := r.assets[name]
