@@ -51,8 +51,9 @@ LH_PAGES ?= / gpus/h100-sxm5-80gb/ pricing/ guides/scenario-llm-fine-tuning/ cal
 lighthouse:
 	$(GO) run ./generator build -out $(OUT)
 	mkdir -p $(LH_OUT)
-	@set -e; $(GO) build -o $(OUT).preview ./generator && ./$(OUT).preview preview -no-build -out $(OUT) -addr 127.0.0.1:$(LH_PORT) >/dev/null 2>&1 & pid=$$!; \
-	trap "kill $$pid; rm -f $(OUT).preview" EXIT; sleep 2; \
+	$(GO) build -o .lighthouse-preview ./generator
+	@set -e; ./.lighthouse-preview preview -no-build -out $(OUT) -addr 127.0.0.1:$(LH_PORT) >/dev/null 2>&1 & pid=$$!; \
+	trap "kill $$pid; rm -f .lighthouse-preview" EXIT; sleep 2; \
 	for p in $(LH_PAGES); do \
 	  name=$$(echo "$$p" | tr '/' '_'); \
 	  CHROME_PATH=$$(command -v chromium) npx --yes lighthouse@12.2.3 "http://127.0.0.1:$(LH_PORT)/$$p" \

@@ -22,7 +22,9 @@
     t.append(h("caption", caption));
     const tr = h("tr");
     head.forEach((x) => tr.append(h("th", x, { scope: "col" })));
-    t.append(h("thead")).append(tr);
+    const thead = h("thead");
+    thead.append(tr); // append returns nothing: no chaining
+    t.append(thead);
     const tb = h("tbody");
     for (const r of rows) {
       const row = h("tr");

@@ -42,6 +42,8 @@
   const countWord = "offers shown";
   const facets = ["gpu", "vendor", "form", "count", "provider", "country", "billing", "ic"];
   const numeric = { pergpu: 1, inst: 1, tpd: 1, vram: 1, count: 1, age: 1 };
+  const textColumns = { gpu: 0, provider: 1, billing: 5 }; // cells sorted by their text
+  const maxCur = document.getElementById("f-max-cur");
 
   // Native (quoted-currency) price cells, kept to restore them; taken
   // lazily, the first time the currency changes.
@@ -112,7 +114,9 @@
     if (showAllLink) showAllLink.hidden = all;
     if (cur !== lastCur) convert(cur, rate);
     lastCur = cur;
-    shown.textContent = n === total ? n + " " + countWord : n + " of " + total + " prices shown" + (filtering ? " (" + matches + " match the filters)" : "");
+    // The max-price filter compares prices in the chosen currency.
+    if (maxCur) maxCur.textContent = cur;
+    shown.textContent = n === total ? n + " " + countWord : n + " of " + total + " prices shown" + (filtering && matches !== n ? " (" + matches + " match the filters)" : "");
     if (push) {
       const q = state();
       if (showAll && limit < total) q.set("all", "1");
@@ -123,13 +127,19 @@
 
   function sortRows(key, dir) {
     const order = rows.map((r, i) => [r, i]);
+    const col = textColumns[key] || 0;
     order.sort((a, b) => {
       let c;
       if (numeric[key]) c = parseFloat(a[0].dataset[key]) - parseFloat(b[0].dataset[key]);
-      else c = (key === "provider" ? a[0].cells[1] : a[0].cells[0]).textContent.localeCompare((key === "provider" ? b[0].cells[1] : b[0].cells[0]).textContent);
+      else c = a[0].cells[col].textContent.localeCompare(b[0].cells[col].textContent);
       return c * dir || a[1] - b[1];
     });
     tbody.append(...order.map((x) => x[0]));
+    markSort(key, dir);
+  }
+
+  // aria-sort names the column the rows are sorted by, and its direction.
+  function markSort(key, dir) {
     for (const th of table.tHead.rows[0].cells) {
       th.removeAttribute("aria-sort");
       if (th.dataset.sort === key) th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
@@ -175,7 +185,7 @@
     for (const r of tbody.rows) {
       if (r.hidden) continue;
       const d = r.dataset;
-      const quoted = (r._cells ? r._cells[0] : r.cells[6]).firstChild.textContent.trim().split(" ")[0];
+      const quoted = d.price; // the catalog's exact figure, not the rounded display
       lines.push([d.gpu, d.provider, r.cells[2].firstChild.textContent.trim(), d.count, d.vram, d.billing, quoted, d.cur,
         (parseFloat(d.inst) * rate).toFixed(4), (parseFloat(d.pergpu) * rate).toFixed(4),
         r.cells[9].textContent.trim().split(" ")[0], r.cells[10].querySelector("a").href].map(csvField).join(","));
@@ -207,7 +217,9 @@
   form.addEventListener("submit", (e) => { e.preventDefault(); apply(true); });
   form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
   csvButton.hidden = false;
-  csvButton.addEventListener("click", () => expand().then(csv));
+  // The CSV lists the rows shown: once the rest of the rows arrived, apply
+  // the form to them (they come unhidden) before reading the table.
+  csvButton.addEventListener("click", () => expand().then(() => { applyNow(false); csv(); }));
   if (showAllLink) {
     showAllLink.addEventListener("click", (e) => {
       e.preventDefault();
@@ -219,4 +231,5 @@
   // needs work on load.
   if (new URLSearchParams(location.search).get("all") === "1") showAll = true;
   if (location.search) apply(false);
+  else markSort(lastSort.split(" ")[0], 1);
 })();

@@ -23,8 +23,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -312,10 +314,29 @@ func (b *Browser) Click(sel string) {
 }
 
 // Press sends key strokes to the focused element (see package
-// chromedp/kb for named keys, e.g. kb.Tab).
+// chromedp/kb for named keys, e.g. kb.Tab), as a keyboard does: each key
+// down carries the character it types, so a keydown handler that calls
+// preventDefault also stops the typing (the "/" that focuses a search box
+// is not typed into it). chromedp.KeyEvent sends the character as a
+// separate event that preventDefault does not stop.
 func (b *Browser) Press(keys string) {
 	b.t.Helper()
-	run(b, "press keys", chromedp.KeyEvent(keys))
+	run(b, "press keys", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, r := range keys {
+			evs := kb.Encode(r)
+			if len(evs) == 3 { // key down, char, key up: one key down with the text
+				down := *evs[0]
+				down.Text, down.UnmodifiedText = evs[1].Text, evs[1].UnmodifiedText
+				evs = []*input.DispatchKeyEventParams{&down, evs[2]}
+			}
+			for _, ev := range evs {
+				if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, *ev); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}))
 }
 
 // Tab presses the Tab key once.
@@ -368,6 +389,122 @@ func (b *Browser) Eval(expr string, out any) {
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
 		b.t.Fatalf("eval %s: decoding %s: %v", abbrev(expr), abbrev(string(raw)), err)
+	}
+}
+
+// Poll waits until the JavaScript expression is truthy, evaluating it on
+// every animation frame, for at most Timeout. When the time runs out it
+// fails the test with the expression and the value of each show
+// expression: the state of the page that did not become what was awaited.
+func (b *Browser) Poll(expr string, show ...string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, Timeout+5*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(Timeout)))
+	if err == nil {
+		return
+	}
+	var state []string
+	for _, s := range show {
+		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](s))
+		cancel()
+		if err != nil {
+			state = append(state, fmt.Sprintf("\n\t%s: %v", s, err))
+		} else {
+			state = append(state, fmt.Sprintf("\n\t%s = %s", s, raw))
+		}
+	}
+	b.t.Fatalf("waiting for %s: %v%s", expr, err, strings.Join(state, ""))
+}
+
+// Follow runs do, a step that makes the tab load a page (a click on a
+// link, Enter in a search box, a script's location.reload()), and waits
+// until that page has loaded, for at most timeout (Timeout when 0). do
+// uses the helpers as usual; the wait starts listening before it runs, so
+// a fast load is not missed.
+func (b *Browser) Follow(timeout time.Duration, do func()) {
+	b.t.Helper()
+	if timeout <= 0 {
+		timeout = Timeout
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	_, err := chromedp.RunResponse(ctx, chromedp.Func(func(context.Context, *chromedp.Target) error {
+		do()
+		return nil
+	}))
+	if err != nil {
+		b.t.Fatalf("waiting for the page to load: %v", err)
+	}
+}
+
+// Visible reports whether an element matches the CSS selector and is
+// rendered: it has a layout box (no display:none on it or an ancestor, so
+// not hidden by the hidden attribute) and is not visibility:hidden.
+func (b *Browser) Visible(sel string) bool {
+	b.t.Helper()
+	selArg, _ := json.Marshal(sel)
+	var v bool
+	b.Eval(`(el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden")(document.querySelector(`+string(selArg)+`))`, &v)
+	return v
+}
+
+// Download clicks the element the way Click does, waits for the download
+// it starts (a link, or a script's blob URL) to complete, and returns the
+// file name the page suggested and the bytes saved. Downloads go to a
+// temporary directory of the test.
+func (b *Browser) Download(sel string) (name string, data []byte) {
+	b.t.Helper()
+	dir := b.t.TempDir()
+	ctx, cancel := context.WithTimeout(b.ctx, Timeout)
+	defer cancel()
+	evs := make(chan any, 256)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch ev.(type) {
+		case *browser.EventDownloadWillBegin, *browser.EventDownloadProgress:
+			select {
+			case evs <- ev:
+			default: // a flood of progress events: the last one is sent again at the end
+			}
+		}
+	}); err != nil {
+		b.t.Fatalf("download: %v", err)
+	}
+	on := true
+	run(b, "allow downloads", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &on})
+		return err
+	}))
+	b.Click(sel)
+	guid := ""
+	for {
+		select {
+		case ev := <-evs:
+			switch ev := ev.(type) {
+			case *browser.EventDownloadWillBegin:
+				if guid == "" {
+					guid, name = ev.GUID, ev.SuggestedFilename
+				}
+			case *browser.EventDownloadProgress:
+				if ev.GUID != guid {
+					continue
+				}
+				switch ev.State {
+				case browser.DownloadProgressStateCanceled:
+					b.t.Fatalf("the download started by clicking %s (%s) was canceled", sel, name)
+				case browser.DownloadProgressStateCompleted:
+					data, err := os.ReadFile(filepath.Join(dir, guid))
+					if err != nil {
+						b.t.Fatalf("the download started by clicking %s: %v", sel, err)
+					}
+					return name, data
+				}
+			}
+		case <-ctx.Done():
+			b.t.Fatalf("clicking %s started no completed download within %v (started: %v)", sel, Timeout, guid != "")
+		}
 	}
 }
 

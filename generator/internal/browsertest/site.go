@@ -128,6 +128,53 @@ func serveOnce(t testing.TB, s *served, source func() (root string, now time.Tim
 	return s.url
 }
 
+// BuildFixtureCopy copies the fixture site (as BuildFixture builds it),
+// lets edit change the copy (it gets the copy's root directory), builds it
+// with FixtureNow as "today" and serves it until the test ends. It returns
+// the copy's root and the site's base URL (ending in "/"). Unlike
+// BuildFixture it builds for this test alone, for a case the shared
+// fixture lacks.
+func BuildFixtureCopy(t testing.TB, edit func(root string)) (root, baseURL string) {
+	t.Helper()
+	Chromium(t)
+	start := time.Now()
+	root, err := fixtureRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(root)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if _, d := build.Run(build.Options{Root: root, Out: out, Now: FixtureNow, BaseURL: "/"}); d.HasErrors() {
+		var b strings.Builder
+		d.Print(&b)
+		t.Fatalf("building %s:\n%s", root, b.String())
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: FileServer(out), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	baseURL = "http://" + ln.Addr().String() + "/"
+	t.Logf("built a copy of the fixture in %v, serving it at %s", time.Since(start).Round(time.Millisecond), baseURL)
+	return root, baseURL
+}
+
+// FixtureRoot copies the fixture site (testdata/site with the
+// repository's templates and static files) into a new directory that is
+// removed when the test binary ends, and returns it.
+func FixtureRoot(t testing.TB) string {
+	t.Helper()
+	root, err := fixtureRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
 // fixtureRoot copies testdata/site plus the repository's templates and
 // static files into a temporary site root.
 func fixtureRoot() (string, error) {

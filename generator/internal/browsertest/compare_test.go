@@ -1,0 +1,146 @@
+package browsertest
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
+
+// compareShown is what the compare picker shows.
+type compareShown struct {
+	Selects []string   `json:"selects"`
+	Head    []string   `json:"head"`   // the spec table's column heads after "Spec"
+	Memory  []string   `json:"memory"` // its Memory row
+	Link    string     `json:"link"`   // the permanent page's href, "" for none
+	Tables  int        `json:"tables"`
+	Prompt  string     `json:"prompt"`
+	Fits    [][]string `json:"fits"`
+}
+
+func readCompare(b *Browser) compareShown {
+	b.t.Helper()
+	var s compareShown
+	b.Eval(`(() => {
+		const out = document.getElementById("compare-out");
+		const tables = out.querySelectorAll("table");
+		const t = tables[0];
+		const cells = (r) => [...r.cells].slice(1).map((c) => c.textContent.trim());
+		const mem = t ? [...t.tBodies[0].rows].find((r) => r.cells[0].textContent.trim() === "Memory") : null;
+		const a = out.querySelector('a[href*="/compare/"]');
+		return {
+			selects: [...document.querySelectorAll("#compare select")].map((s) => s.value),
+			head: t ? cells(t.tHead.rows[0]) : [],
+			memory: mem ? cells(mem) : [],
+			link: a ? a.getAttribute("href") : "",
+			tables: tables.length,
+			prompt: tables.length ? "" : out.textContent.trim(),
+		};
+	})()`, &s)
+	return s
+}
+
+// TestCompare picks GPUs in the compare picker: the spec table shows their
+// names and memory, the URL holds them, a reload restores them, and two
+// GPUs of the same class link to their pre-rendered pair page, which
+// exists.
+func TestCompare(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadCatalog(t)
+	cases := []struct {
+		name string
+		ids  []string
+	}{
+		{"three GPUs, two classes", []string{"h100-sxm5-80gb", "mi300x", "rtx-4090"}},
+		{"two datacenter GPUs, the later id first", []string{"h100-sxm5-80gb", "a100-sxm4-80gb"}},
+		{"two consumer GPUs", []string{"rtx-3090", "rtx-4090"}},
+		{"two GPUs of different classes", []string{"l4", "rtx-4090"}},
+		{"four GPUs", []string{"b200-sxm-180gb", "h200-sxm-141gb", "mi325x", "gaudi3"}},
+		{"one GPU", []string{"t4"}},
+	}
+	browser := New(t, base)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := browser.For(t)
+			var gpus []*catalog.GPU
+			for _, id := range c.ids {
+				gpu := g.cat.GPU(id)
+				if gpu == nil {
+					t.Fatalf("no GPU %q in the catalog", id)
+				}
+				gpus = append(gpus, gpu)
+			}
+			var names, memory []string
+			for _, gpu := range gpus {
+				names = append(names, gpu.Name)
+				memory = append(memory, render.Num(gpu.MemoryGB)+" GB "+gpu.MemoryType)
+			}
+			link := ""
+			if len(gpus) == 2 && gpus[0].Segment == gpus[1].Segment {
+				link = "/" + build.PairPath(gpus[0].ID, gpus[1].ID)
+			}
+			var query []string
+			for _, id := range c.ids {
+				query = append(query, "gpu="+url.QueryEscape(id))
+			}
+			q := "?" + strings.Join(query, "&")
+
+			b.Navigate("compare/")
+			if s := readCompare(b); s.Tables != 0 || s.Prompt == "" {
+				t.Errorf("before a choice the picker shows %d tables and the prompt %q", s.Tables, s.Prompt)
+			}
+			for i, id := range c.ids {
+				b.SetValue(fmt.Sprintf("#c-%d", i), id)
+			}
+			b.Poll("location.search === "+jsStr(q), "location.search")
+			check := func(when string) {
+				t.Helper()
+				s := readCompare(b)
+				if want := append(slices.Clone(c.ids), make([]string, 4-len(c.ids))...); !slices.Equal(s.Selects, want) {
+					t.Errorf("%s: the selects hold %q, want %q", when, s.Selects, want)
+				}
+				if len(gpus) < 2 {
+					if s.Tables != 0 || s.Prompt == "" {
+						t.Errorf("%s: with one GPU the picker shows %d tables and the prompt %q", when, s.Tables, s.Prompt)
+					}
+					return
+				}
+				if s.Tables != 3 {
+					t.Errorf("%s: %d tables, want 3 (specifications, prices, fits)", when, s.Tables)
+				}
+				if !slices.Equal(s.Head, names) {
+					t.Errorf("%s: the spec table's columns are %q, want %q", when, s.Head, names)
+				}
+				if !slices.Equal(s.Memory, memory) {
+					t.Errorf("%s: the Memory row is %q, want %q", when, s.Memory, memory)
+				}
+				if s.Link != link {
+					t.Errorf("%s: the permanent page link is %q, want %q", when, s.Link, link)
+				}
+			}
+			check("after choosing")
+			loc := b.Location()
+			b.Navigate(loc)
+			check("after reloading " + loc)
+			if link == "" {
+				return
+			}
+			b.Follow(0, func() { b.Click(`#compare-out a[href="` + link + `"]`) })
+			if got := b.Location(); got != strings.TrimSuffix(base, "/")+link {
+				t.Errorf("the permanent page link led to %s", got)
+			}
+			title := b.Text("title")
+			for _, n := range names {
+				if !strings.Contains(title, n) {
+					t.Errorf("the pair page's title %q does not name %s", title, n)
+				}
+			}
+		})
+	}
+}

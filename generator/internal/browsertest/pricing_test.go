@@ -1,0 +1,782 @@
+package browsertest
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
+
+// pricingGo is what the pricing page must show, computed in Go from the
+// catalog the build read, on the build's date (build.Today, as BuildRepo).
+type pricingGo struct {
+	cat  *catalog.Catalog
+	dd   *derive.Data
+	rows []*derive.Row // every price row in the page's order: cheapest per GPU-hour first, then by offer id
+}
+
+func loadPricing(t *testing.T) pricingGo {
+	t.Helper()
+	now, err := build.Today()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, d := catalog.Load(RepoRoot(), now)
+	if cat == nil || d.HasErrors() {
+		var b strings.Builder
+		d.Print(&b)
+		t.Fatalf("loading the catalog:\n%s", b.String())
+	}
+	dd := derive.New(cat, now)
+	rows := slices.Clone(dd.Rows)
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].PerGPUDC != rows[j].PerGPUDC {
+			return rows[i].PerGPUDC < rows[j].PerGPUDC
+		}
+		return rows[i].Offer.ID < rows[j].Offer.ID
+	})
+	if dd.Currency != pricingDefaults["cur"] {
+		t.Fatalf("the display currency is %s: update pricingDefaults", dd.Currency)
+	}
+	if len(rows) <= build.PricingLimit {
+		t.Fatalf("the catalog has %d price rows, not more than the %d /pricing/ shows first: the tests of the rest would test nothing", len(rows), build.PricingLimit)
+	}
+	return pricingGo{cat: cat, dd: dd, rows: rows}
+}
+
+// rate is what one unit of the display currency is worth in cur (the
+// page's data-fx, from data/fx.toml).
+func (g pricingGo) rate(t *testing.T, cur string) float64 {
+	t.Helper()
+	r, ok := g.cat.FX.Convert(1, g.dd.Currency, cur)
+	if !ok {
+		t.Fatalf("no exchange rate for %s", cur)
+	}
+	return r
+}
+
+func rowKey(r *derive.Row) string { return r.Offer.ID + " " + r.Price.Billing }
+
+func rowKeys(rows []*derive.Row) []string {
+	var keys []string
+	for _, r := range rows {
+		keys = append(keys, rowKey(r))
+	}
+	return keys
+}
+
+// pricingControls are the names of the filter form's controls, in the
+// order of the form (and of the query string the page writes).
+var pricingControls = []string{"gpu", "vendor", "form", "min-vram", "count", "provider", "country", "region", "billing", "ic", "max-price", "sort", "dir", "cur"}
+
+// pricingDefaults are the values the page leaves out of the URL.
+var pricingDefaults = map[string]string{"sort": "pergpu", "dir": "asc", "cur": "USD"}
+
+// pricingQuery is the query string (with its "?", or "" for none) the page
+// writes for the form values, in form order.
+func pricingQuery(set map[string]string, all bool) string {
+	var parts []string
+	for _, name := range pricingControls {
+		if v := set[name]; v != "" && v != pricingDefaults[name] {
+			parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(v))
+		}
+	}
+	if all {
+		parts = append(parts, "all=1")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "?" + strings.Join(parts, "&")
+}
+
+// filter returns the rows that match the form values, in the page's
+// order (the static/js/pricing.js rules: facets equal, min VRAM, max price
+// per GPU-hour in the chosen currency).
+func (g pricingGo) filter(t *testing.T, set map[string]string) []*derive.Row {
+	t.Helper()
+	cur := set["cur"]
+	if cur == "" {
+		cur = g.dd.Currency
+	}
+	rate := g.rate(t, cur)
+	var out []*derive.Row
+	for _, r := range g.rows {
+		o := r.Offer
+		ok := true
+		for name, v := range set {
+			switch name {
+			case "gpu":
+				ok = ok && o.GPU.ID == v
+			case "vendor":
+				ok = ok && o.GPU.Vendor == v
+			case "provider":
+				ok = ok && o.Provider.ID == v
+			case "billing":
+				ok = ok && r.Price.Billing == v
+			case "count":
+				ok = ok && strconv.Itoa(o.GPUCount) == v
+			case "region":
+				ok = ok && slices.Contains(o.Regions, v)
+			case "min-vram":
+				ok = ok && o.VRAMPerGPUGB >= atof(t, v)
+			case "max-price":
+				ok = ok && r.PerGPUDC*rate <= atof(t, v)
+			case "sort", "dir", "cur":
+			default:
+				t.Fatalf("the test does not know the filter %q", name)
+			}
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// shownText is the #shown line the script writes for n visible rows.
+func (g pricingGo) shownText(n int, filtering bool, matches int) string {
+	total := len(g.rows)
+	if n == total {
+		return fmt.Sprintf("%d offers shown", n)
+	}
+	s := fmt.Sprintf("%d of %d prices shown", n, total)
+	if filtering && matches != n {
+		s += fmt.Sprintf(" (%d match the filters)", matches)
+	}
+	return s
+}
+
+// pageRow is a visible row of #prices as the page shows it.
+type pageRow struct {
+	Key        string            `json:"key"`
+	Data       map[string]string `json:"data"`
+	Inst       string            `json:"inst"`       // the quoted price per instance-hour
+	PerGPU     string            `json:"pergpu"`     // the quoted price per GPU-hour
+	InstConv   string            `json:"instConv"`   // its converted line, "" for none
+	PerGPUConv string            `json:"pergpuConv"` // its converted line, "" for none
+}
+
+// visibleRows reads the rows of #prices that are rendered (not hidden), in
+// order, and checks that every row is either hidden or rendered.
+func visibleRows(t *testing.T, b *Browser) []pageRow {
+	t.Helper()
+	var res struct {
+		Rows     []pageRow `json:"rows"`
+		Unhidden int       `json:"unhidden"`
+	}
+	b.Eval(`(() => {
+		const body = document.querySelector("#prices tbody");
+		const conv = (c) => { const e = c.querySelector(".conv"); return e ? e.textContent.trim() : ""; };
+		const rows = [...body.rows].filter((r) => r.getClientRects().length > 0).map((r) => ({
+			key: r.dataset.id + " " + r.dataset.billing,
+			data: Object.assign({}, r.dataset),
+			inst: r.cells[6].firstChild.textContent.trim(),
+			pergpu: r.cells[7].firstChild.textContent.trim(),
+			instConv: conv(r.cells[6]),
+			pergpuConv: conv(r.cells[7]),
+		}));
+		return {rows, unhidden: [...body.rows].filter((r) => !r.hidden).length};
+	})()`, &res)
+	if res.Unhidden != len(res.Rows) {
+		t.Errorf("%d rows are not hidden but %d are rendered", res.Unhidden, len(res.Rows))
+	}
+	return res.Rows
+}
+
+func pageKeys(rows []pageRow) []string {
+	var keys []string
+	for _, r := range rows {
+		keys = append(keys, r.Key)
+	}
+	return keys
+}
+
+// diffKeys describes how two row lists differ, briefly.
+func diffKeys(got, want []string) string {
+	if slices.Equal(got, want) {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d rows, want %d", len(got), len(want))
+	for i := 0; i < max(len(got), len(want)); i++ {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			fmt.Fprintf(&b, "; first difference at row %d: %q, want %q", i+1, g, w)
+			break
+		}
+	}
+	return b.String()
+}
+
+// waitPricing waits until the page shows the query string and the #shown
+// line given: the script has fetched /pricing/all/ if it needed to, and
+// applied the form.
+func waitPricing(b *Browser, query, shown string) {
+	b.t.Helper()
+	b.Poll(`location.search === `+jsStr(query)+` && document.getElementById("shown").textContent === `+jsStr(shown),
+		"location.search", `document.getElementById("shown").textContent`)
+}
+
+// jsStr is s as a JavaScript string literal.
+func jsStr(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// filtering reports whether the form values filter rows (sort, order and
+// currency do not).
+func filtering(set map[string]string) bool {
+	for k := range set {
+		if k != "sort" && k != "dir" && k != "cur" {
+			return true
+		}
+	}
+	return false
+}
+
+// setPricing sets form controls in form order, as a user would.
+func setPricing(b *Browser, set map[string]string) {
+	b.t.Helper()
+	for _, name := range pricingControls {
+		if v, ok := set[name]; ok {
+			b.SetValue(`#filters [name="`+name+`"]`, v)
+		}
+	}
+}
+
+// readPricingForm returns the form's non-empty values by control name.
+func readPricingForm(b *Browser) map[string]string {
+	b.t.Helper()
+	var v map[string]string
+	b.Eval(`(() => { const v = {}; for (const el of document.getElementById("filters").elements) if (el.name && el.value) v[el.name] = el.value; return v; })()`, &v)
+	return v
+}
+
+func withDefaults(set map[string]string) map[string]string {
+	v := map[string]string{}
+	for k, x := range pricingDefaults {
+		v[k] = x
+	}
+	for k, x := range set {
+		v[k] = x
+	}
+	return v
+}
+
+// most returns the value of key shared by the most rows (ties: the
+// smallest value), for picking filter values the catalog has plenty of.
+func most(rows []*derive.Row, key func(*derive.Row) string) string {
+	n := map[string]int{}
+	for _, r := range rows {
+		n[key(r)]++
+	}
+	best := ""
+	for k, c := range n {
+		if best == "" || c > n[best] || c == n[best] && k < best {
+			best = k
+		}
+	}
+	return best
+}
+
+// TestPricingFilters sets filters through the form and compares the visible
+// rows of #prices with the catalog's rows that match, in order; the count
+// line, the URL, and the same view after reloading that URL.
+func TestPricingFilters(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	provider := most(g.rows, func(r *derive.Row) string { return r.Offer.Provider.ID })
+	cases := []struct {
+		name string
+		set  map[string]string
+	}{
+		{"gpu", map[string]string{"gpu": "h100-sxm5-80gb"}},
+		{"provider with the most prices", map[string]string{"provider": provider}},
+		{"spot billing", map[string]string{"billing": "spot"}},
+		{"min VRAM 80 GB", map[string]string{"min-vram": "80"}},
+		{"max 1.2 USD per GPU-hour", map[string]string{"max-price": "1.2"}},
+		{"on-demand, 48 GB or more, at most 2.5 USD", map[string]string{"billing": "on-demand", "min-vram": "48", "max-price": "2.5"}},
+		{"max price in EUR", map[string]string{"cur": "EUR", "max-price": "1.5"}},
+	}
+	browser := New(t, base)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := browser.For(t)
+			want := g.filter(t, c.set)
+			if len(want) == 0 || len(want) == len(g.rows) {
+				t.Fatalf("the filter %v matches %d of %d rows in the catalog: choose one that tells rows apart", c.set, len(want), len(g.rows))
+			}
+			b.Navigate("pricing/")
+			setPricing(b, c.set)
+			query := pricingQuery(c.set, false)
+			shown := g.shownText(len(want), true, len(want))
+			waitPricing(b, query, shown)
+			check := func(when string) {
+				t.Helper()
+				rows := visibleRows(t, b)
+				if d := diffKeys(pageKeys(rows), rowKeys(want)); d != "" {
+					t.Errorf("%s: the visible rows differ from the catalog's matching rows: %s", when, d)
+				}
+				rate := g.rate(t, withDefaults(c.set)["cur"])
+				for _, r := range rows {
+					for name, v := range c.set {
+						var ok bool
+						switch name {
+						case "min-vram":
+							ok = atof(t, r.Data["vram"]) >= atof(t, v)
+						case "max-price":
+							ok = atof(t, r.Data["pergpu"])*rate <= atof(t, v)
+						case "cur":
+							ok = true
+						default:
+							ok = r.Data[name] == v
+						}
+						if !ok {
+							t.Errorf("%s: row %s (data %v) does not match %s=%s", when, r.Key, r.Data, name, v)
+						}
+					}
+				}
+				if got := b.Text("#shown"); got != shown {
+					t.Errorf("%s: #shown = %q, want %q", when, got, shown)
+				}
+				if got, want := readPricingForm(b), withDefaults(c.set); !mapsEqual(got, want) {
+					t.Errorf("%s: the form holds %v, want %v", when, got, want)
+				}
+				cur := withDefaults(c.set)["cur"]
+				if got, want := b.Text(`label[for="f-max-price"]`), "Max per GPU-hour ("+cur+")"; got != want {
+					t.Errorf("%s: the max-price label is %q, want %q (the filter compares prices in the chosen currency)", when, got, want)
+				}
+			}
+			check("after filtering")
+			loc := b.Location()
+			u, err := url.Parse(loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if "?"+u.RawQuery != query {
+				t.Errorf("URL %s, want the query %s", loc, query)
+			}
+			b.Navigate(loc)
+			waitPricing(b, query, shown)
+			check("after reloading " + loc)
+		})
+	}
+}
+
+// sortValue is a row's value for a numeric sort key of the page.
+func sortValue(r *derive.Row, key string) float64 {
+	switch key {
+	case "pergpu":
+		return r.PerGPUDC
+	case "inst":
+		return r.InstDC
+	case "tpd":
+		return r.TFLOPSPerDC
+	case "vram":
+		return r.Offer.VRAMPerGPUGB
+	case "count":
+		return float64(r.Offer.GPUCount)
+	case "age":
+		return float64(r.AgeDays)
+	}
+	panic("no numeric sort key " + key)
+}
+
+// billingLabels are the billing column's texts (templates/i18n).
+var billingLabels = map[string]string{"on-demand": "On-demand", "reserved-1y": "Reserved 1 year", "reserved-3y": "Reserved 3 years", "spot": "Spot"}
+
+// sorted returns the rows sorted as the page sorts them: by the key's
+// value, ties in the page's default order (stable).
+func sorted(rows []*derive.Row, key, dir string) []*derive.Row {
+	out := slices.Clone(rows)
+	cmp := func(a, b *derive.Row) int {
+		if key == "billing" {
+			return strings.Compare(billingLabels[a.Price.Billing], billingLabels[b.Price.Billing])
+		}
+		va, vb := sortValue(a, key), sortValue(b, key)
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(out, func(a, b *derive.Row) int {
+		if dir == "desc" {
+			return -cmp(a, b)
+		}
+		return cmp(a, b)
+	})
+	return out
+}
+
+// TestPricingSort clicks the sort buttons of the header: the visible rows
+// are the first rows of the catalog sorted that way, aria-sort marks the
+// column, the URL holds the sort, a second click reverses it and a reload
+// restores it.
+func TestPricingSort(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	cases := []struct {
+		name, key string
+		dirs      []string // the direction after each click
+	}{
+		// The table starts sorted by price per GPU-hour, ascending: the first
+		// click on that column reverses it.
+		{"per GPU-hour", "pergpu", []string{"desc", "asc"}},
+		{"VRAM", "vram", []string{"asc", "desc"}},
+		{"GPU count", "count", []string{"asc", "desc"}},
+		{"per instance-hour", "inst", []string{"asc", "desc"}},
+		{"billing", "billing", []string{"asc", "desc"}},
+	}
+	browser := New(t, base)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := browser.For(t)
+			b.Navigate("pricing/")
+			var initial string
+			b.Eval(`document.querySelector('th[data-sort="pergpu"]').getAttribute("aria-sort")`, &initial)
+			if initial != "ascending" {
+				t.Errorf(`before any click the per-GPU-hour column has aria-sort=%q, want "ascending" (the server's order)`, initial)
+			}
+			th := `th[data-sort="` + c.key + `"]`
+			for i, dir := range c.dirs {
+				b.Click(th + " button.sort")
+				set := map[string]string{"sort": c.key, "dir": dir}
+				query := pricingQuery(set, false)
+				aria := map[string]string{"asc": "ascending", "desc": "descending"}[dir]
+				ariaJS := `document.querySelector('` + th + `').getAttribute("aria-sort")`
+				b.Poll(ariaJS+` === "`+aria+`"`, ariaJS, "location.search")
+				waitPricing(b, query, g.shownText(build.PricingLimit, false, 0))
+				check := func(when string) {
+					t.Helper()
+					rows := visibleRows(t, b)
+					want := sorted(g.rows, c.key, dir)[:build.PricingLimit]
+					if d := diffKeys(pageKeys(rows), rowKeys(want)); d != "" {
+						t.Errorf("%s: the visible rows differ from the catalog sorted by %s %s: %s", when, c.key, dir, d)
+					}
+					if c.key != "billing" {
+						for i := 1; i < len(rows); i++ {
+							a, z := atof(t, rows[i-1].Data[c.key]), atof(t, rows[i].Data[c.key])
+							if dir == "asc" && a > z || dir == "desc" && a < z {
+								t.Errorf("%s: rows %d and %d are out of order: data-%s %v then %v", when, i, i+1, c.key, a, z)
+								break
+							}
+						}
+					}
+					var marks map[string]string
+					b.Eval(`Object.fromEntries([...document.querySelectorAll("#prices thead th[aria-sort]")].map((th) => [th.dataset.sort, th.getAttribute("aria-sort")]))`, &marks)
+					if !mapsEqual(marks, map[string]string{c.key: aria}) {
+						t.Errorf("%s: aria-sort is set on %v, want only %s=%s", when, marks, c.key, aria)
+					}
+					if got, want := readPricingForm(b), withDefaults(set); !mapsEqual(got, want) {
+						t.Errorf("%s: the form holds %v, want %v", when, got, want)
+					}
+				}
+				when := fmt.Sprintf("after click %d", i+1)
+				check(when)
+				loc := b.Location()
+				if u, _ := url.Parse(loc); query != "" && "?"+u.RawQuery != query {
+					t.Errorf("%s the URL is %s, want the query %s", when, u, query)
+				}
+				b.Navigate(loc)
+				b.Poll(ariaJS+` === "`+aria+`"`, ariaJS, "location.search")
+				if query != "" {
+					waitPricing(b, query, g.shownText(build.PricingLimit, false, 0))
+				} else { // the default order: the page stays as the server rendered it
+					waitPricing(b, "", fmt.Sprintf("%d cheapest of %d prices per GPU-hour shown", build.PricingLimit, len(g.rows)))
+				}
+				check(when + ", after reloading " + loc)
+			}
+		})
+	}
+}
+
+// TestPricingCurrency switches the display currency: every visible price
+// gets a converted line in that currency (data-pergpu and data-inst times
+// the rate of data/fx.toml), except prices quoted in it; the quoted
+// prices stay; the URL holds cur and a reload restores it.
+func TestPricingCurrency(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	var foreign *derive.Row // a row quoted in another currency than the display one
+	for _, r := range g.rows {
+		if r.Offer.Currency != g.dd.Currency {
+			foreign = r
+			break
+		}
+	}
+	if foreign == nil {
+		t.Fatal("every offer is quoted in the display currency: the test of a quoted-currency view would test nothing")
+	}
+	cases := []struct {
+		name string
+		set  map[string]string
+	}{
+		{"EUR", map[string]string{"cur": "EUR"}},
+		{"GBP, GPU filter", map[string]string{"cur": "GBP", "gpu": "h100-sxm5-80gb"}},
+		{"the quoted currency " + foreign.Offer.Currency + " of " + foreign.Offer.Provider.ID, map[string]string{"cur": foreign.Offer.Currency, "provider": foreign.Offer.Provider.ID}},
+	}
+	browser := New(t, base)
+	byKey := map[string]*derive.Row{}
+	for _, r := range g.rows {
+		byKey[rowKey(r)] = r
+	}
+	// checkPrices compares the price cells of the visible rows with Go.
+	checkPrices := func(t *testing.T, b *Browser, cur, when string) []pageRow {
+		t.Helper()
+		rate := g.rate(t, cur)
+		rows := visibleRows(t, b)
+		for _, pr := range rows {
+			r := byKey[pr.Key]
+			if r == nil {
+				t.Fatalf("%s: row %s is not in the catalog", when, pr.Key)
+			}
+			o := r.Offer
+			if want := render.Money(r.Price.Price, o.Currency); pr.Inst != want {
+				t.Errorf("%s: %s: the quoted price is %q, want %q", when, pr.Key, pr.Inst, want)
+			}
+			if want := render.Money(r.PerGPU, o.Currency); pr.PerGPU != want {
+				t.Errorf("%s: %s: the quoted per-GPU price is %q, want %q", when, pr.Key, pr.PerGPU, want)
+			}
+			wantInst, wantPer := "", ""
+			if o.Currency != cur {
+				// The page multiplies data-inst and data-pergpu (display
+				// currency) by data-fx[cur], as this does.
+				wantInst = "≈ " + jsMoney(atof(t, pr.Data["inst"])*rate, cur)
+				wantPer = "≈ " + jsMoney(atof(t, pr.Data["pergpu"])*rate, cur)
+				// ... which is the catalog's conversion of the quoted price.
+				if conv, _ := g.cat.FX.Convert(r.Price.Price, o.Currency, cur); jsMoney(conv, cur) != jsMoney(r.InstDC*rate, cur) {
+					t.Logf("%s: %s: FX.Convert of the quoted price gives %s, the page's two-step conversion %s", when, pr.Key, jsMoney(conv, cur), jsMoney(r.InstDC*rate, cur))
+				}
+				if pr.Data["inst"] != fmt.Sprint(r.InstDC) || pr.Data["pergpu"] != fmt.Sprint(r.PerGPUDC) {
+					t.Errorf("%s: %s: data-inst %s and data-pergpu %s, want %v and %v", when, pr.Key, pr.Data["inst"], pr.Data["pergpu"], r.InstDC, r.PerGPUDC)
+				}
+			}
+			if pr.InstConv != wantInst || pr.PerGPUConv != wantPer {
+				t.Errorf("%s: %s (quoted in %s): converted lines %q and %q, want %q and %q", when, pr.Key, o.Currency, pr.InstConv, pr.PerGPUConv, wantInst, wantPer)
+			}
+		}
+		return rows
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := browser.For(t)
+			b.Navigate("pricing/")
+			setPricing(b, c.set)
+			want := g.filter(t, c.set)
+			filter := filtering(c.set)
+			n := len(want)
+			if !filter {
+				n = build.PricingLimit
+			}
+			query, shown := pricingQuery(c.set, false), g.shownText(n, filter, len(want))
+			waitPricing(b, query, shown)
+			rows := checkPrices(t, b, c.set["cur"], "after choosing "+c.set["cur"])
+			if d := diffKeys(pageKeys(rows), rowKeys(want[:n])); d != "" {
+				t.Errorf("the visible rows: %s", d)
+			}
+			if u, _ := url.Parse(b.Location()); u.Query().Get("cur") != c.set["cur"] {
+				t.Errorf("URL %s does not hold cur=%s", u, c.set["cur"])
+			}
+			loc := b.Location()
+			b.Navigate(loc)
+			waitPricing(b, query, shown)
+			checkPrices(t, b, c.set["cur"], "after reloading "+loc)
+			if got := readPricingForm(b)["cur"]; got != c.set["cur"] {
+				t.Errorf("after reloading %s the currency select holds %q", loc, got)
+			}
+
+			// Back to the display currency: prices quoted in it lose their
+			// converted line, the others convert to it again.
+			b.SetValue("#f-cur", g.dd.Currency)
+			delete(c.set, "cur")
+			waitPricing(b, pricingQuery(c.set, false), shown)
+			checkPrices(t, b, g.dd.Currency, "back in "+g.dd.Currency)
+		})
+	}
+}
+
+// TestPricingShowAll: /pricing/ shows the cheapest rows; "Show all N
+// prices" shows every price row of the catalog, and the URL keeps it.
+func TestPricingShowAll(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	b := New(t, base)
+	b.Navigate("pricing/")
+	first := fmt.Sprintf("%d cheapest of %d prices per GPU-hour shown", build.PricingLimit, len(g.rows))
+	if got := b.Text("#shown"); got != first {
+		t.Errorf("#shown = %q, want %q", got, first)
+	}
+	if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(g.rows[:build.PricingLimit])); d != "" {
+		t.Errorf("the first view: %s", d)
+	}
+	link := fmt.Sprintf("Show all %d prices", len(g.rows))
+	if got := b.Text("#show-all"); got != link || !b.Visible("#show-all") {
+		t.Errorf("the show-all link reads %q (visible: %v), want %q", got, b.Visible("#show-all"), link)
+	}
+	b.Click("#show-all")
+	all := fmt.Sprintf("%d offers shown", len(g.rows))
+	waitPricing(b, "?all=1", all)
+	check := func(when string) {
+		t.Helper()
+		rows := visibleRows(t, b)
+		if len(rows) != len(g.dd.Rows) {
+			t.Errorf("%s: %d rows visible, the catalog has %d price rows", when, len(rows), len(g.dd.Rows))
+		}
+		if d := diffKeys(pageKeys(rows), rowKeys(g.rows)); d != "" {
+			t.Errorf("%s: %s", when, d)
+		}
+		if b.Visible("#show-all") {
+			t.Errorf("%s: the show-all link is still shown", when)
+		}
+	}
+	check("after clicking the link")
+	loc := b.Location()
+	b.Navigate(loc)
+	waitPricing(b, "?all=1", all)
+	check("after reloading " + loc)
+}
+
+// TestPricingCSV downloads the CSV: its rows are the visible rows, in
+// their order, with the prices converted to the chosen currency.
+func TestPricingCSV(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	byKey := map[string]*derive.Row{}
+	for _, r := range g.rows {
+		byKey[rowKey(r)] = r
+	}
+	provider := most(g.rows, func(r *derive.Row) string { return r.Offer.Provider.ID })
+	cases := []struct {
+		name  string
+		set   map[string]string
+		sortN int // clicks on the VRAM column's sort button
+	}{
+		{name: "no filter: the rows shown", set: map[string]string{}},
+		{name: "provider in EUR", set: map[string]string{"provider": provider, "cur": "EUR"}},
+		{name: "min VRAM sorted by VRAM descending in JPY", set: map[string]string{"min-vram": "40", "cur": "JPY"}, sortN: 2},
+	}
+	browser := New(t, base)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := browser.For(t)
+			b.Navigate("pricing/")
+			setPricing(b, c.set)
+			for i := 0; i < c.sortN; i++ {
+				b.Click(`th[data-sort="vram"] button.sort`)
+			}
+			cur := withDefaults(c.set)["cur"]
+			if c.sortN > 0 {
+				c.set["sort"] = "vram"
+				c.set["dir"] = map[int]string{1: "asc", 2: "desc"}[c.sortN]
+			}
+			want := g.filter(t, c.set)
+			filter := filtering(c.set)
+			n := len(want)
+			if !filter {
+				n = build.PricingLimit
+			}
+			if c.sortN > 0 {
+				want = sorted(want, "vram", c.set["dir"])
+			}
+			want = want[:n]
+			if len(c.set) > 0 {
+				waitPricing(b, pricingQuery(c.set, false), g.shownText(n, filter, n))
+			}
+			visible := visibleRows(t, b)
+			if d := diffKeys(pageKeys(visible), rowKeys(want)); d != "" {
+				t.Fatalf("before the download, the visible rows: %s", d)
+			}
+			name, data := b.Download("#f-csv")
+			if name != "gpu-atlas-offers.csv" {
+				t.Errorf("the download is named %q", name)
+			}
+			recs, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+			if err != nil {
+				t.Fatalf("the CSV: %v\n%s", err, data)
+			}
+			head := "gpu,provider,instance,gpu_count,vram_per_gpu_gb,billing,price_per_hour_quoted,currency,price_per_hour_" + cur + ",price_per_gpu_hour_" + cur + ",as_of,source"
+			if len(recs) == 0 || strings.Join(recs[0], ",") != head {
+				t.Fatalf("the CSV header is %q, want %q", recs[:min(1, len(recs))], head)
+			}
+			recs = recs[1:]
+			// The visible rows after the download: the table must not change.
+			after := visibleRows(t, b)
+			if d := diffKeys(pageKeys(after), pageKeys(visible)); d != "" {
+				t.Errorf("the download changed the visible rows: %s", d)
+			}
+			if got := b.Text("#shown"); len(c.set) > 0 && got != g.shownText(n, filter, n) {
+				t.Errorf("after the download #shown = %q", got)
+			}
+			if len(recs) != len(visible) {
+				t.Errorf("the CSV has %d rows, %d are visible", len(recs), len(visible))
+			}
+			rate := g.rate(t, cur)
+			for i := 0; i < min(len(recs), len(want)); i++ {
+				r := want[i]
+				o := r.Offer
+				quoted := strconv.FormatFloat(r.Price.Price, 'f', -1, 64) // the catalog's exact figure
+				wantRec := []string{o.GPU.ID, o.Provider.ID, o.Instance, strconv.Itoa(o.GPUCount), fmt.Sprint(o.VRAMPerGPUGB), r.Price.Billing,
+					quoted, o.Currency, jsToFixed(r.InstDC*rate, 4), jsToFixed(r.PerGPUDC*rate, 4), r.Price.AsOf.Format("2006-01-02"), r.Price.Source}
+				got := recs[i]
+				if len(got) == len(wantRec) && got[11] != wantRec[11] {
+					// The page writes the link's resolved href.
+					if u, err := url.Parse(wantRec[11]); err == nil && u.Path == "" && got[11] == wantRec[11]+"/" {
+						wantRec[11] = got[11]
+					}
+				}
+				if !slices.Equal(got, wantRec) {
+					t.Errorf("CSV row %d:\n got %q\nwant %q", i+1, got, wantRec)
+				}
+			}
+		})
+	}
+}
+
+// TestPricingHeaderSortButtons: the price tables' headers hold sort buttons
+// only on the pages whose script sorts (/pricing/ and /pricing/all/); on a
+// GPU or provider page a button would do nothing.
+func TestPricingHeaderSortButtons(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	b := New(t, base)
+	for _, c := range []struct {
+		page    string
+		buttons int
+	}{{"pricing/", 9}, {"pricing/all/", 9}, {"gpus/h100-sxm5-80gb/", 0}, {"providers/aws/", 0}} {
+		t.Run(c.page, func(t *testing.T) {
+			b := b.For(t)
+			b.Navigate(c.page)
+			var n, sortable int
+			b.Eval(`document.querySelectorAll("table thead th button.sort").length`, &n)
+			b.Eval(`document.querySelectorAll("table thead th[data-sort]").length`, &sortable)
+			if n != c.buttons || sortable != 9 {
+				t.Errorf("%d sort buttons in %d sortable header cells, want %d buttons in 9", n, sortable, c.buttons)
+			}
+		})
+	}
+}
