@@ -59,5 +59,5 @@ lighthouse:
 	  CHROME_PATH=$$(command -v chromium) npx --yes lighthouse@12.2.3 "http://127.0.0.1:$(LH_PORT)/$$p" \
 	    --quiet --output=json --output-path="$(LH_OUT)/lh$$name.json" \
 	    --chrome-flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$$(mktemp -d)"; \
-	  node -e 'const r=require(process.argv[1]);const c=r.categories;console.log(process.argv[2].padEnd(40),["performance","accessibility","best-practices","seo"].map(k=>k+" "+Math.round(c[k].score*100)).join("  "))' "$$PWD/$(LH_OUT)/lh$$name.json" "$$p"; \
+	  node -e 'const r=require(process.argv[1]);const c=r.categories;console.log(process.argv[2].padEnd(40),["performance","accessibility","best-practices","seo"].map(k=>k+" "+Math.round(c[k].score*100)).join("  "))' "$(abspath $(LH_OUT))/lh$$name.json" "$$p"; \
 	done
