@@ -35,7 +35,7 @@ import (
 )
 
 // Timeout bounds every single browser step (navigation, query, script).
-var Timeout = 30 * time.Second
+const Timeout = 30 * time.Second
 
 // Chromium returns the path of the Chromium binary. Without one it skips
 // the test when GPU_ATLAS_SKIP_BROWSER=1, else fails it.

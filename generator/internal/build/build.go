@@ -175,8 +175,6 @@ type siteBuild struct {
 	origin string
 	guides []*content.Page
 	html   []string // pages for the sitemap
-
-	fitCache map[string][]derive.GPUFit
 }
 
 // page renders one page to p (a directory path ending in "/" or a file).

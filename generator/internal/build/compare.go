@@ -48,22 +48,8 @@ func PairPath(a, b string) string {
 	return "compare/" + a + "-vs-" + b + "/"
 }
 
-// fits caches the preset x scenario table of each GPU; compare pages and
-// GPU pages share it.
-func (s *siteBuild) fits(g *catalog.GPU) []derive.GPUFit {
-	if s.fitCache == nil {
-		s.fitCache = map[string][]derive.GPUFit{}
-	}
-	f, ok := s.fitCache[g.ID]
-	if !ok {
-		f = s.dd.GPUFits(g)
-		s.fitCache[g.ID] = f
-	}
-	return f
-}
-
 func (s *siteBuild) compareGPU(g *catalog.GPU) CompareGPU {
-	return CompareGPU{GPU: g, OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot"), Fits: s.fits(g)}
+	return CompareGPU{GPU: g, OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot"), Fits: s.dd.GPUFits(g)}
 }
 
 // comparePages renders a page for every pair of GPUs in the same segment
@@ -137,7 +123,7 @@ func (s *siteBuild) compareJSON() template.JS {
 	}
 	for _, g := range s.cat.GPUs {
 		x := gpu{Name: g.Name, Specs: specRows(g), OnDemand: conv(s.dd.GPUStats(g.ID, "on-demand")), Spot: conv(s.dd.GPUStats(g.ID, "spot"))}
-		for _, f := range s.fits(g) {
+		for _, f := range s.dd.GPUFits(g) {
 			x.Fits = append(x.Fits, f.MinGPUs)
 		}
 		out.GPUs[g.ID] = x

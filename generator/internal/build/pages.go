@@ -125,7 +125,7 @@ func (s *siteBuild) pages() {
 		Data: map[string]any{"GPUs": s.summaries(), "Currency": cur}})
 	for _, g := range s.cat.GPUs {
 		gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
-			Fits: s.fits(g), Scenarios: derive.Scenarios()}
+			Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios()}
 		if g.ExportVariantOf != "" {
 			gp.Variant = s.cat.GPU(g.ExportVariantOf)
 		}

@@ -39,11 +39,12 @@ type Data struct {
 	Rows     []*Row // every price, sorted by GPU, billing, per-GPU price
 	byGPU    map[string][]*Row
 	byOffer  map[string][]*Row
+	fits     map[string]int // memo of minGPUs
 }
 
 // New derives the data of c. now fixes "today" for price ages.
 func New(c *catalog.Catalog, now time.Time) *Data {
-	d := &Data{Cat: c, Now: now, Currency: c.Site.DisplayCurrency, byGPU: map[string][]*Row{}, byOffer: map[string][]*Row{}}
+	d := &Data{Cat: c, Now: now, Currency: c.Site.DisplayCurrency, byGPU: map[string][]*Row{}, byOffer: map[string][]*Row{}, fits: map[string]int{}}
 	if d.Currency == "" {
 		d.Currency = c.FX.Base
 	}

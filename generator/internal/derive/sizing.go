@@ -86,7 +86,7 @@ func (d *Data) ModelFits(m *catalog.Model) []Fit {
 		f := Fit{Scenario: sc, MinGPUs: map[string]int{}}
 		f.OneGPU, f.OneGPUErr = sizing.Estimate(in, nil)
 		for _, g := range d.Cat.GPUs {
-			if n, ok := sizing.MinGPUs(in, SizingGPU(g)); ok {
+			if n := d.minGPUs(m, sc, g); n > 0 {
 				f.MinGPUs[g.ID] = n
 			}
 		}
@@ -128,20 +128,31 @@ type GPUFit struct {
 
 // GPUFits computes the preset x scenario table of a GPU page.
 func (d *Data) GPUFits(g *catalog.GPU) []GPUFit {
-	sg := SizingGPU(g)
 	models := append([]*catalog.Model(nil), d.Cat.Models...)
 	sort.SliceStable(models, func(i, j int) bool { return models[i].Params < models[j].Params })
 	var out []GPUFit
 	for _, m := range models {
 		gf := GPUFit{Model: m}
 		for _, sc := range Scenarios() {
-			n, ok := sizing.MinGPUs(sc.Input(SizingModel(m)), sg)
-			if !ok {
-				n = 0
-			}
-			gf.MinGPUs = append(gf.MinGPUs, n)
+			gf.MinGPUs = append(gf.MinGPUs, d.minGPUs(m, sc, g))
 		}
 		out = append(out, gf)
 	}
 	return out
+}
+
+// minGPUs is sizing.MinGPUs for a preset, scenario and GPU (0 when none
+// fits), memoised: model pages, GPU pages and compare pages all ask for
+// the same table.
+func (d *Data) minGPUs(m *catalog.Model, sc Scenario, g *catalog.GPU) int {
+	key := m.ID + "|" + sc.ID + "|" + g.ID
+	if n, ok := d.fits[key]; ok {
+		return n
+	}
+	n, ok := sizing.MinGPUs(sc.Input(SizingModel(m)), SizingGPU(g))
+	if !ok {
+		n = 0
+	}
+	d.fits[key] = n
+	return n
 }
