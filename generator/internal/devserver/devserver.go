@@ -265,7 +265,7 @@ func (s *Server) rebuild(changed []string) {
 			fmt.Fprintln(s.cfg.Stderr, e.String())
 		}
 		if warns.String() != s.warns {
-			s.cfg.Stderr.Write(warns.Bytes())
+			s.printWarnings(warns.String())
 		}
 		s.warns = warns.String()
 		kept := "; serving the previous output"
@@ -281,7 +281,7 @@ func (s *Server) rebuild(changed []string) {
 		return
 	}
 	if warns.String() != s.warns {
-		s.cfg.Stderr.Write(warns.Bytes())
+		s.printWarnings(warns.String())
 	}
 	s.warns = warns.String()
 	recovered := s.failed != nil
@@ -338,4 +338,16 @@ func diffTrees(a, b *output.Tree) int {
 func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// printWarnings prints a build's warnings when they are few, else their
+// count: a catalog with many old prices should not bury the server's own
+// lines (`check` lists them all).
+func (s *Server) printWarnings(w string) {
+	n := strings.Count(w, "\n")
+	if n <= 10 {
+		io.WriteString(s.cfg.Stderr, w)
+		return
+	}
+	fmt.Fprintf(s.cfg.Stderr, "%d warning(s): run \"go run ./generator check\" to list them\n", n)
 }
