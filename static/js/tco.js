@@ -75,7 +75,10 @@
   }
 
   const q = new URLSearchParams(location.search);
-  for (const e of form.elements) if (e.name && q.has(e.name)) e.value = q.get(e.name);
+  for (const e of form.elements) {
+    // An offer id the catalog no longer has keeps the default offer.
+    if (e.name && q.has(e.name) && (e.name !== "offer" || offers[q.get("offer")])) e.value = q.get(e.name);
+  }
   form.addEventListener("input", () => update(true));
   form.addEventListener("submit", (e) => { e.preventDefault(); update(true); });
   update(false);
