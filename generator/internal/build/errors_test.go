@@ -122,6 +122,8 @@ func TestBrokenInputs(t *testing.T) {
 			`data/providers/acme.toml:4:8: kind "gpucloud" is not one of: hyperscaler, gpu-cloud, marketplace, regional-cloud (did you mean "gpu-cloud"?)`},
 		{"kv heads do not divide heads", "data/models/tiny-7b.toml", "kv_heads = 32", "kv_heads = 5",
 			`data/models/tiny-7b.toml:7:12: kv_heads 5 does not divide heads 32`},
+		{"required key left commented out (as new writes it)", "data/offers/drachen.toml", "as_of = 2025-09-01", "# as_of = YYYY-MM-DD",
+			`data/offers/drachen.toml:13:1: missing required key "as_of" in [offers.prices] (uncomment this line and fill it in)`},
 		{"bad file name", "data/gpus/Bad_Name.toml", "", "name = \"x\"\n",
 			`data/gpus/Bad_Name.toml: file name "Bad_Name" is not a valid id: use lowercase letters, digits and single dashes`},
 		{"front matter: unknown key", "content/guides/first-guide.md", "weight = 10", "wieght = 10",

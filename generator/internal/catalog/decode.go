@@ -236,6 +236,11 @@ func (f *file) require(prefix string, keys ...string) {
 				where = tomlpos.StripIndices(prefix)
 				where = "[" + where + "]"
 			}
+			if line := f.commented(prefix, k); line > 0 {
+				// A template from `new` holds the key as a comment: point there.
+				f.d.Errorf(f.rel, line, 1, "missing required key %q in %s (uncomment this line and fill it in)", k, where)
+				continue
+			}
 			f.errorf(prefix, "missing required key %q in %s", k, where)
 		} else if f.emptyString(p) {
 			f.errorf(p, "required key %q is empty", k)
@@ -266,6 +271,32 @@ func (f *file) emptyString(path string) bool {
 	}
 	end := strings.Index(rest[1:], q)
 	return end >= 0 && strings.TrimSpace(rest[1:1+end]) == ""
+}
+
+// commented returns the line of a commented-out "# key = ..." inside the
+// table at prefix (the lines between its header and the next header), or 0.
+func (f *file) commented(prefix, key string) int {
+	start := 1
+	if prefix != "" {
+		at := f.ix.Key(prefix)
+		if at.Line == 0 {
+			return 0
+		}
+		start = at.Line + 1
+	}
+	lines := strings.Split(string(f.src), "\n")
+	for i := start - 1; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(l, "[") {
+			break
+		}
+		if rest, ok := strings.CutPrefix(l, "#"); ok {
+			if k, _, ok := strings.Cut(rest, "="); ok && strings.TrimSpace(k) == key {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }
 
 func join(a, b string) string {
