@@ -3,6 +3,7 @@ package browsertest
 import (
 	"errors"
 	"fmt"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,10 +38,10 @@ const notFoundPage = "no-such-page-for-a11y/"
 // lockfile pins its hash).
 func axeSource(t *testing.T) string {
 	t.Helper()
-	file := filepath.Join(RepoRoot(), "node_modules", "axe-core", "axe.min.js")
+	file := filepath.Join(testcat.RepoRoot(), "node_modules", "axe-core", "axe.min.js")
 	b, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("%s is missing: run npm ci in %s (axe-core is pinned in package.json and package-lock.json)", file, RepoRoot())
+		t.Fatalf("%s is missing: run npm ci in %s (axe-core is pinned in package.json and package-lock.json)", file, testcat.RepoRoot())
 	}
 	if err != nil {
 		t.Fatal(err)

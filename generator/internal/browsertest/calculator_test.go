@@ -3,6 +3,7 @@ package browsertest
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"net/url"
 	"slices"
 	"strconv"
@@ -121,7 +122,7 @@ func loadCatalog(t *testing.T) goSide {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, d := catalog.Load(RepoRoot(), now)
+	cat, d := catalog.Load(testcat.RepoRoot(), now)
 	if cat == nil || d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)

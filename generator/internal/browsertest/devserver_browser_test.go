@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,7 +71,7 @@ func TestDevServerOverlay(t *testing.T) {
 	root := FixtureRoot(t)
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout, stderr lockedBuffer
-	s, err := devserver.New(devserver.Config{Build: build.Options{Root: root, Out: out, Now: FixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
+	s, err := devserver.New(devserver.Config{Build: build.Options{Root: root, Out: out, Now: testcat.FixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"net/url"
 	"slices"
 	"sort"
@@ -31,7 +32,7 @@ func loadPricing(t *testing.T) pricingGo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, d := catalog.Load(RepoRoot(), now)
+	cat, d := catalog.Load(testcat.RepoRoot(), now)
 	if cat == nil || d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)

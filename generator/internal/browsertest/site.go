@@ -8,29 +8,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
-
-// FixtureNow is "today" of fixture builds, so that price ages are stable
-// (the same date as the build package's fixture tests).
-var FixtureNow = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
-
-// RepoRoot returns the absolute path of the repository root (three levels
-// above this package's directory).
-func RepoRoot() string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		abs, _ := filepath.Abs(filepath.Join("..", "..", ".."))
-		return abs
-	}
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
-}
 
 // served is one built and served site, shared by every test of the binary.
 type served struct {
@@ -62,18 +47,18 @@ func BuildRepo(t testing.TB) string {
 	t.Helper()
 	return serveOnce(t, &repoSite, func() (string, time.Time, error) {
 		now, err := build.Today()
-		return RepoRoot(), now, err
+		return testcat.RepoRoot(), now, err
 	})
 }
 
 // BuildFixture builds the small fixture site (testdata/site with the
 // repository's templates and static files) once per test binary, serves
-// it and returns its base URL. Its "today" is FixtureNow.
+// it and returns its base URL. Its "today" is testcat.FixtureNow.
 func BuildFixture(t testing.TB) string {
 	t.Helper()
 	return serveOnce(t, &fixtureSite, func() (string, time.Time, error) {
 		root, err := fixtureRoot()
-		return root, FixtureNow, err
+		return root, testcat.FixtureNow, err
 	})
 }
 
@@ -130,7 +115,7 @@ func serveOnce(t testing.TB, s *served, source func() (root string, now time.Tim
 
 // BuildFixtureCopy copies the fixture site (as BuildFixture builds it),
 // lets edit change the copy (it gets the copy's root directory), builds it
-// with FixtureNow as "today" and serves it until the test ends. It returns
+// with testcat.FixtureNow as "today" and serves it until the test ends. It returns
 // the copy's root and the site's base URL (ending in "/"). Unlike
 // BuildFixture it builds for this test alone, for a case the shared
 // fixture lacks.
@@ -146,7 +131,7 @@ func BuildFixtureCopy(t testing.TB, edit func(root string)) (root, baseURL strin
 		edit(root)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if _, d := build.Run(build.Options{Root: root, Out: out, Now: FixtureNow, BaseURL: "/"}); d.HasErrors() {
+	if _, d := build.Run(build.Options{Root: root, Out: out, Now: testcat.FixtureNow, BaseURL: "/"}); d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)
 		t.Fatalf("building %s:\n%s", root, b.String())
@@ -182,7 +167,7 @@ func fixtureRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	repo := RepoRoot()
+	repo := testcat.RepoRoot()
 	for _, c := range []struct{ from, to string }{
 		{filepath.Join(repo, "testdata", "site"), root},
 		{filepath.Join(repo, "templates"), filepath.Join(root, "templates")},

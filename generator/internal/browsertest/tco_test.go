@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -254,7 +255,7 @@ source = "https://acme.example/reserved"
 			t.Fatal(err)
 		}
 	})
-	cat, d := catalog.Load(root, FixtureNow)
+	cat, d := catalog.Load(root, testcat.FixtureNow)
 	if cat == nil || d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)
