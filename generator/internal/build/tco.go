@@ -37,8 +37,12 @@ func (s *siteBuild) tcoPage() {
 		return
 	}
 	// The default example: the first offer with an on-demand and a
-	// reserved price (so the break-even shows), else the first offer.
+	// reserved price (so the break-even shows), else the cheapest
+	// on-demand H100 SXM offer, else the first offer.
 	def := s.cat.Offers[0]
+	if r := s.dd.Cheapest("h100-sxm5-80gb"); r != nil {
+		def = r.Offer
+	}
 	for _, o := range s.cat.Offers {
 		_, od := o.Price("on-demand")
 		_, r1 := o.Price("reserved-1y")
