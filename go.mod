@@ -11,10 +11,10 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1 // dev server (generator/internal/devserver): file-change notifications for the watched source trees
 	github.com/tdewolff/minify/v2 v2.24.25
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/sys v0.49.0 // output swap: renameat2(RENAME_EXCHANGE) replaces the output directory in one step on Linux
 )
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/tdewolff/parse/v2 v2.8.20 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 )

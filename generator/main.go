@@ -76,14 +76,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 type buildFlags struct {
 	root, out, baseURL   string
 	noCompress, noMinify bool
+	force                bool
 }
 
 func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.root, "root", ".", "site root holding data/, content/, templates/ and static/")
-	fs.StringVar(&b.out, "out", "public", "output directory (replaced atomically on success)")
+	fs.StringVar(&b.out, "out", "public", "output directory, replaced atomically on success; must be absent, empty or a previous build")
 	fs.StringVar(&b.baseURL, "base-url", "", "URL the site is served from, e.g. https://intranet.example/gpu/ (default: base_url in data/site.toml)")
 	fs.BoolVar(&b.noCompress, "no-precompress", false, "do not write .br and .gz siblings of text files")
 	fs.BoolVar(&b.noMinify, "no-minify", false, "leave HTML, SVG, JSON and XML unminified (for reading the output)")
+	fs.BoolVar(&b.force, "force", false, "replace -out even when it exists and was not written by the generator (never the site root or its source folders)")
 }
 
 func (b *buildFlags) options() (build.Options, error) {
@@ -91,7 +93,7 @@ func (b *buildFlags) options() (build.Options, error) {
 	if err != nil {
 		return build.Options{}, err
 	}
-	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify}, nil
+	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify, Force: b.force}, nil
 }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) int {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -38,6 +39,27 @@ type Options struct {
 	// (see reuse.go). Only for callers that know the generator's Go
 	// sources did not change since that build: the dev server sets it.
 	Reuse *output.Tree
+	// Force lets the build replace an output target that exists and was
+	// not written by the generator (see output.CheckTarget). The site root
+	// and its source folders are refused whatever Force says.
+	Force bool
+}
+
+// SourceDirs are the site root's folders a build reads and never writes.
+func SourceDirs() []string { return []string{"data", "content", "templates", "static", "generator"} }
+
+// OutputOptions are the rules for replacing o.Out: never the site root or
+// a source folder, and a foreign target only with Force.
+func (o Options) OutputOptions() output.Options {
+	root := o.Root
+	if root == "" {
+		root = "."
+	}
+	oo := output.Options{Force: o.Force, Root: root}
+	for _, d := range SourceDirs() {
+		oo.Sources = append(oo.Sources, filepath.Join(root, d))
+	}
+	return oo
 }
 
 // Result summarises a build.
@@ -72,11 +94,17 @@ func Check(o Options) *diag.List {
 // Run builds the site into o.Out. On any error the output directory is
 // left exactly as it was.
 func Run(o Options) (*Result, *diag.List) {
+	// Refuse a target we may not replace before doing any work.
+	if err := output.CheckTarget(o.Out, o.OutputOptions()); err != nil {
+		d := &diag.List{}
+		d.Errorf(o.Out, 0, 0, "%v", err)
+		return nil, d
+	}
 	tree, d := site(o)
 	if tree == nil || d.HasErrors() {
 		return nil, d
 	}
-	if err := tree.Write(o.Out); err != nil {
+	if err := tree.Write(o.Out, o.OutputOptions()); err != nil {
 		d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 		return nil, d
 	}

@@ -125,13 +125,9 @@ func newServer(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if within(root, out) {
-		return nil, fmt.Errorf("output directory %s holds the site root", out)
-	}
-	for _, d := range sourceDirs() {
-		if within(out, filepath.Join(root, d)) || within(filepath.Join(root, d), out) {
-			return nil, fmt.Errorf("output directory %s overlaps the watched %s/", out, d)
-		}
+	cfg.Build.Root = root
+	if err := output.CheckTarget(out, cfg.Build.OutputOptions()); err != nil {
+		return nil, err
 	}
 	cfg.Build.Root, cfg.Build.Out, cfg.Build.Reuse = root, out, nil
 	s := &Server{cfg: cfg, root: root, out: out, started: time.Now(), subs: map[chan event]bool{}}

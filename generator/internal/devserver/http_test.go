@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 )
 
 const secret = "TOP SECRET: outside the output directory"
@@ -41,6 +42,7 @@ func outputFixture(t *testing.T) (*Server, string) {
 	write(filepath.Join(out, "404.html"), "<!doctype html><html><head><title>Missing</title></head><body><p>no such page</p></body></html>")
 	write(filepath.Join(out, "gpus", "index.html"), "<!doctype html><html><head></head><body>gpus</body></html>")
 	write(filepath.Join(out, "assets", "site.css"), "body{color:red}")
+	write(filepath.Join(out, output.Marker), output.MarkerMagic+"\nstate complete\nfiles 0\n") // a previous build's
 	for link, target := range map[string]string{
 		"rel-secret.txt": filepath.Join("..", "secret.txt"),
 		"abs-secret.txt": filepath.Join(dir, "secret.txt"),

@@ -1,13 +1,14 @@
 // Package output writes a built site atomically: everything goes into a
-// temporary directory beside the target, which replaces the target only
-// when every file is written. On failure the previous output is untouched.
+// temporary directory beside the target, which then takes the target's
+// place in one step. On failure the previous output is untouched.
+//
+// The generator only ever replaces a directory it made itself: every tree
+// it writes carries a manifest (Marker) at its root, and Write refuses a
+// target that is neither absent, empty, nor marked (see CheckTarget).
 package output
 
 import (
-	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -49,55 +50,4 @@ func (t *Tree) Bytes() int64 {
 		n += int64(len(b))
 	}
 	return n
-}
-
-// Write writes the tree to dir atomically: into dir's sibling temporary
-// directory first, then swapped in with renames.
-func (t *Tree) Write(dir string) error {
-	dir = filepath.Clean(dir)
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
-	if err != nil {
-		return err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	for _, p := range t.Paths() {
-		dst := filepath.Join(tmp, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, t.files[p], 0o644); err != nil {
-			return err
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		old = filepath.Join(parent, "."+filepath.Base(dir)+".old")
-		os.RemoveAll(old)
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("moving the previous output aside: %w", err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir) // put the previous output back
-		}
-		return err
-	}
-	ok = true
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	return nil
 }

@@ -1,0 +1,336 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Marker is the manifest file at the root of every tree the generator
+// writes. Its first line is MarkerMagic; while a tree is being written it
+// holds "state writing" and the writer's process id, and once complete
+// "state complete" and the list of files written. A directory carrying it
+// is the generator's own: a later build may replace it, and an abandoned
+// temporary tree beside the output may be removed.
+const Marker = ".gpu-atlas-output"
+
+// MarkerMagic is the first line of a Marker file.
+const MarkerMagic = "gpu-atlas output manifest v1"
+
+// Options say which targets Write may replace.
+type Options struct {
+	// Force allows replacing a target that exists, is not empty and carries
+	// no marker (a directory, or a file). Protected paths stay refused.
+	Force bool
+	// Root is the site root: neither it nor a directory containing it may
+	// be replaced (a target inside it, such as root/public, is fine).
+	Root string
+	// Sources are folders that must never be replaced: not the folder
+	// itself, nothing inside it, and nothing that contains it. The build
+	// passes the site root's data/, content/, templates/, static/ and
+	// generator/.
+	Sources []string
+}
+
+// TargetError is a refusal to replace the output target.
+type TargetError struct {
+	Dir    string
+	Reason string
+	Fix    string
+}
+
+func (e *TargetError) Error() string {
+	msg := fmt.Sprintf("refusing to write the site to %s: %s", e.Dir, e.Reason)
+	if e.Fix != "" {
+		msg += " (" + e.Fix + ")"
+	}
+	return msg
+}
+
+// CheckTarget reports whether dir may be replaced by a build under o. It
+// refuses a protected path, anything inside one or containing one, and an
+// existing file or non-empty directory without the generator's marker
+// (unless o.Force).
+func CheckTarget(dir string, o Options) error {
+	abs, err := canonical(dir)
+	if err != nil {
+		return err
+	}
+	const fix = "choose another -out, e.g. public; -force does not change this"
+	if o.Root != "" {
+		if ra, err := canonical(o.Root); err == nil {
+			switch {
+			case abs == ra:
+				return &TargetError{Dir: dir, Reason: "it is the site root", Fix: fix}
+			case within(abs, ra):
+				return &TargetError{Dir: dir, Reason: "it contains the site root " + ra, Fix: fix}
+			}
+		}
+	}
+	for _, p := range o.Sources {
+		pa, err := canonical(p)
+		if err != nil {
+			continue
+		}
+		name := filepath.Base(pa) + "/"
+		switch {
+		case abs == pa:
+			return &TargetError{Dir: dir, Reason: "it is the site's source folder " + name, Fix: fix}
+		case within(pa, abs):
+			return &TargetError{Dir: dir, Reason: "it is inside the site's source folder " + name, Fix: fix}
+		case within(abs, pa):
+			return &TargetError{Dir: dir, Reason: "it contains the site's source folder " + name, Fix: fix}
+		}
+	}
+	st, err := os.Lstat(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if o.Force {
+		return nil
+	}
+	if !st.IsDir() {
+		return &TargetError{Dir: dir, Reason: "it exists and is not a directory", Fix: "remove it, choose another -out, or pass -force to replace it"}
+	}
+	if ownTree(abs) {
+		return nil
+	}
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		return err
+	}
+	if len(ents) == 0 {
+		return nil
+	}
+	return &TargetError{Dir: dir, Reason: "it is a non-empty directory the generator did not write (no " + Marker + " at its root)",
+		Fix: "choose another -out, remove the directory, or pass -force to replace it"}
+}
+
+// canonical returns an absolute, cleaned path with symbolic links of its
+// existing ancestors resolved, so two spellings of one place compare equal.
+func canonical(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	// Resolve the longest existing prefix; keep the rest as written.
+	rest := ""
+	cur := abs
+	for {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether p is strictly inside dir.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// manifest is the parsed content of a Marker file.
+type manifest struct {
+	state string // "writing" or "complete"
+	pid   int
+}
+
+func readManifest(dir string) (manifest, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, Marker))
+	if err != nil {
+		return manifest{}, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	if !sc.Scan() || sc.Text() != MarkerMagic {
+		return manifest{}, false
+	}
+	var m manifest
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), " ")
+		switch k {
+		case "state":
+			m.state = v
+		case "pid":
+			m.pid, _ = strconv.Atoi(v)
+		case "files":
+			return m, m.state != ""
+		}
+	}
+	return m, m.state != ""
+}
+
+// ownTree reports whether dir carries the generator's marker.
+func ownTree(dir string) bool {
+	st, err := os.Lstat(dir)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	_, ok := readManifest(dir)
+	return ok
+}
+
+func writingManifest() []byte {
+	return fmt.Appendf(nil, "%s\nstate writing\npid %d\n", MarkerMagic, os.Getpid())
+}
+
+func completeManifest(paths []string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\nstate complete\nfiles %d\n", MarkerMagic, len(paths))
+	for _, p := range paths {
+		b.WriteString(p)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// writeMarker replaces dir's marker in one step (a new file renamed over
+// the old), so a process killed while writing it never leaves an empty or
+// partial marker.
+func writeMarker(dir string, b []byte) error {
+	tmp := filepath.Join(dir, Marker+".tmp")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, Marker))
+}
+
+// unstarted reports whether dir holds nothing but, at most, a marker being
+// written: a temporary tree whose writer was stopped before its marker.
+func unstarted(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.Name() != Marker+".tmp" || !e.Type().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+// tempPrefix is the name prefix of the temporary trees beside dir.
+func tempPrefix(dir string) string { return "." + filepath.Base(dir) + ".new-" }
+
+// Write writes the tree to dir atomically: into a marked temporary
+// directory beside dir, which then takes dir's place in one step (see
+// swap). It refuses a target CheckTarget refuses, and first removes the
+// temporary trees earlier interrupted builds left beside dir.
+func (t *Tree) Write(dir string, o Options) error {
+	if err := CheckTarget(dir, o); err != nil {
+		return err
+	}
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	RemoveLeftovers(dir)
+	tmp, err := os.MkdirTemp(parent, tempPrefix(dir))
+	if err != nil {
+		return err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			removeTree(tmp)
+		}
+	}()
+	// The marker comes first, so a tree abandoned half-written is
+	// recognisable as the generator's own by the next build.
+	if err := writeMarker(tmp, writingManifest()); err != nil {
+		return err
+	}
+	paths := t.Paths()
+	made := map[string]bool{}
+	for _, p := range paths {
+		dst := filepath.Join(tmp, filepath.FromSlash(p))
+		if d := filepath.Dir(dst); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+		if err := os.WriteFile(dst, t.files[p], 0o644); err != nil {
+			return err
+		}
+	}
+	if err := writeMarker(tmp, completeManifest(paths)); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	// Re-check just before the swap: the target may have changed while
+	// the tree was written.
+	if err := CheckTarget(dir, o); err != nil {
+		return err
+	}
+	old, err := swap(tmp, dir)
+	if err != nil {
+		return err
+	}
+	ok = true
+	if old != "" {
+		removeTree(old)
+	}
+	return nil
+}
+
+// removeTree removes a tree of the generator's with its marker last, so a
+// process stopped half-way leaves a tree the next build still recognises.
+func removeTree(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() != Marker {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+	os.RemoveAll(dir)
+}
+
+// RemoveLeftovers removes the temporary trees beside dir that interrupted
+// builds left behind: only directories named like the generator's
+// temporary trees that carry its marker, and of those only the complete
+// ones or ones whose writer is no longer running (and ones stopped before
+// their marker was written, which hold nothing else).
+func RemoveLeftovers(dir string) {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	prefix := tempPrefix(dir)
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		p := filepath.Join(parent, e.Name())
+		m, ok := readManifest(p)
+		if !ok {
+			if unstarted(p) {
+				os.RemoveAll(p)
+			}
+			continue
+		}
+		if m.state == "writing" && m.pid != os.Getpid() && processAlive(m.pid) {
+			continue // another build is writing it now
+		}
+		removeTree(p)
+	}
+}
