@@ -163,7 +163,14 @@ func (f *file) unknownKeys(md toml.MetaData, t reflect.Type) {
 
 // fieldNames lists the TOML keys of the struct reached from t by path.
 func fieldNames(t reflect.Type, path []string) []string {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		if t.Kind() == reflect.Map {
+			// A table keyed by the writer (i18n.<lang>): the key is any name.
+			if len(path) == 0 {
+				return nil
+			}
+			path = path[1:]
+		}
 		t = t.Elem()
 	}
 	if t.Kind() != reflect.Struct {

@@ -120,6 +120,7 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 		if p.HiddenCosts != nil && p.HiddenCosts.Currency != "" && !currencies[p.HiddenCosts.Currency] {
 			d.Errorf(p.File, 1, 1, "hidden_costs.currency %q is not in data/fx.toml", p.HiddenCosts.Currency)
 		}
+		checkCostCurrencies(d, p, currencies)
 	}
 	seenOffer := map[string]string{}
 	for _, of := range offerFiles {
@@ -166,8 +167,8 @@ func offerLess(a, b *Offer) bool {
 	if oka != okb {
 		return oka
 	}
-	if oka && a.Currency == b.Currency && pa.PerGPU(a) != pb.PerGPU(b) {
-		return pa.PerGPU(a) < pb.PerGPU(b)
+	if oka && a.Currency == b.Currency && pa.HourlyPerGPU(a) != pb.HourlyPerGPU(b) {
+		return pa.HourlyPerGPU(a) < pb.HourlyPerGPU(b)
 	}
 	return a.ID < b.ID
 }
@@ -266,6 +267,7 @@ func checkFX(c checker, fx *FX) {
 		}
 		c.positive("rates."+cur, r)
 	}
+	checkFXHistory(c, fx)
 }
 
 func checkGPU(c checker, g *GPU) {
@@ -339,6 +341,8 @@ func checkProvider(c checker, p *Provider) {
 			}
 		}
 	}
+	checkExtraCosts(c, p)
+	checkI18n(c, p)
 	c.sources("", p.Sources)
 }
 
@@ -387,42 +391,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 	if c.has(pre+".prices") && len(o.Prices) == 0 {
 		c.errorf(pre, "an offer needs at least one [[offers.prices]]")
 	}
-	byMode := map[string]float64{}
-	for i, pr := range o.Prices {
-		pp := fmt.Sprintf("%s.prices.%d", pre, i)
-		c.require(pp, requiredOf[Price]()...)
-		c.oneOf(pp+".billing", pr.Billing, BillingModes()...)
-		if _, dup := byMode[pr.Billing]; dup {
-			c.errorf(pp+".billing", "billing mode %q is priced twice in this offer", pr.Billing)
-		}
-		if c.has(pp + ".price") {
-			if !(pr.Price > 0) {
-				c.errorf(pp+".price", "price must be greater than 0, got %v", pr.Price)
-			} else if pr.Price > 10000 {
-				c.errorf(pp+".price", "price %v per instance-hour is implausible", pr.Price)
-			}
-		}
-		byMode[pr.Billing] = pr.Price
-		c.date(pp+".as_of", pr.AsOf)
-		if warn := cat.Site.Staleness.WarnDays; warn > 0 && c.has(pp+".as_of") {
-			if days := int(c.now.Sub(pr.AsOf).Hours() / 24); days > warn {
-				c.warnf(pp+".as_of", "price is %d days old (older than warn_days = %d in data/site.toml): check it against %s", days, warn, pr.Source)
-			}
-		}
-		if c.has(pp+".source") && !c.blank[pp+".source"] && strings.TrimSpace(pr.Source) == "" {
-			c.errorf(pp+".source", "source is empty: give the URL the price was read from")
-		}
-		if pr.Dataset != "" && !datasets[pr.Dataset] {
-			c.errorf(pp+".dataset", "unknown dataset %q (declare it under [[datasets]] in data/site.toml)%s", pr.Dataset, suggestID(pr.Dataset, mapKeys(datasets)))
-		}
-	}
-	if od, ok := byMode["on-demand"]; ok && od > 0 {
-		for i, pr := range o.Prices {
-			if pr.Billing != "on-demand" && pr.Price > od {
-				c.errorf(fmt.Sprintf("%s.prices.%d.price", pre, i), "%s price %v is above the on-demand price %v", pr.Billing, pr.Price, od)
-			}
-		}
-	}
+	checkPrices(c, pre, o, cat, p, datasets)
 }
 
 func checkModel(c checker, m *Model) {

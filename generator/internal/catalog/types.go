@@ -18,12 +18,15 @@ type Source struct {
 
 // Site is data/site.toml: the site's configuration.
 type Site struct {
-	Title           string    `toml:"title"`
-	Description     string    `toml:"description"`
-	BaseURL         string    `toml:"base_url"`
-	RepoURL         string    `toml:"repo_url"`
-	Language        string    `toml:"language"`
-	DisplayCurrency string    `toml:"display_currency"`
+	Title           string `toml:"title"`
+	Description     string `toml:"description"`
+	BaseURL         string `toml:"base_url"`
+	RepoURL         string `toml:"repo_url"`
+	Language        string `toml:"language"`
+	DisplayCurrency string `toml:"display_currency"`
+	// RequireEvidence makes a price's evidence kind required (a price
+	// with a dataset has it implied); without it evidence is optional.
+	RequireEvidence bool      `toml:"require_evidence"`
 	Staleness       Staleness `toml:"staleness"`
 	Datasets        []Dataset `toml:"datasets"`
 }
@@ -48,12 +51,15 @@ type Dataset struct {
 }
 
 // FX is data/fx.toml: exchange rates as units of each currency per one
-// unit of Base, with their date and source.
+// unit of Base, with their date and source. The top-level rates are the
+// current ones; History holds older dated sets (see fx.go).
 type FX struct {
-	Base   string             `toml:"base"`
-	AsOf   time.Time          `toml:"as_of"`
-	Source string             `toml:"source"`
-	Rates  map[string]float64 `toml:"rates"`
+	Base      string             `toml:"base"`
+	AsOf      time.Time          `toml:"as_of"`
+	DateBasis string             `toml:"date_basis"`
+	Source    string             `toml:"source"`
+	Rates     map[string]float64 `toml:"rates"`
+	History   []FXRates          `toml:"history"`
 }
 
 // Convert converts amount from currency `from` to currency `to`. It
@@ -141,18 +147,40 @@ type Provider struct {
 	FreeTrial    string       `toml:"free_trial"`
 	StorageNotes string       `toml:"storage_notes"`
 	HiddenCosts  *HiddenCosts `toml:"hidden_costs"`
-	Sources      []Source     `toml:"sources"`
+	// ExtraCosts are dated, sourced charges beyond the instance price
+	// (egress, public IPv4, block storage, stopped instances); see
+	// hiddencosts.go. They take precedence over HiddenCosts.
+	ExtraCosts []ExtraCost             `toml:"extra_costs"`
+	I18n       map[string]ProviderText `toml:"i18n"`
+	Sources    []Source                `toml:"sources"`
 
 	Offers []*Offer `toml:"-"` // filled by Load
 
-	broken bool // its file did not decode
+	broken  bool          // its file did not decode
+	costPos []tomlpos.Pos // where each extra_costs entry's currency is written
+	// hiddenCurPos is where hidden_costs.currency is written.
+	hiddenCurPos tomlpos.Pos
 }
 
 // Region is a provider's location.
 type Region struct {
-	ID      string `toml:"id"`
-	City    string `toml:"city"`
-	Country string `toml:"country"`
+	ID      string                `toml:"id"`
+	Name    string                `toml:"name"`
+	City    string                `toml:"city"`
+	Country string                `toml:"country"`
+	I18n    map[string]RegionText `toml:"i18n"`
+}
+
+// DisplayName is the region's name for readers: its name, else its city,
+// else its id.
+func (r Region) DisplayName() string {
+	switch {
+	case r.Name != "":
+		return r.Name
+	case r.City != "":
+		return r.City
+	}
+	return r.ID
 }
 
 // Billing describes how a provider charges.
@@ -221,29 +249,34 @@ type Offer struct {
 	Line     int       `toml:"-"`
 	Provider *Provider `toml:"-"`
 	GPU      *GPU      `toml:"-"`
+
+	current []int // indexes into Prices of the newest observation of each price key (prices.go)
 }
 
-// Price is an hourly price of a whole instance in one billing mode.
+// Price is one dated observation of a whole instance's price in one
+// billing mode (see prices.go for keys, history and the hourly
+// equivalent). Load normalises the legacy billing modes reserved-1y and
+// reserved-3y to committed with TermMonths 12 and 36, an absent unit to
+// "hour", and an absent evidence kind to community-dataset when Dataset
+// is set.
 type Price struct {
-	Billing string    `toml:"billing"`
-	Price   float64   `toml:"price"`
-	AsOf    time.Time `toml:"as_of"`
-	Source  string    `toml:"source"`
-	Dataset string    `toml:"dataset"`
+	Billing    string    `toml:"billing"`
+	Price      float64   `toml:"price"`
+	Unit       string    `toml:"unit"`
+	TermMonths int       `toml:"term_months"`
+	Payment    string    `toml:"payment"`
+	Commitment string    `toml:"commitment"`
+	Region     string    `toml:"region"`
+	AsOf       time.Time `toml:"as_of"`
+	DateBasis  string    `toml:"date_basis"`
+	Source     string    `toml:"source"`
+	Evidence   string    `toml:"evidence"`
+	Dataset    string    `toml:"dataset"`
 }
 
-// PerGPU is the derived price per GPU-hour.
+// PerGPU is the price divided by the offer's GPU count, in the price's
+// unit (per GPU-hour for hourly prices; see HourlyPerGPU).
 func (p Price) PerGPU(o *Offer) float64 { return p.Price / float64(o.GPUCount) }
-
-// Price returns the offer's price in a billing mode.
-func (o *Offer) Price(billing string) (Price, bool) {
-	for _, p := range o.Prices {
-		if p.Billing == billing {
-			return p, true
-		}
-	}
-	return Price{}, false
-}
 
 // Model is data/models/<id>.toml: a model preset for sizing.
 type Model struct {
@@ -267,6 +300,3 @@ type Model struct {
 	Notes           string   `toml:"notes"`
 	Sources         []Source `toml:"sources"`
 }
-
-// BillingModes returns the billing modes a price may have, in display order.
-func BillingModes() []string { return []string{"on-demand", "reserved-1y", "reserved-3y", "spot"} }

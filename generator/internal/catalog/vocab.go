@@ -29,6 +29,92 @@ func BillingIncrements() []string { return []string{"per-second", "per-minute", 
 // RDMAKinds returns the allowed values of a provider's network.rdma.
 func RDMAKinds() []string { return []string{"InfiniBand", "RoCE", "EFA", "none", "unknown"} }
 
+// BillingModes returns the billing modes of a price, in display order:
+// pay-as-you-go, a commitment for a term (reserved instances, savings
+// plans, committed-use discounts, monthly subscriptions), and spot.
+func BillingModes() []string { return []string{"on-demand", "committed", "spot"} }
+
+// LegacyBillingModes returns the billing modes of the first data format,
+// still accepted: reserved-1y and reserved-3y mean committed with
+// term_months 12 and 36.
+func LegacyBillingModes() []string { return []string{"reserved-1y", "reserved-3y"} }
+
+// legacyTerms maps a legacy billing mode to its term in months.
+func legacyTerms() map[string]int { return map[string]int{"reserved-1y": 12, "reserved-3y": 36} }
+
+// PriceUnits returns the units a price may be quoted per, with the hours
+// each stands for (an hourly equivalent is price / hours).
+func PriceUnits() []string { return []string{"hour", "day", "week", "month"} }
+
+// UnitHours returns the hours in a price unit (day 24, week 168, month
+// 730, the average month of 365 x 24 / 12 hours), or 0 for an unknown
+// unit. The empty unit is an hour.
+func UnitHours(unit string) float64 {
+	switch unit {
+	case "", "hour":
+		return 1
+	case "day":
+		return 24
+	case "week":
+		return 168
+	case "month":
+		return 730
+	}
+	return 0
+}
+
+// PaymentOptions returns the allowed values of a committed price's payment.
+func PaymentOptions() []string { return []string{"no-upfront", "partial-upfront", "all-upfront"} }
+
+// CommitmentKinds returns the allowed values of a committed price's
+// commitment.
+func CommitmentKinds() []string {
+	return []string{"reserved-instance", "savings-plan", "committed-use-discount", "subscription"}
+}
+
+// EvidenceKinds returns the allowed values of a price's evidence: the
+// provider's own page, document or API; the provider's own documentation
+// repository; a third party's transcription of the provider's figure; a
+// community dataset.
+func EvidenceKinds() []string {
+	return []string{"first-party", "first-party-docs-repo", "third-party", "community-dataset"}
+}
+
+// DateBases returns the allowed values of date_basis: how an as_of date
+// was established.
+func DateBases() []string {
+	return []string{"page-date", "commit-date", "accessed", "dataset-row-date", "api-retrieved"}
+}
+
+// ExtraCostKinds returns the allowed values of an extra_costs entry's kind.
+func ExtraCostKinds() []string {
+	return []string{"egress", "public-ipv4", "block-storage", "stopped-instance"}
+}
+
+// ExtraCostUnits returns the units an extra_costs entry of a kind may be
+// priced per: egress per GB (or GiB) moved out to the internet, a public
+// IPv4 address per hour or month, block storage per GB-month, GiB-month
+// or GB-hour, and a stopped instance's own charge per hour, month or
+// GB-month.
+func ExtraCostUnits(kind string) []string {
+	switch kind {
+	case "egress":
+		return []string{"gb", "gib"}
+	case "public-ipv4":
+		return []string{"hour", "month"}
+	case "block-storage":
+		return []string{"gb-month", "gib-month", "gb-hour"}
+	case "stopped-instance":
+		return []string{"hour", "month", "gb-month"}
+	}
+	return nil
+}
+
+// LanguagePattern returns the regular expression of a language code key
+// of an i18n table (BCP 47 primary language, optionally a script or
+// region subtag: zh, zh-Hant, pt-BR).
+func LanguagePattern() string { return `^[a-z]{2,3}(-[A-Z][a-z]{3})?(-[A-Z]{2})?$` }
+
 // IDPattern returns the regular expression (RE2 and ECMA-262 alike) every
 // catalog id matches: the file names under data/ and guide slugs.
 func IDPattern() string { return `^[a-z0-9]+(-[a-z0-9]+)*$` }
@@ -58,6 +144,8 @@ func RequiredKeys(t reflect.Type) []string {
 		return []string{"id", "title", "url", "licence", "attribution"}
 	case reflect.TypeFor[FX]():
 		return []string{"base", "as_of", "source", "rates"}
+	case reflect.TypeFor[FXRates]():
+		return []string{"as_of", "source", "rates"}
 	case reflect.TypeFor[GPU]():
 		return []string{"name", "vendor", "architecture", "release_year", "form_factor", "segment", "memory_gb", "memory_type", "memory_bandwidth_gbs", "interconnect", "sources"}
 	case reflect.TypeFor[Interconnect]():
@@ -74,6 +162,10 @@ func RequiredKeys(t reflect.Type) []string {
 		return []string{"term_months"}
 	case reflect.TypeFor[HiddenCosts]():
 		return []string{"currency"}
+	case reflect.TypeFor[ExtraCost]():
+		return []string{"kind", "currency", "as_of", "source", "evidence"}
+	case reflect.TypeFor[Tier]():
+		return []string{"price"}
 	case reflect.TypeFor[Offer]():
 		return []string{"instance", "gpu", "gpu_count", "vram_per_gpu_gb", "vram_total_gb", "regions", "currency", "prices"}
 	case reflect.TypeFor[Price]():

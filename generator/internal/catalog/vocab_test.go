@@ -36,7 +36,7 @@ func TestValidID(t *testing.T) {
 // TestRequiredKeysAreFields checks every required key names a toml field
 // of its type.
 func TestRequiredKeysAreFields(t *testing.T) {
-	for _, v := range []any{Site{}, Staleness{}, Dataset{}, FX{}, GPU{}, Interconnect{}, Source{}, Provider{}, Region{}, Billing{}, Reserved{}, HiddenCosts{}, Offer{}, Price{}, Model{}} {
+	for _, v := range []any{Site{}, Staleness{}, Dataset{}, FX{}, GPU{}, Interconnect{}, Source{}, Provider{}, Region{}, Billing{}, Reserved{}, HiddenCosts{}, ExtraCost{}, Tier{}, FXRates{}, Offer{}, Price{}, Model{}} {
 		typ := reflect.TypeOf(v)
 		keys := RequiredKeys(typ)
 		if len(keys) == 0 {

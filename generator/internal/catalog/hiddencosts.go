@@ -1,0 +1,286 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
+)
+
+// ExtraCost is one dated, sourced observation of a charge beyond the
+// instance price, in a provider file's [[extra_costs]]:
+//
+//   - egress: internet egress per GB (or GiB), flat (price) or by monthly
+//     volume tiers;
+//   - public-ipv4: a public IPv4 address per hour or month;
+//   - block-storage: block storage per GB-month (GiB-month, GB-hour);
+//   - stopped-instance: what a stopped instance costs: whether instance
+//     hours are still billed (compute_billed), and any charge of its own.
+//
+// Entries with the same kind, name, region and unit are the history of one
+// charge; the newest is current (see Provider.CurrentCosts).
+type ExtraCost struct {
+	Kind string `toml:"kind"`
+	// Name tells apart charges of one kind: the storage class, the tier,
+	// "in use" or "unused" for addresses. Optional.
+	Name string `toml:"name"`
+	// Region is one of the provider's region ids; empty: all regions.
+	Region   string   `toml:"region"`
+	Currency string   `toml:"currency"`
+	Price    *float64 `toml:"price"`
+	Unit     string   `toml:"unit"`
+	Tiers    []Tier   `toml:"tiers"`
+	// ComputeBilled says, for a stopped-instance entry, whether the
+	// instance's hourly price is still charged while it is stopped.
+	ComputeBilled *bool     `toml:"compute_billed"`
+	AsOf          time.Time `toml:"as_of"`
+	DateBasis     string    `toml:"date_basis"`
+	Source        string    `toml:"source"`
+	Evidence      string    `toml:"evidence"`
+	Notes         string    `toml:"notes"`
+}
+
+// Tier is one volume tier of an egress charge: the price per unit for the
+// monthly volume up to UpToGB (in the entry's unit, GB or GiB), above the
+// previous tier's bound. The last tier has no bound.
+type Tier struct {
+	UpToGB *float64 `toml:"up_to_gb"`
+	Price  float64  `toml:"price"`
+}
+
+// CostKey identifies one charge across its observations.
+type CostKey struct{ Kind, Name, Region, Unit string }
+
+// Key returns the entry's key.
+func (e ExtraCost) Key() CostKey { return CostKey{e.Kind, e.Name, e.Region, e.Unit} }
+
+// CurrentCosts returns the current observation of each extra cost (the
+// newest of each key), in the order the keys first appear in the file.
+func (p *Provider) CurrentCosts() []ExtraCost {
+	newest := map[CostKey]int{}
+	var order []CostKey
+	for i, e := range p.ExtraCosts {
+		k := e.Key()
+		j, ok := newest[k]
+		switch {
+		case !ok:
+			order = append(order, k)
+			newest[k] = i
+		case e.AsOf.After(p.ExtraCosts[j].AsOf):
+			newest[k] = i
+		}
+	}
+	out := make([]ExtraCost, 0, len(order))
+	for _, k := range order {
+		out = append(out, p.ExtraCosts[newest[k]])
+	}
+	return out
+}
+
+// CostHistory returns every observation of the key, oldest first.
+func (p *Provider) CostHistory(k CostKey) []ExtraCost {
+	var out []ExtraCost
+	for _, e := range p.ExtraCosts {
+		if e.Key() == k {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ExtraCost) int { return a.AsOf.Compare(b.AsOf) })
+	return out
+}
+
+// CostFor returns the current entry of a kind that applies to a region:
+// the first (in file order) current entry of the kind naming that region,
+// else the first naming no region. region "" asks for an all-regions
+// entry only.
+func (p *Provider) CostFor(kind, region string) (ExtraCost, bool) {
+	var all *ExtraCost
+	cur := p.CurrentCosts()
+	for i := range cur {
+		e := &cur[i]
+		if e.Kind != kind {
+			continue
+		}
+		if region != "" && e.Region == region {
+			return *e, true
+		}
+		if e.Region == "" && all == nil {
+			all = e
+		}
+	}
+	if all != nil {
+		return *all, true
+	}
+	return ExtraCost{}, false
+}
+
+// gibPerGB is how many GiB one GB (10^9 bytes) is.
+const gibPerGB = 1e9 / (1 << 30)
+
+// Amount returns the charge for qty in the entry's currency: GB moved out
+// for egress (tiers applied to the monthly volume), addresses kept for a
+// month (730 hours) for public-ipv4, GB kept for a month for
+// block-storage. qty is in GB (10^9 bytes); entries priced per GiB are
+// converted. It returns false when the entry has no price to apply (a
+// stopped-instance entry, or no price and no tiers).
+func (e ExtraCost) Amount(qty float64) (float64, bool) {
+	switch e.Kind {
+	case "egress":
+		vol := qty
+		if e.Unit == "gib" {
+			vol = qty * gibPerGB
+		}
+		if len(e.Tiers) > 0 {
+			total, below := 0.0, 0.0
+			for _, t := range e.Tiers {
+				upper := math.Inf(1)
+				if t.UpToGB != nil {
+					upper = *t.UpToGB
+				}
+				if vol > below {
+					total += (min(vol, upper) - below) * t.Price
+				}
+				below = upper
+			}
+			return total, true
+		}
+		if e.Price == nil {
+			return 0, false
+		}
+		return vol * *e.Price, true
+	case "public-ipv4":
+		if e.Price == nil {
+			return 0, false
+		}
+		if e.Unit == "month" {
+			return qty * *e.Price, true
+		}
+		return qty * 730 * *e.Price, true
+	case "block-storage":
+		if e.Price == nil {
+			return 0, false
+		}
+		switch e.Unit {
+		case "gib-month":
+			return qty * gibPerGB * *e.Price, true
+		case "gb-hour":
+			return qty * 730 * *e.Price, true
+		}
+		return qty * *e.Price, true
+	}
+	return 0, false
+}
+
+// checkExtraCosts validates a provider's [[extra_costs]] entries; the
+// currencies are checked by checkCostCurrencies once data/fx.toml is
+// known.
+func checkExtraCosts(c checker, p *Provider) {
+	known := map[string]bool{}
+	var ids []string
+	for _, r := range p.Regions {
+		known[r.ID] = true
+		ids = append(ids, r.ID)
+	}
+	seen := map[string]int{}
+	p.costPos = make([]tomlpos.Pos, len(p.ExtraCosts))
+	for i, e := range p.ExtraCosts {
+		pre := fmt.Sprintf("extra_costs.%d", i)
+		line, col := c.pos(pre + ".currency")
+		p.costPos[i] = tomlpos.Pos{Line: line, Col: col}
+		c.require(pre, requiredOf[ExtraCost]()...)
+		c.oneOf(pre+".kind", e.Kind, ExtraCostKinds()...)
+		units := ExtraCostUnits(e.Kind)
+		if units != nil {
+			c.oneOf(pre+".unit", e.Unit, units...)
+		}
+		c.oneOf(pre+".date_basis", e.DateBasis, DateBases()...)
+		c.oneOf(pre+".evidence", e.Evidence, EvidenceKinds()...)
+		c.date(pre+".as_of", e.AsOf)
+		c.url(pre+".source", e.Source)
+		if c.has(pre+".region") && !known[e.Region] {
+			c.errorf(pre+".region", "unknown region %q of provider %s%s", e.Region, p.ID, suggestID(e.Region, ids))
+		}
+		if e.Price != nil && *e.Price < 0 {
+			c.errorf(pre+".price", "price must not be negative, got %v", *e.Price)
+		}
+		if e.Price != nil && !c.has(pre+".unit") && units != nil {
+			c.errorf(pre+".price", "a price needs its unit (unit = one of: %s)", strings.Join(units, ", "))
+		}
+		switch e.Kind {
+		case "egress":
+			switch {
+			case e.Price != nil && len(e.Tiers) > 0:
+				c.errorf(pre+".price", "give egress either a flat price or [[extra_costs.tiers]], not both")
+			case e.Price == nil && len(e.Tiers) == 0 && c.has(pre+".kind"):
+				c.errorf(pre+".kind", "an egress entry needs a price or [[extra_costs.tiers]]")
+			}
+			if len(e.Tiers) > 0 && !c.has(pre+".unit") {
+				c.errorf(pre+".tiers", "tiers need the entry's unit (unit = one of: %s)", strings.Join(units, ", "))
+			}
+			checkTiers(c, pre, e.Tiers)
+		case "public-ipv4", "block-storage":
+			if e.Price == nil && c.has(pre+".kind") {
+				c.errorf(pre+".kind", "a %s entry needs a price and its unit", e.Kind)
+			}
+		case "stopped-instance":
+			if e.ComputeBilled == nil {
+				c.errorf(pre+".kind", "a stopped-instance entry needs compute_billed = true or false: is the instance price still charged while it is stopped?")
+			}
+		}
+		if e.Kind != "egress" && len(e.Tiers) > 0 {
+			c.errorf(pre+".tiers", "tiers are for egress entries only")
+		}
+		if e.Kind != "stopped-instance" && e.ComputeBilled != nil {
+			c.errorf(pre+".compute_billed", "compute_billed is for stopped-instance entries only")
+		}
+		if c.has(pre+".as_of") && c.has(pre+".kind") {
+			id := fmt.Sprint(e.Key()) + e.AsOf.Format(time.DateOnly)
+			if first, dup := seen[id]; dup {
+				c.errorf(pre+".as_of", "this %s charge is observed twice on %s (first at line %d): give each observation its own as_of date", e.Kind, e.AsOf.Format(time.DateOnly), first)
+			}
+			l, _ := c.pos(pre)
+			seen[id] = l
+		}
+	}
+}
+
+// checkTiers reports tiers out of order: every tier but the last has an
+// increasing up_to_gb, the last has none.
+func checkTiers(c checker, pre string, tiers []Tier) {
+	prev := 0.0
+	for i, t := range tiers {
+		tp := fmt.Sprintf("%s.tiers.%d", pre, i)
+		c.require(tp, requiredOf[Tier]()...)
+		if t.Price < 0 {
+			c.errorf(tp+".price", "price must not be negative, got %v", t.Price)
+		}
+		last := i == len(tiers)-1
+		switch {
+		case t.UpToGB == nil && !last:
+			c.errorf(tp, "only the last tier may leave out up_to_gb (it covers everything above the previous tier)")
+		case t.UpToGB != nil && last:
+			c.errorf(tp+".up_to_gb", "the last tier covers everything above the previous one: leave out up_to_gb")
+		case t.UpToGB != nil && !(*t.UpToGB > prev):
+			c.errorf(tp+".up_to_gb", "up_to_gb %v must be greater than the previous tier's %v", *t.UpToGB, prev)
+		}
+		if t.UpToGB != nil {
+			prev = *t.UpToGB
+		}
+	}
+}
+
+// checkCostCurrencies reports extra_costs currencies that data/fx.toml
+// lacks.
+func checkCostCurrencies(d *diag.List, p *Provider, currencies map[string]bool) {
+	for i, e := range p.ExtraCosts {
+		if e.Currency == "" || currencies[e.Currency] || i >= len(p.costPos) {
+			continue
+		}
+		at := p.costPos[i]
+		d.Errorf(p.File, at.Line, at.Col, "currency %q is not in data/fx.toml%s", e.Currency, suggestID(e.Currency, mapKeys(currencies)))
+	}
+}
