@@ -134,8 +134,18 @@ func site(o Options) (*output.Tree, *diag.List) {
 	}
 	dd := derive.New(cat, o.Now)
 	url := func(p string) string { return basePath + strings.TrimPrefix(p, "/") }
-	titles, top := content.Titles(o.Root)
-	pages := content.Load(o.Root, &resolver{d: dd, guides: titles, top: top, url: url}, d)
+	langs := cat.Site.LangCodes()
+	titles, top := content.Titles(o.Root, langs)
+	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs,
+		Resolver: &resolver{d: dd, guides: titles, top: top, url: url}}, d)
+	// Only the default edition is rendered so far; the others are loaded
+	// and checked.
+	var pages []*content.Page
+	for _, p := range all {
+		if p.Lang == langs[0] {
+			pages = append(pages, p)
+		}
+	}
 	if d.HasErrors() {
 		return nil, d
 	}

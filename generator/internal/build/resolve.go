@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -17,12 +18,12 @@ import (
 // catalog holds is never typed twice.
 type resolver struct {
 	d      *derive.Data
-	guides map[string]string // slug -> title
+	guides map[string]map[string]string // lang -> slug -> title
 	top    map[string]bool   // slugs served at /<slug>/
 	url    func(string) string
 }
 
-func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (string, error) {
+func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]string) (string, error) {
 	c := r.d.Cat
 	gpu := func(id string) (*catalog.GPU, error) {
 		g := c.GPU(id)
@@ -48,7 +49,7 @@ func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (
 		}
 		switch args[1] {
 		case "name":
-			return g.Name, nil
+			return mdText(g.Name), nil
 		case "memory_gb":
 			return render.Num(g.MemoryGB) + " GB", nil
 		case "memory_bandwidth_gbs":
@@ -80,8 +81,8 @@ func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (
 		if row.Offer.Currency != r.d.Currency {
 			s += " (≈ " + render.Money(row.PerGPUDC, r.d.Currency) + ")"
 		}
-		return fmt.Sprintf("%s on [%s](%s) (%s, as of %s)", s, row.Offer.Provider.Name, r.url("providers/"+row.Offer.Provider.ID+"/"),
-			row.Offer.Instance, row.Price.AsOf.Format("2006-01-02")), nil
+		return fmt.Sprintf("%s on [%s](%s) (%s, as of %s)", mdText(s), mdText(row.Offer.Provider.Name), r.url("providers/"+row.Offer.Provider.ID+"/"),
+			mdText(row.Offer.Instance), row.Price.AsOf.Format("2006-01-02")), nil
 	case "link":
 		if len(kv) != 1 || len(args) != 0 {
 			return "", fmt.Errorf(`want {{< link gpu="id" >}}, provider="id", guide="slug" or model="id"`)
@@ -93,28 +94,28 @@ func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (
 				if err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("[%s](%s)", g.Name, r.url("gpus/"+g.ID+"/")), nil
+				return fmt.Sprintf("[%s](%s)", mdText(g.Name), r.url("gpus/"+g.ID+"/")), nil
 			case "provider":
 				p := c.Provider(v)
 				if p == nil {
 					return "", fmt.Errorf("unknown provider %q", v)
 				}
-				return fmt.Sprintf("[%s](%s)", p.Name, r.url("providers/"+p.ID+"/")), nil
+				return fmt.Sprintf("[%s](%s)", mdText(p.Name), r.url("providers/"+p.ID+"/")), nil
 			case "model":
 				m := c.Model(v)
 				if m == nil {
 					return "", fmt.Errorf("unknown model %q", v)
 				}
-				return fmt.Sprintf("[%s](%s)", m.Name, r.url("models/"+m.ID+"/")), nil
+				return fmt.Sprintf("[%s](%s)", mdText(m.Name), r.url("models/"+m.ID+"/")), nil
 			case "guide":
-				title, ok := r.guides[v]
+				title, ok := r.guides[lang][v]
 				if !ok {
 					return "", fmt.Errorf("unknown guide %q", v)
 				}
 				if r.top[v] {
-					return fmt.Sprintf("[%s](%s)", title, r.url(v+"/")), nil
+					return fmt.Sprintf("[%s](%s)", mdText(title), r.url(v+"/")), nil
 				}
-				return fmt.Sprintf("[%s](%s)", title, r.url("guides/"+v+"/")), nil
+				return fmt.Sprintf("[%s](%s)", mdText(title), r.url("guides/"+v+"/")), nil
 			}
 			return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
 		}
@@ -128,6 +129,26 @@ func (r *resolver) Shortcode(name string, args []string, kv map[string]string) (
 		return "", fmt.Errorf("unknown sizing text %q%s", args[0], didYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
 	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, sizing)")
+}
+
+// mdText makes a catalog value safe to splice into a guide's Markdown as
+// plain text, whatever the page's raw-HTML setting: every ASCII
+// punctuation character becomes a numeric character reference. CommonMark
+// never reads a reference as markup (no emphasis, link, autolink or HTML
+// tag can start from one), goldmark renders it back as the character,
+// escaped, and inside a raw-HTML block the browser reads it as text. So a
+// GPU name such as "<script>" or "[x](javascript:...)" shows as written
+// and runs nothing.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && r > ' ' && !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			fmt.Fprintf(&b, "&#%d;", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func gpuIDs(c *catalog.Catalog) []string {

@@ -1,17 +1,16 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
@@ -25,6 +24,8 @@ type file struct {
 	// blank holds the paths of required keys reported as empty, so the
 	// value checks that follow do not report them a second time.
 	blank map[string]bool
+	// urlDone holds the paths of URL values checkStrings validated.
+	urlDone map[string]bool
 }
 
 // decodeFile reads and decodes path into v. It reports syntax errors,
@@ -35,87 +36,17 @@ func decodeFile(abs, rel string, v any, d *diag.List) *file {
 		d.Errorf(rel, 0, 0, "cannot read: %v", err)
 		return nil
 	}
-	f := &file{rel: rel, src: src, d: d, blank: map[string]bool{}}
+	f := &file{rel: rel, src: src, d: d, blank: map[string]bool{}, urlDone: map[string]bool{}}
 	md, err := toml.Decode(string(src), v)
 	if err != nil {
-		line, col, msg := decodeError(src, err)
+		line, col, msg := tomlpos.DecodeError(src, err)
 		d.Errorf(rel, line, col, "%s", msg)
 		return nil
 	}
 	f.ix = tomlpos.Scan(src)
 	f.unknownKeys(md, reflect.TypeOf(v))
+	f.checkStrings(v)
 	return f
-}
-
-var (
-	tomlTypeRE     = regexp.MustCompile(`TOML value has type (\w+)`)
-	mismatchRE     = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): incompatible types: (.*)$`)
-	timeQuotedRE   = regexp.MustCompile(`^parsing time "[^"]*" as`)
-	kindOfTOMLType = map[string]byte{"string": 's', "int64": 'n', "float64": 'n', "bool": 'b', "array": 'a', "map": 't', "datetime": 'd'}
-)
-
-// decodeError turns a decoder error into a position and a message with a
-// likely fix. The decoder keys positions by plain key, so inside an array
-// of tables it names the last element with that key; the position is
-// recovered from the source by finding the value of the right kind.
-func decodeError(src []byte, err error) (line, col int, msg string) {
-	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		line, col = pe.Position.Line, max(pe.Position.Col, 1)
-		if line == 0 {
-			line = max(pe.Line, 1)
-		}
-		msg = pe.Message
-		if timeQuotedRE.MatchString(msg) && pe.LastKey != "" {
-			// A quoted date reaches time.Time as a string.
-			if p, ok := findKind(src, pe.LastKey, 's'); ok {
-				line, col = p.Line, p.Col
-			}
-			msg = fmt.Sprintf("key %q: a date must not be quoted (write as_of = 2025-04-21)", pe.LastKey)
-		}
-		return line, col, msg
-	}
-	m := mismatchRE.FindStringSubmatch(err.Error())
-	if m == nil {
-		return 1, 1, err.Error()
-	}
-	line, col = atoi(m[1]), 1
-	key, detail := m[2], m[3]
-	if t := tomlTypeRE.FindStringSubmatch(detail); t != nil {
-		if p, ok := findKind(src, key, kindOfTOMLType[t[1]]); ok {
-			line, col = p.Line, p.Col
-		}
-	}
-	msg = fmt.Sprintf("key %q: %s", key, detail)
-	switch {
-	case strings.Contains(detail, "has type string; destination has type time.Time"):
-		msg += " (write dates without quotes: 2025-04-21)"
-	case strings.Contains(detail, "has type string; destination has type integer"),
-		strings.Contains(detail, "has type string; destination has type float"):
-		msg += " (write numbers without quotes)"
-	case strings.Contains(detail, "has type float64; destination has type integer"):
-		msg += " (this field takes a whole number)"
-	}
-	return line, col, msg
-}
-
-// findKind returns the first value of the plain key whose kind is want.
-func findKind(src []byte, key string, want byte) (tomlpos.Pos, bool) {
-	ix := tomlpos.Scan(src)
-	for _, p := range ix.Paths() {
-		if tomlpos.StripIndices(p) == key && (want == 0 || ix.Kind(p) == want) {
-			return ix.Value(p), true
-		}
-	}
-	return tomlpos.Pos{}, false
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // unknownKeys reports every key the decoder did not use, with a
@@ -362,8 +293,12 @@ func (c checker) date(path string, t time.Time) {
 }
 
 func (c checker) url(path, v string) {
-	if c.has(path) && !c.blank[path] && !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "http://") {
-		c.errorf(path, "%s %q is not an http(s) URL", lastKey(path), v)
+	if !c.has(path) || c.blank[path] || c.urlDone[path] || strings.TrimSpace(v) == "" {
+		return
+	}
+	c.urlDone[path] = true
+	if err := safetext.SourceURL(v); err != nil {
+		c.errorf(path, "%s %q %v", lastKey(path), v, err)
 	}
 }
 

@@ -51,11 +51,24 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 	}
 	ck := func(f *file) checker { return checker{file: f, now: now} }
 
-	if f := decodeFile(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, d); f != nil {
-		checkSite(ck(f), &c.Site)
+	siteFile := decodeFile(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, d)
+	if siteFile != nil {
+		checkSite(ck(siteFile), &c.Site)
 	}
+	fxOK := false
 	if f := decodeFile(filepath.Join(dataDir, "fx.toml"), "data/fx.toml", &c.FX, d); f != nil {
 		checkFX(ck(f), &c.FX)
+		fxOK = true
+	}
+	if siteFile != nil {
+		var known map[string]bool // nil: fx.toml is broken, its own errors say so
+		if fxOK {
+			known = map[string]bool{}
+			for _, cur := range c.FX.Currencies() {
+				known[cur] = true
+			}
+		}
+		checkLanguages(ck(siteFile), &c.Site, known)
 	}
 	datasets := map[string]bool{}
 	for _, ds := range c.Site.Datasets {
@@ -118,7 +131,7 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 	}
 	for _, p := range c.Providers {
 		if p.HiddenCosts != nil && p.HiddenCosts.Currency != "" && !currencies[p.HiddenCosts.Currency] {
-			d.Errorf(p.File, 1, 1, "hidden_costs.currency %q is not in data/fx.toml", p.HiddenCosts.Currency)
+			d.Errorf(p.File, p.hiddenCurPos.Line, p.hiddenCurPos.Col, "hidden_costs.currency %q is not in data/fx.toml%s", p.HiddenCosts.Currency, suggestID(p.HiddenCosts.Currency, mapKeys(currencies)))
 		}
 		checkCostCurrencies(d, p, currencies)
 	}
@@ -312,6 +325,9 @@ func checkProvider(c checker, p *Provider) {
 		if seen[r.ID] {
 			c.errorf(pre+".id", "region %q is declared twice", r.ID)
 		}
+		if c.has(pre+".country") && r.Country != "" && !countryPattern.MatchString(r.Country) {
+			c.errorf(pre+".country", "country %q is not an ISO 3166-1 alpha-2 code (e.g. US, CN, DE)", r.Country)
+		}
 		seen[r.ID] = true
 	}
 	c.require("billing", requiredOf[Billing]()...)
@@ -334,6 +350,7 @@ func checkProvider(c checker, p *Provider) {
 		c.errorf("support.sla_pct", "sla_pct %v is out of range (50..100)", *p.Support.SLAPct)
 	}
 	if h := p.HiddenCosts; h != nil {
+		p.hiddenCurPos.Line, p.hiddenCurPos.Col = c.pos("hidden_costs.currency")
 		c.require("hidden_costs", requiredOf[HiddenCosts]()...)
 		for k, v := range map[string]*float64{"egress_per_gb": h.EgressPerGB, "public_ip_per_hour": h.PublicIPPerHour, "storage_per_gb_month": h.StoragePerGBMonth} {
 			if v != nil && *v < 0 {

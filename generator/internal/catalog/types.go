@@ -29,6 +29,8 @@ type Site struct {
 	RequireEvidence bool      `toml:"require_evidence"`
 	Staleness       Staleness `toml:"staleness"`
 	Datasets        []Dataset `toml:"datasets"`
+	// Languages are the site's editions, the default first (see Langs).
+	Languages []Language `toml:"languages"`
 }
 
 // Staleness holds the price-age thresholds in days: a price is fresh up to

@@ -138,6 +138,8 @@ func RequiredKeys(t reflect.Type) []string {
 	switch t {
 	case reflect.TypeFor[Site]():
 		return []string{"title", "base_url", "repo_url", "staleness"}
+	case reflect.TypeFor[Language]():
+		return []string{"code", "lang", "name"}
 	case reflect.TypeFor[Staleness]():
 		return []string{"fresh_days", "stale_days"}
 	case reflect.TypeFor[Dataset]():

@@ -16,12 +16,16 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 )
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Sections are the guide sections in display order. Pages in the
 // "faq" and "about" sections are served at /<slug>/ rather than under
@@ -46,7 +50,8 @@ type FrontMatter struct {
 // Page is one guide.
 type Page struct {
 	FrontMatter
-	Slug string // file name without .md
+	Slug string // file name without the language suffix and .md
+	Lang string // language code: the default language, or the file's suffix (slug.zh.md)
 	File string // path relative to the site root
 	HTML template.HTML
 	// Headings are the page's level-2 headings, for a table of contents.
@@ -56,15 +61,47 @@ type Page struct {
 // Heading is a heading with its anchor id.
 type Heading struct{ ID, Text string }
 
-// Resolver expands a shortcode into Markdown. args are the positional
-// arguments, kv the key="value" ones.
+// Resolver expands a shortcode into Markdown for a page in language lang.
+// args are the positional arguments, kv the key="value" ones.
 type Resolver interface {
-	Shortcode(name string, args []string, kv map[string]string) (string, error)
+	Shortcode(lang, name string, args []string, kv map[string]string) (string, error)
+}
+
+// Options configure loading.
+type Options struct {
+	// Now is the build date: an updated date after it is an error.
+	Now time.Time
+	// Resolver expands shortcodes; nil reports every shortcode as an error.
+	Resolver Resolver
+	// Languages are the site's language codes; the first is the default,
+	// whose pages are slug.md, and the others' are slug.<code>.md. Empty
+	// means English only.
+	Languages []string
+}
+
+func (o Options) langs() []string {
+	if len(o.Languages) == 0 {
+		return []string{"en"}
+	}
+	return o.Languages
+}
+
+// Name splits a content file name into its slug and language code:
+// "five-dimensions.zh.md" is ("five-dimensions", "zh"), "faq.md" is
+// ("faq", def).
+func Name(file, def string) (slug, lang string) {
+	base := strings.TrimSuffix(filepath.Base(file), ".md")
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		return base[:i], base[i+1:]
+	}
+	return base, def
 }
 
 // Load reads every content/**/*.md under root. It reports front-matter and
-// shortcode errors with positions; pages with errors are left out.
-func Load(root string, r Resolver, d *diag.List) []*Page {
+// shortcode errors with positions, a file naming an unknown language, and
+// two files with the same slug in one language; pages with errors are
+// left out. Pages are sorted by language, then slug.
+func Load(root string, o Options, d *diag.List) []*Page {
 	dir := filepath.Join(root, "content")
 	var pages []*Page
 	err := filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
@@ -87,7 +124,7 @@ func Load(root string, r Resolver, d *diag.List) []*Page {
 			d.Errorf(rel, 0, 0, "cannot read: %v", err)
 			return nil
 		}
-		if p := Parse(rel, src, r, d); p != nil {
+		if p := Parse(rel, src, o, d); p != nil {
 			pages = append(pages, p)
 		}
 		return nil
@@ -95,15 +132,43 @@ func Load(root string, r Resolver, d *diag.List) []*Page {
 	if err != nil && !os.IsNotExist(err) {
 		d.Errorf("content", 0, 0, "%v", err)
 	}
-	sort.Slice(pages, func(i, j int) bool { return pages[i].Slug < pages[j].Slug })
-	return pages
+	sort.Slice(pages, func(i, j int) bool {
+		if pages[i].Lang != pages[j].Lang {
+			return pages[i].Lang < pages[j].Lang
+		}
+		if pages[i].Slug != pages[j].Slug {
+			return pages[i].Slug < pages[j].Slug
+		}
+		return pages[i].File < pages[j].File
+	})
+	// One slug, one page per language, whatever folder it is in: the URL
+	// of a guide does not say its folder.
+	out := pages[:0]
+	for i, p := range pages {
+		if i > 0 && p.Lang == pages[i-1].Lang && p.Slug == pages[i-1].Slug {
+			first := pages[i-1].File
+			d.Errorf(p.File, 1, 1, "slug %q is also the slug of %s: both would be served at the same URL; rename one of the files", p.Slug, first)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // Parse parses one Markdown page. It returns nil when the page has errors.
-func Parse(rel string, src []byte, r Resolver, d *diag.List) *Page {
+func Parse(rel string, src []byte, o Options, d *diag.List) *Page {
 	before := len(d.Errors())
-	slug := strings.TrimSuffix(filepath.Base(rel), ".md")
-	p := &Page{Slug: slug, File: rel}
+	langs := o.langs()
+	slug, lang := Name(rel, langs[0])
+	p := &Page{Slug: slug, Lang: lang, File: rel}
+	if !contains(langs, lang) {
+		d.Errorf(rel, 1, 1, "file name names language %q, which data/site.toml does not declare (languages: %s): name it %s.md for %s, or declare the language", lang, strings.Join(langs, ", "), slug, langs[0])
+		return nil
+	}
+	if !slugPattern.MatchString(slug) {
+		d.Errorf(rel, 1, 1, "file name %q is not a valid slug: use lowercase letters, digits and single dashes (the slug is the page's URL)", slug)
+		return nil
+	}
 	fm, body, bodyLine, ok := split(src)
 	if !ok {
 		d.Errorf(rel, 1, 1, "missing front matter: start the file with a line +++, the TOML keys (title, description, section, weight, updated), and a closing +++")
@@ -111,15 +176,8 @@ func Parse(rel string, src []byte, r Resolver, d *diag.List) *Page {
 	}
 	md, err := toml.Decode(string(fm), &p.FrontMatter)
 	if err != nil {
-		if pe, ok := err.(toml.ParseError); ok {
-			col := pe.Position.Col
-			if col == 0 {
-				col = 1
-			}
-			d.Errorf(rel, pe.Position.Line+1, col, "front matter: %s", pe.Message)
-		} else {
-			d.Errorf(rel, 2, 1, "front matter: %v", err)
-		}
+		line, col, msg := tomlpos.DecodeError(fm, err)
+		d.Errorf(rel, line+1, col, "front matter: %s", msg) // the front matter starts on line 2
 		return nil
 	}
 	ix := tomlpos.Scan(fm)
@@ -154,12 +212,29 @@ func Parse(rel string, src []byte, r Resolver, d *diag.List) *Page {
 		}
 		d.Errorf(rel, l, c, "%s", msg)
 	}
-	body = expand(rel, body, bodyLine, r, d)
+	for _, k := range []string{"title", "description"} {
+		v := map[string]string{"title": p.Title, "description": p.Description}[k]
+		if r, bad := safetext.FirstBad(v); bad {
+			l, c := at(k)
+			d.Errorf(rel, l, c, "front matter: %s holds the character %U: remove it (control characters and bidirectional overrides are not allowed)", k, r)
+		}
+	}
+	if ix.Key("updated").Line > 0 && !o.Now.IsZero() && p.Updated.After(o.Now) {
+		l, c := at("updated")
+		d.Errorf(rel, l, c, "front matter: updated %s is in the future (today is %s)", p.Updated.Format(time.DateOnly), o.Now.Format(time.DateOnly))
+	}
+	expanded, shifts := expand(rel, lang, body, bodyLine, o.Resolver, d)
 	if len(d.Errors()) > before {
 		return nil
 	}
 	var out bytes.Buffer
-	if err := converter(p.RawHTML).Convert(body, &out); err != nil {
+	md2 := converter(p.RawHTML)
+	doc := md2.Parser().Parse(text.NewReader(expanded))
+	checkLinks(rel, body, bodyLine, expanded, shifts, doc, d)
+	if len(d.Errors()) > before {
+		return nil
+	}
+	if err := md2.Renderer().Render(&out, expanded, doc); err != nil {
 		d.Errorf(rel, bodyLine, 1, "markdown: %v", err)
 		return nil
 	}
@@ -213,15 +288,17 @@ var argRE = regexp.MustCompile(`(?:([a-z_]+)=)?"([^"\n]*)"`)
 
 // expand replaces shortcodes with the resolver's Markdown, reporting
 // errors at the shortcode's position.
-func expand(rel string, body []byte, bodyLine int, r Resolver, d *diag.List) []byte {
+func expand(rel, lang string, body []byte, bodyLine int, r Resolver, d *diag.List) ([]byte, []shift) {
 	src := string(body)
 	var out strings.Builder
+	var shifts []shift
 	last := 0
 	starts := map[int]bool{}
 	for _, m := range shortcodeRE.FindAllStringSubmatchIndex(src, -1) {
 		starts[m[0]] = true
 		out.WriteString(src[last:m[0]])
 		last = m[1]
+		at := out.Len()
 		name := src[m[2]:m[3]]
 		var args []string
 		kv := map[string]string{}
@@ -238,12 +315,13 @@ func expand(rel string, body []byte, bodyLine int, r Resolver, d *diag.List) []b
 			d.Errorf(rel, line, col, "shortcode %q: no catalog to resolve it", name)
 			continue
 		}
-		s, err := r.Shortcode(name, args, kv)
+		s, err := r.Shortcode(lang, name, args, kv)
 		if err != nil {
 			d.Errorf(rel, line, col, "shortcode %q: %v", name, err)
 			continue
 		}
 		out.WriteString(s)
+		shifts = append(shifts, shift{out: at, outEnd: out.Len(), src: m[0], srcEnd: m[1]})
 	}
 	out.WriteString(src[last:])
 	// A "{{<" that starts no well-formed shortcode is a malformed one.
@@ -260,7 +338,7 @@ func expand(rel string, body []byte, bodyLine int, r Resolver, d *diag.List) []b
 		}
 		off = j + 3
 	}
-	return []byte(out.String())
+	return []byte(out.String()), shifts
 }
 
 func converter(raw bool) goldmark.Markdown {
@@ -287,28 +365,47 @@ func headings(h string) []Heading {
 	return out
 }
 
-// Titles returns slug -> title for every page under root/content, reading
-// only the front matter; pages whose front matter does not parse are left
-// out (Load reports them). Shortcodes linking to guides use it.
+// Titles returns, for each language of langs (the first is the
+// default), slug -> title of every page under root/content, reading only
+// the front matter. A page missing in a language has its default-language
+// title there (it is served in the default language until translated). A
+// page whose front matter does not parse keeps its slug with an empty
+// title, so links to it raise no second error (Load reports the first).
 // The second map holds the slugs served at /<slug>/ (see TopLevel).
-func Titles(root string) (map[string]string, map[string]bool) {
-	out, top := map[string]string{}, map[string]bool{}
+func Titles(root string, langs []string) (map[string]map[string]string, map[string]bool) {
+	if len(langs) == 0 {
+		langs = []string{"en"}
+	}
+	out, top := map[string]map[string]string{}, map[string]bool{}
+	for _, l := range langs {
+		out[l] = map[string]string{}
+	}
 	files, _ := filepath.Glob(filepath.Join(root, "content", "*.md"))
 	more, _ := filepath.Glob(filepath.Join(root, "content", "*", "*.md"))
 	for _, f := range append(files, more...) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			continue
+		slug, lang := Name(f, langs[0])
+		if out[lang] == nil {
+			continue // Load reports the unknown language
 		}
-		fm, _, _, ok := split(src)
-		if !ok {
-			continue
+		title := ""
+		if src, err := os.ReadFile(f); err == nil {
+			if fm, _, _, ok := split(src); ok {
+				var m FrontMatter
+				if _, err := toml.Decode(string(fm), &m); err == nil {
+					title = m.Title
+					if lang == langs[0] {
+						top[slug] = TopLevel(m.Section)
+					}
+				}
+			}
 		}
-		var m FrontMatter
-		if _, err := toml.Decode(string(fm), &m); err == nil {
-			slug := strings.TrimSuffix(filepath.Base(f), ".md")
-			out[slug] = m.Title
-			top[slug] = TopLevel(m.Section)
+		out[lang][slug] = title
+	}
+	for _, l := range langs[1:] {
+		for slug, t := range out[langs[0]] {
+			if _, ok := out[l][slug]; !ok {
+				out[l][slug] = t
+			}
 		}
 	}
 	return out, top

@@ -11,7 +11,7 @@ import (
 // stub resolves {{< gpu "x" "name" >}} to "X" and fails on anything else.
 type stub struct{}
 
-func (stub) Shortcode(name string, args []string, kv map[string]string) (string, error) {
+func (stub) Shortcode(lang, name string, args []string, kv map[string]string) (string, error) {
 	if name == "gpu" && len(args) == 2 && args[0] == "x" {
 		return "X", nil
 	}
@@ -38,7 +38,7 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := &diag.List{}
-			p := Parse("g.md", []byte(tt.src), stub{}, d)
+			p := Parse("g.md", []byte(tt.src), Options{Resolver: stub{}}, d)
 			errs := d.Errors()
 			if tt.wantHTML != "" {
 				if p == nil || len(errs) > 0 {
@@ -70,7 +70,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("+++\n+++\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		d := &diag.List{}
-		p := Parse("g.md", []byte(src), stub{}, d)
+		p := Parse("g.md", []byte(src), Options{Resolver: stub{}}, d)
 		if p == nil && !d.HasErrors() {
 			t.Fatal("no page and no error")
 		}

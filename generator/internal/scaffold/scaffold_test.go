@@ -138,7 +138,7 @@ func TestNewWritesEachKind(t *testing.T) {
 			var errs string
 			if tt.kind == "guide" {
 				d := &diag.List{}
-				if p := content.Parse(tt.rel, src, nil, d); p != nil {
+				if p := content.Parse(tt.rel, src, content.Options{}, d); p != nil {
 					t.Error("the unedited guide template parsed without errors")
 				}
 				errs = errText(d)

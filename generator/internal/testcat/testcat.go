@@ -58,7 +58,7 @@ func load(t testing.TB, root string, now time.Time) *catalog.Catalog {
 func Pages(t testing.TB, root string) []*content.Page {
 	t.Helper()
 	d := &diag.List{}
-	pages := content.Load(root, stub{}, d)
+	pages := content.Load(root, content.Options{Resolver: stub{}, Languages: []string{"en", "zh"}}, d)
 	if d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)
@@ -69,6 +69,6 @@ func Pages(t testing.TB, root string) []*content.Page {
 
 type stub struct{}
 
-func (stub) Shortcode(name string, args []string, kv map[string]string) (string, error) {
+func (stub) Shortcode(lang, name string, args []string, kv map[string]string) (string, error) {
 	return name, nil
 }
