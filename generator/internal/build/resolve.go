@@ -19,7 +19,7 @@ import (
 type resolver struct {
 	d      *derive.Data
 	guides map[string]map[string]string // lang -> slug -> title
-	top    map[string]bool   // slugs served at /<slug>/
+	top    map[string]bool              // slugs served at /<slug>/
 	url    func(string) string
 }
 

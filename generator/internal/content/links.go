@@ -93,4 +93,3 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
-
