@@ -220,7 +220,8 @@ func (s *siteBuild) page(p *render.Page) {
 	p.Site = s.cat.Site
 	b, err := s.r.Render(p)
 	if err != nil {
-		s.d.Errorf("templates/"+p.Kind+".html", 0, 0, "rendering /%s: %v", p.Path, err)
+		file, line, col, msg := templateError(err, "templates/"+p.Kind+".html")
+		s.d.Errorf(file, line, col, "rendering /%s: %s", p.Path, msg)
 		return
 	}
 	file := p.Path
@@ -231,6 +232,22 @@ func (s *siteBuild) page(p *render.Page) {
 	if p.Kind != "404" {
 		s.html = append(s.html, p.Path)
 	}
+}
+
+var templateErrRE = regexp.MustCompile(`^template: ([^:\s]+):(\d+):(\d+): (.*)$`)
+
+// templateError turns an html/template execution error ("template:
+// gpu.html:4:11: executing ...") into the template file's path, line,
+// column and the rest of the message; errors without a position are
+// reported at the page kind's template.
+func templateError(err error, fallback string) (file string, line, col int, msg string) {
+	m := templateErrRE.FindStringSubmatch(strings.SplitN(err.Error(), "\n", 2)[0])
+	if m == nil {
+		return fallback, 1, 1, err.Error()
+	}
+	line, _ = strconv.Atoi(m[2])
+	col, _ = strconv.Atoi(m[3])
+	return "templates/" + m[1], line, col, m[4]
 }
 
 var hrefRE = regexp.MustCompile(`(?:href|src)="([^"]*)"`)

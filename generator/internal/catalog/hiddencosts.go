@@ -277,7 +277,7 @@ func checkTiers(c checker, pre string, tiers []Tier) {
 // lacks.
 func checkCostCurrencies(d *diag.List, p *Provider, currencies map[string]bool) {
 	for i, e := range p.ExtraCosts {
-		if e.Currency == "" || currencies[e.Currency] || i >= len(p.costPos) {
+		if e.Currency == "" || currencies == nil || currencies[e.Currency] || i >= len(p.costPos) {
 			continue
 		}
 		at := p.costPos[i]

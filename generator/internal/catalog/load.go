@@ -123,14 +123,19 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 			d.Errorf(g.File, line, col, "export_variant_of %q is not a GPU id%s", g.ExportVariantOf, suggestID(g.ExportVariantOf, c.gpuIDs()))
 		}
 	}
-	currencies := map[string]bool{}
-	if c.FX.Base != "" {
-		for _, cur := range c.FX.Currencies() {
-			currencies[cur] = true
+	// currencies is nil when data/fx.toml did not decode: its own error
+	// is the root cause, and no currency is reported unknown for it.
+	var currencies map[string]bool
+	if fxOK {
+		currencies = map[string]bool{}
+		if c.FX.Base != "" {
+			for _, cur := range c.FX.Currencies() {
+				currencies[cur] = true
+			}
 		}
 	}
 	for _, p := range c.Providers {
-		if p.HiddenCosts != nil && p.HiddenCosts.Currency != "" && !currencies[p.HiddenCosts.Currency] {
+		if p.HiddenCosts != nil && p.HiddenCosts.Currency != "" && currencies != nil && !currencies[p.HiddenCosts.Currency] {
 			d.Errorf(p.File, p.hiddenCurPos.Line, p.hiddenCurPos.Col, "hidden_costs.currency %q is not in data/fx.toml%s", p.HiddenCosts.Currency, suggestID(p.HiddenCosts.Currency, mapKeys(currencies)))
 		}
 		checkCostCurrencies(d, p, currencies)
@@ -402,7 +407,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 			c.errorf(fmt.Sprintf("%s.regions.%d", pre, i), "unknown region %q of provider %s%s", r, p.ID, suggestID(r, regionIDs))
 		}
 	}
-	if c.has(pre+".currency") && !c.blank[pre+".currency"] && !currencies[o.Currency] {
+	if c.has(pre+".currency") && !c.blank[pre+".currency"] && currencies != nil && !currencies[o.Currency] {
 		c.errorf(pre+".currency", "currency %q is not in data/fx.toml%s", o.Currency, suggestID(o.Currency, mapKeys(currencies)))
 	}
 	if c.has(pre+".prices") && len(o.Prices) == 0 {

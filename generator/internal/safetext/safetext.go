@@ -46,21 +46,27 @@ func SourceURL(v string) error {
 	if strings.TrimSpace(v) == "" {
 		return fmt.Errorf("is empty: give the http(s) URL the figure was read from")
 	}
+	if r, bad := FirstBad(v); bad {
+		return fmt.Errorf("holds the control character %U: a URL has none", r)
+	}
+	lower := strings.ToLower(v)
+	if !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "https://") {
+		if u, err := url.Parse(v); err == nil && u.Scheme != "" && !strings.ContainsAny(u.Scheme, " ") {
+			return fmt.Errorf("has scheme %q: only http and https URLs are allowed", u.Scheme)
+		}
+		return fmt.Errorf("is not an absolute http(s) URL (a source is the URL of the page or document the figure is on: start it with https://)")
+	}
 	for _, r := range v {
-		if unicode.IsSpace(r) || unicode.IsControl(r) || BadRune(r) {
-			return fmt.Errorf("holds whitespace or a control character (%U): a URL has none", r)
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return fmt.Errorf("holds whitespace (%U): a URL has none (encode a space as %%20)", r)
 		}
 	}
 	u, err := url.Parse(v)
 	if err != nil {
 		return fmt.Errorf("is not a URL: %v", err)
 	}
-	switch u.Scheme {
-	case "http", "https":
-	case "":
-		return fmt.Errorf("is not an absolute http(s) URL (a source is the URL of the page or document the figure is on: start it with https://)")
-	default:
-		return fmt.Errorf("has scheme %q: only http and https URLs are allowed", u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("has scheme %q: write it in lowercase (http or https)", u.Scheme)
 	}
 	if u.Hostname() == "" {
 		return fmt.Errorf("has no host")
