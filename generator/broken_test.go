@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 )
+
+// positioned matches a diagnostic that names its file, line and column.
+var positioned = regexp.MustCompile(`^[^:]+:[1-9][0-9]*:[1-9][0-9]*: `)
 
 // fixtureEpoch is testdata/site's build date, 2025-11-01, as a Unix time.
 const fixtureEpoch = "1761955200"
@@ -190,6 +194,9 @@ func TestBrokenInputsCLI(t *testing.T) {
 			for _, l := range strings.Split(stderr.String(), "\n") {
 				if strings.HasPrefix(l, tt.want) {
 					found = true
+				}
+				if (strings.HasPrefix(l, "data/") || strings.HasPrefix(l, "content/") || strings.HasPrefix(l, "templates/")) && !positioned.MatchString(l) {
+					t.Errorf("diagnostic without a position: %s", l)
 				}
 			}
 			if !found {

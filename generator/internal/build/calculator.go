@@ -155,7 +155,7 @@ func (s *siteBuild) calculator() {
 	sg := derive.SizingGPU(g)
 	res, err := sizing.Estimate(in, &sg)
 	if err != nil {
-		s.d.Errorf(m.File, 0, 0, "calculator default inputs: %v", err)
+		s.d.Errorf(m.File, 1, 1, "calculator default inputs: %v", err)
 		return
 	}
 	p := &CalculatorPage{Default: def, Models: c.Models, GPUs: c.GPUs, GPU: g, Result: res, Usable: sizing.UsableBytes(sg),

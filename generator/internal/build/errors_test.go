@@ -125,7 +125,7 @@ func TestBrokenInputs(t *testing.T) {
 		{"required key left commented out (as new writes it)", "data/offers/drachen.toml", "as_of = 2025-09-01", "# as_of = YYYY-MM-DD",
 			`data/offers/drachen.toml:13:1: missing required key "as_of" in [offers.prices] (uncomment this line and fill it in)`},
 		{"bad file name", "data/gpus/Bad_Name.toml", "", "name = \"x\"\n",
-			`data/gpus/Bad_Name.toml: file name "Bad_Name" is not a valid id: use lowercase letters, digits and single dashes`},
+			`data/gpus/Bad_Name.toml:1:1: file name "Bad_Name" is not a valid id: use lowercase letters, digits and single dashes`},
 		{"front matter: unknown key", "content/guides/first-guide.md", "weight = 10", "wieght = 10",
 			`content/guides/first-guide.md:5:1: front matter: unknown key "wieght" (did you mean "weight"?)`},
 		{"front matter: bad section", "content/guides/first-guide.md", `section = "basics"`, `section = "basic"`,
@@ -169,8 +169,8 @@ func TestStrayFilesWarn(t *testing.T) {
 		t.Fatalf("stray files caused errors: %v", d.Errors())
 	}
 	want := map[string]bool{
-		"data/gpus/.DS_Store: warning: skipped: not a .toml file":        false,
-		"data/gpus/alpha-80gb.toml~: warning: skipped: not a .toml file": false,
+		"data/gpus/.DS_Store:1:1: warning: skipped: not a .toml file":        false,
+		"data/gpus/alpha-80gb.toml~:1:1: warning: skipped: not a .toml file": false,
 	}
 	for _, x := range d.Sorted() {
 		if _, ok := want[x.String()]; ok {

@@ -33,7 +33,7 @@ type file struct {
 func decodeFile(abs, rel string, v any, d *diag.List) *file {
 	src, err := os.ReadFile(abs)
 	if err != nil {
-		d.Errorf(rel, 0, 0, "cannot read: %v", err)
+		d.Errorf(rel, 1, 1, "cannot read: %v", err)
 		return nil
 	}
 	f := &file{rel: rel, src: src, d: d, blank: map[string]bool{}, urlDone: map[string]bool{}}

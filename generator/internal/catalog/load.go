@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
 )
 
 // Catalog is the validated data of a site.
@@ -229,12 +230,12 @@ func listTOML(root, dir string, d *diag.List) []entry {
 	for _, e := range ents {
 		rel := dir + "/" + e.Name()
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") {
-			d.Warnf(rel, 0, 0, "skipped: not a .toml file")
+			d.Warnf(rel, 1, 1, "skipped: not a .toml file")
 			continue
 		}
 		id := strings.TrimSuffix(e.Name(), ".toml")
 		if !idPattern.MatchString(id) {
-			d.Errorf(rel, 0, 0, "file name %q is not a valid id: use lowercase letters, digits and single dashes", id)
+			d.Errorf(rel, 1, 1, "file name %q is not a valid id: use lowercase letters, digits and single dashes", id)
 			continue
 		}
 		out = append(out, entry{abs: filepath.Join(root, dir, e.Name()), rel: rel, id: id})
@@ -260,6 +261,11 @@ func slug(s string) string {
 func checkSite(c checker, s *Site) {
 	c.require("", requiredOf[Site]()...)
 	c.url("repo_url", s.RepoURL)
+	if b := s.BaseURL; c.has("base_url") && b != "" && !strings.HasPrefix(b, "/") {
+		if err := safetext.SourceURL(b); err != nil {
+			c.errorf("base_url", "base_url %q %v (or a path such as /gpu/)", b, err)
+		}
+	}
 	c.require("staleness", requiredOf[Staleness]()...)
 	if s.Staleness.FreshDays <= 0 || s.Staleness.StaleDays <= s.Staleness.FreshDays {
 		c.errorf("staleness", "staleness needs 0 < fresh_days < stale_days (got %d and %d)", s.Staleness.FreshDays, s.Staleness.StaleDays)

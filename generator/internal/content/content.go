@@ -116,12 +116,12 @@ func Load(root string, o Options, d *diag.List) []*Page {
 			rel = filepath.ToSlash(rp)
 		}
 		if !strings.HasSuffix(e.Name(), ".md") {
-			d.Warnf(rel, 0, 0, "skipped: not a .md file")
+			d.Warnf(rel, 1, 1, "skipped: not a .md file")
 			return nil
 		}
 		src, err := os.ReadFile(path)
 		if err != nil {
-			d.Errorf(rel, 0, 0, "cannot read: %v", err)
+			d.Errorf(rel, 1, 1, "cannot read: %v", err)
 			return nil
 		}
 		if p := Parse(rel, src, o, d); p != nil {
