@@ -27,7 +27,7 @@ func TestValidate(t *testing.T) {
 		{"too many gpus", func(in *Input) { in.GPUs = 100001 }, "gpus must be"},
 		{"tp does not divide heads", func(in *Input) { in.TP, in.GPUs = 3, 3 }, "tp 3 must divide the number of attention heads 64"},
 		{"tp above gpus", func(in *Input) { in.TP = 2 }, "tp 2 exceeds gpus 1"},
-		{"gpus not multiple of tp", func(in *Input) { in.TP, in.GPUs = 4, 6 }, "gpus 6 must be a multiple of tp×pp 4"},
+		{"gpus not multiple of tp", func(in *Input) { in.TP, in.GPUs = 4, 6 }, "gpus 6 must be a multiple of tp×pp×cp 4"},
 		{"pp above layers", func(in *Input) { in.PP, in.GPUs = 81, 81 }, "pp must be between 0 and 80 (got 81)"},
 		{"negative pp", func(in *Input) { in.PP = -1 }, "pp must be"},
 		{"zero stage 4", func(in *Input) { in.ZeRO = 4 }, "zero stage must be between 0 and 3"},
@@ -47,7 +47,7 @@ func TestValidate(t *testing.T) {
 		{"unknown checkpointing", func(in *Input) { in.Checkpointing = "some" }, `unknown checkpointing`},
 		{"unknown offload", func(in *Input) { in.Offload = "nvme" }, `unknown offload "nvme"`},
 		{"qlora needs int4", func(in *Input) { in.Workload = QLoRA }, "qlora needs int4 (nf4) weights (got bf16)"},
-		{"full needs float", func(in *Input) { in.Workload = FullTraining; in.DType = INT8 }, "full training needs fp32, bf16 or fp16 weights"},
+		{"full needs float", func(in *Input) { in.Workload = FullTraining; in.DType = INT8 }, "full training needs fp32, bf16, fp16 or fp8 weights"},
 		{"offload needs zero", func(in *Input) { in.Workload = FullTraining; in.Offload = OffloadOptimizer }, "optimizer offload needs zero stage 1 or higher"},
 		{"param offload needs zero3", func(in *Input) { in.Workload = FullTraining; in.ZeRO = 2; in.Offload = OffloadFull }, "full (parameter) offload needs zero stage 3"},
 		{"inference ignores offload", func(in *Input) { in.Offload = OffloadFull }, ""},
@@ -348,15 +348,17 @@ func TestExtremeInputsStayFinite(t *testing.T) {
 func checkResult(t *testing.T, r Result) {
 	t.Helper()
 	b := r.Breakdown
-	for _, x := range []int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.Overhead, r.TotalPerGPU, r.KVBytesPerToken, r.AdapterParams} {
+	for _, x := range []int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Overhead, r.TotalPerGPU, r.PagedOutBytes, r.KVBytesPerToken, r.AdapterParams} {
 		if x < 0 {
 			t.Fatalf("negative figure in %+v", r)
 		}
 	}
-	if r.TotalPerGPU != b.Total() {
-		t.Fatalf("TotalPerGPU %d != Total %d", r.TotalPerGPU, b.Total())
+	// The peak is the breakdown's sum, less what a paged optimizer pages
+	// out.
+	if r.TotalPerGPU+r.PagedOutBytes != b.Total() {
+		t.Fatalf("TotalPerGPU %d + paged %d != Total %d", r.TotalPerGPU, r.PagedOutBytes, b.Total())
 	}
-	for _, f := range []float64{r.TrainFLOPs, r.DecodeTokensPerSec, r.TrainSeconds} {
+	for _, f := range []float64{r.TrainFLOPs, r.DecodeTokensPerSec, r.TrainSeconds, r.PrefillFLOPs, r.TTFTSeconds, r.ThroughputTokensPerSec, r.TokensPerSecPerGPU} {
 		if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 			t.Fatalf("bad float in %+v", r)
 		}

@@ -106,3 +106,8 @@ const (
 	// buffer does not grow with the whole context.
 	PrefillChunkTokens = 8192
 )
+
+// NF4PlainBitsPerParam is 4-bit NormalFloat without double quantization:
+// 4 bits plus one fp32 absmax per block of 64 weights, 4 + 32/64 = 4.5 bits
+// [QLoRA §3; bitsandbytes' default blocksize of 64].
+const NF4PlainBitsPerParam = 4 + 32.0/64

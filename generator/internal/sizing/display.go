@@ -8,39 +8,83 @@ import (
 // The display helpers below are used by the site's pages at build time and
 // by the WebAssembly calculator, so both print identical text.
 
-// FormatGiB prints a byte count in GiB with two decimals ("15.23 GiB"). The
+// Quantity is a figure as the pages show it: its number, formatted, and
+// the key of the unit message that places it (UnitKeyPrefix + "gib":
+// "{0} GiB"), so that each language writes the unit its own way. A figure
+// that is unknown or zero has the unit "none" (a dash) and no number.
+type Quantity struct {
+	Num  string
+	Unit string
+}
+
+// English renders q with the engine's English unit messages.
+func (q Quantity) English() string {
+	return FillMessage(lookupMessage("unit."+q.Unit[len(UnitKeyPrefix):]), [5]string{"", q.Num}, func(s string) string { return s })
+}
+
+func quantity(num, unit string) Quantity { return Quantity{Num: num, Unit: UnitKeyPrefix + unit} }
+
+func none() Quantity { return quantity("", "none") }
+
+// GiBQuantity is a byte count in GiB with two decimals ("15.23 GiB"). The
 // calculator and the pages print every memory figure with it, so a
 // breakdown never mixes units.
-func FormatGiB(b int64) string {
-	return strconv.FormatFloat(float64(b)/(1<<30), 'f', 2, 64) + " GiB"
+func GiBQuantity(b int64) Quantity {
+	return quantity(strconv.FormatFloat(float64(b)/(1<<30), 'f', 2, 64), "gib")
 }
 
-// FormatFLOPs prints a FLOP count in scientific notation ("5.88e+23 FLOPs");
-// zero prints as "–".
-func FormatFLOPs(f float64) string {
+// FLOPsQuantity is a FLOP count in scientific notation ("5.88e+23 FLOPs").
+func FLOPsQuantity(f float64) Quantity {
 	if !(f > 0) || math.IsInf(f, 0) {
-		return "–"
+		return none()
 	}
-	return strconv.FormatFloat(f, 'e', 2, 64) + " FLOPs"
+	return quantity(strconv.FormatFloat(f, 'e', 2, 64), "flops")
 }
 
-// FormatRate prints a decode speed ("41.3 tokens/s"); zero prints as "–".
-func FormatRate(tps float64) string {
+// RateQuantity is a decode speed ("41.3 tokens/s").
+func RateQuantity(tps float64) Quantity {
 	if !(tps > 0) || math.IsInf(tps, 0) {
-		return "–"
+		return none()
 	}
-	return strconv.FormatFloat(tps, 'f', 1, 64) + " tokens/s"
+	return quantity(strconv.FormatFloat(tps, 'f', 1, 64), "rate")
 }
 
-// FormatDuration prints a duration in hours up to 48 hours, else in days
-// ("12.5 h", "3.2 days"); zero prints as "–".
-func FormatDuration(seconds float64) string {
+// DurationQuantity is a duration in hours up to 48 hours, else in days
+// ("12.5 h", "3.2 days").
+func DurationQuantity(seconds float64) Quantity {
 	if !(seconds > 0) || math.IsInf(seconds, 0) {
-		return "–"
+		return none()
 	}
 	h := seconds / 3600
 	if h <= 48 {
-		return strconv.FormatFloat(h, 'f', 1, 64) + " h"
+		return quantity(strconv.FormatFloat(h, 'f', 1, 64), "hours")
 	}
-	return strconv.FormatFloat(h/24, 'f', 1, 64) + " days"
+	return quantity(strconv.FormatFloat(h/24, 'f', 1, 64), "days")
 }
+
+// LatencyQuantity is a latency in milliseconds with one decimal under one
+// second, else in seconds with two decimals ("41.7 ms", "1.25 s").
+func LatencyQuantity(seconds float64) Quantity {
+	if !(seconds > 0) || math.IsInf(seconds, 0) {
+		return none()
+	}
+	if seconds < 1 {
+		return quantity(strconv.FormatFloat(seconds*1000, 'f', 1, 64), "ms")
+	}
+	return quantity(strconv.FormatFloat(seconds, 'f', 2, 64), "s")
+}
+
+// FormatGiB prints GiBQuantity in English.
+func FormatGiB(b int64) string { return GiBQuantity(b).English() }
+
+// FormatFLOPs prints FLOPsQuantity in English; zero prints as "–".
+func FormatFLOPs(f float64) string { return FLOPsQuantity(f).English() }
+
+// FormatRate prints RateQuantity in English; zero prints as "–".
+func FormatRate(tps float64) string { return RateQuantity(tps).English() }
+
+// FormatDuration prints DurationQuantity in English; zero prints as "–".
+func FormatDuration(seconds float64) string { return DurationQuantity(seconds).English() }
+
+// FormatLatency prints LatencyQuantity in English; zero prints as "–".
+func FormatLatency(seconds float64) string { return LatencyQuantity(seconds).English() }

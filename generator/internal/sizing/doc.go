@@ -9,7 +9,13 @@
 // (today: math and strconv), so that the WebAssembly build stays small;
 // TestImportsStayLean enforces it. Parts of the code are shaped by that
 // build, where every call site costs code: table-driven validation, error
-// messages rendered from templates, a few //go:noinline helpers.
+// messages kept as keys with arguments (messages.go) and rendered from one
+// table, a few //go:noinline helpers.
+//
+// Every message the engine produces, errors and units alike, is a key and
+// its arguments (Message, Quantity), so that the pages translate it; the
+// English table in messages.go is what Error returns and matches the UI
+// catalog templates/i18n/en.toml.
 //
 // # Sources
 //
@@ -40,7 +46,35 @@
 //   - [LoRA] E. Hu et al., "LoRA: Low-Rank Adaptation of Large Language
 //     Models", 2021. r·(d_in + d_out) parameters per adapted matrix.
 //   - [Chinchilla] J. Hoffmann et al., "Training Compute-Optimal Large
-//     Language Models", 2022 (used by the tests to check 6·N·D).
+//     Language Models", 2022 (used by the tests to check 6·N·D; Appendix F
+//     counts the attention FLOPs the prefill estimate uses).
+//   - [Kaplan] J. Kaplan et al., "Scaling Laws for Neural Language
+//     Models", 2020, Table 1: forward FLOPs ≈ 2N per token plus attention.
+//   - [DSV2] DeepSeek-AI, "DeepSeek-V2: A Strong, Economical, and Efficient
+//     Mixture-of-Experts Language Model", 2024, §2.1: multi-head latent
+//     attention caches (d_c + d_h^R)·l elements per token (Table 1); the
+//     absorbed projections for decoding.
+//   - [DSV3] DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024: shared and
+//     routed experts, dense first layers, FP8 training (§3.3).
+//   - [Mistral] A. Jiang et al., "Mistral 7B", 2023, §2: sliding-window
+//     attention and the rolling buffer cache (8× less cache at 32k tokens
+//     with a 4096 window).
+//   - [TE] NVIDIA Transformer Engine documentation, "Using FP8": FP8 GEMMs
+//     over higher-precision master weights, the cast weights kept for the
+//     backward pass.
+//   - [GPTQ] E. Frantar et al., 2022, and [AWQ] J. Lin et al., 2023, with
+//     the AutoGPTQ / AutoAWQ checkpoint layout (4-bit weights, an fp16
+//     scale and a 4-bit zero point per group).
+//   - [Roofline] S. Williams, A. Waterman, D. Patterson, "Roofline: an
+//     insightful visual performance model", CACM 2009, as applied to LLM
+//     inference in kipply's "Transformer Inference Arithmetic" (2022):
+//     decode is bound by reading the weights and KV cache at small batch
+//     and by compute at large batch.
+//
+// Measured figures the tests compare with: Qwen's speed benchmark (Qwen3
+// on H20, memory and decode speed), NVIDIA NIM's benchmarks (Llama 3.3 70B
+// on 2 × H100, time to first token and inter-token latency), the QLoRA
+// repository's Guanaco recipes, and DeepSpeed's estimator output.
 //
 // # Units
 //

@@ -10,7 +10,8 @@ var (
 	fuzzDTypes    = [...]DType{FP32, BF16, FP16, FP8, INT8, INT4}
 	fuzzOffloads  = [...]Offload{NoOffload, OffloadOptimizer, OffloadFull}
 	fuzzCkpts     = [...]Checkpointing{NoCheckpointing, SelectiveCheckpointing, FullCheckpointing}
-	fuzzOpts      = [...]Optimizer{AdamW, AdamW8bit, SGD}
+	fuzzOpts      = [...]Optimizer{AdamW, AdamW8bit, SGD, PagedAdamW, PagedAdamW8bit}
+	fuzzQuants    = [...]Quant{NF4DQ, NF4, GPTQ, AWQ}
 )
 
 // pick returns list[i] for i in range, otherwise an unknown value so that
@@ -20,6 +21,21 @@ func pick[T ~string](list []T, i uint8) T {
 		return list[i]
 	}
 	return T("x" + itoa(int(i)))
+}
+
+// v2seed holds the fuzz arguments of the engine's second version: MLA,
+// sliding windows, MoE structure, context parallelism, quantization
+// formats and the training switches.
+type v2seed struct {
+	kvr, qr, rope, vdim, window, local, shared, dense, denseFFN, cp, group, prompt int
+	quant, flags                                                                   uint8
+}
+
+var v2seeds = []v2seed{
+	{},
+	{512, 1536, 64, 128, 0, 0, 1, 3, 18432, 1, 0, 0, 0, 0},
+	{0, 0, 0, 0, 4096, 0, 0, 0, 0, 2, 128, 1000, 2, 0x0f},
+	{0, 0, 0, 0, 1024, 52, 0, 0, 0, 4, 32, 0, 1, 0x05},
 }
 
 // FuzzEstimate checks that for every input Validate accepts, Estimate and
@@ -46,33 +62,45 @@ func FuzzEstimate(f *testing.F) {
 		{llama2_7b, 0, 5, 5, 0, 0, 0, 10000000, 100000, 16, 16, 1, 0, 1, 0, true, 0, 1, 1, 0, 0},
 		{gpt3_175b, 1, 0, 0, 1, 0, 0, 2048, 1, 1024, 8, 16, 1, 0, 0, false, 3e11, 0.45, 40 << 30, 1.5e12, 312e12},
 	}
-	for _, s := range seeds {
+	for i, s := range seeds {
+		v := v2seeds[i%len(v2seeds)]
 		f.Add(s.m.Params, s.m.ActiveParams, s.m.Layers, s.m.Hidden, s.m.Heads, s.m.KVHeads, s.m.FFN, s.m.Vocab,
 			s.m.Experts, s.m.ExpertsPerToken, s.m.HeadDim, s.w, s.d, s.kv, s.off, s.ck, s.opt,
-			s.seq, s.batch, s.gpus, s.tp, s.pp, s.zero, s.r, s.targets, s.flash, s.tokens, s.mfu, s.mem, s.bw, s.flops)
+			s.seq, s.batch, s.gpus, s.tp, s.pp, s.zero, s.r, s.targets, s.flash, s.tokens, s.mfu, s.mem, s.bw, s.flops,
+			v.kvr, v.qr, v.rope, v.vdim, v.window, v.local, v.shared, v.dense, v.denseFFN, v.cp, v.group, v.prompt, v.quant, v.flags)
 	}
 	f.Fuzz(func(t *testing.T, params, active int64, layers, hidden, heads, kvHeads, ffn, vocab, experts, ept, headDim int,
 		w, d, kv, off, ck, opt uint8, seq, batch, gpus, tp, pp, zero, rank int, targets uint8, flash bool,
-		tokens, mfu float64, mem int64, bw, flops float64) {
+		tokens, mfu float64, mem int64, bw, flops float64,
+		kvr, qr, rope, vdim, window, local, shared, dense, denseFFN, cpd, group, prompt int, quant, flags uint8) {
 		in := Input{
 			Model: Model{Params: params, ActiveParams: active, Layers: layers, Hidden: hidden, Heads: heads,
-				KVHeads: kvHeads, FFN: ffn, Vocab: vocab, Experts: experts, ExpertsPerToken: ept, HeadDim: headDim},
-			Workload:      pick(fuzzWorkloads[:], w),
-			DType:         pick(fuzzDTypes[:], d),
-			KVDType:       pick(fuzzDTypes[:], kv),
-			SeqLen:        seq,
-			Batch:         batch,
-			GPUs:          gpus,
-			TP:            tp,
-			PP:            pp,
-			ZeRO:          zero,
-			Offload:       pick(fuzzOffloads[:], off),
-			Checkpointing: pick(fuzzCkpts[:], ck),
-			Flash:         flash,
-			Optimizer:     pick(fuzzOpts[:], opt),
-			LoRARank:      rank,
-			Tokens:        tokens,
-			MFU:           mfu,
+				KVHeads: kvHeads, FFN: ffn, Vocab: vocab, Experts: experts, ExpertsPerToken: ept, HeadDim: headDim,
+				TiedEmbeddings: flags&0x10 != 0, KVLoRARank: kvr, QLoRARank: qr, QKRopeHeadDim: rope, VHeadDim: vdim,
+				SlidingWindow: window, LocalLayers: local, SharedExperts: shared, DenseLayers: dense, DenseFFN: denseFFN},
+			CP:               cpd,
+			GroupSize:        group,
+			PromptLen:        prompt,
+			Quant:            pick(fuzzQuants[:], quant),
+			QuantEmbeddings:  flags&1 != 0,
+			NoMaster:         flags&2 != 0,
+			SequenceParallel: flags&4 != 0,
+			Workload:         pick(fuzzWorkloads[:], w),
+			DType:            pick(fuzzDTypes[:], d),
+			KVDType:          pick(fuzzDTypes[:], kv),
+			SeqLen:           seq,
+			Batch:            batch,
+			GPUs:             gpus,
+			TP:               tp,
+			PP:               pp,
+			ZeRO:             zero,
+			Offload:          pick(fuzzOffloads[:], off),
+			Checkpointing:    pick(fuzzCkpts[:], ck),
+			Flash:            flash,
+			Optimizer:        pick(fuzzOpts[:], opt),
+			LoRARank:         rank,
+			Tokens:           tokens,
+			MFU:              mfu,
 		}
 		for i, name := range loraTargetNames {
 			if targets&(1<<i) != 0 {
@@ -82,7 +110,7 @@ func FuzzEstimate(f *testing.F) {
 		if targets&0x80 != 0 && len(in.LoRATargets) > 0 {
 			in.LoRATargets = append(in.LoRATargets, in.LoRATargets[0]) // duplicate
 		}
-		g := GPU{ID: "fuzz", MemoryBytes: mem, BandwidthBytesPerSec: bw, DenseBF16FLOPS: flops}
+		g := GPU{ID: "fuzz", MemoryBytes: mem, BandwidthBytesPerSec: bw, DenseBF16FLOPS: flops, DenseFP8FLOPS: 2 * flops}
 
 		// Every execution also checks a repaired copy of the input, mapped
 		// into the valid ranges, so that the fuzzer spends its time on
@@ -148,6 +176,17 @@ func checkValid(t *testing.T, in Input, g GPU) {
 	_ = Fits(r, g)
 	if n, ok := MinGPUs(in, g); ok != (n > 0) || n < 0 || n > MaxSearchGPUs {
 		t.Fatalf("MinGPUs = %d, %v", n, ok)
+	}
+	if a := AutoLayout(in, &g); a.Validate() != nil {
+		t.Fatalf("AutoLayout produced an invalid input: %v", a.Validate())
+	}
+	for _, x := range [...]float64{r.DecodeTokensPerSec, r.TTFTSeconds, r.PrefillFLOPs, r.ThroughputTokensPerSec, r.TokensPerSecPerGPU} {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			t.Fatalf("speed figure %v in %+v", x, r)
+		}
+	}
+	if r.PagedOutBytes < 0 || r.PagedOutBytes > r.Breakdown.Total() {
+		t.Fatalf("paged out %d of %d", r.PagedOutBytes, r.Breakdown.Total())
 	}
 }
 
@@ -218,6 +257,26 @@ func repair(in Input, g GPU) (Input, GPU) {
 	if m.Experts > 0 {
 		m.ExpertsPerToken = span(in.LoRARank, 1, m.Experts)
 	}
+	m.KVLoRARank = span(m.KVLoRARank, 0, MaxHidden)
+	m.QLoRARank = span(m.QLoRARank, 0, MaxHidden)
+	m.VHeadDim = span(m.VHeadDim, 0, MaxHeadDim)
+	m.QKRopeHeadDim = 0
+	if m.KVLoRARank > 0 {
+		if m.HeadDim < 2 {
+			m.HeadDim = 2
+		}
+		m.QKRopeHeadDim = span(m.QKRopeHeadDim, 0, m.HeadDim-1)
+	}
+	m.SlidingWindow = span(m.SlidingWindow, 0, MaxSeqLen)
+	m.LocalLayers = span(m.LocalLayers, 0, m.Layers)
+	m.SharedExperts = span(m.SharedExperts, 0, MaxExperts)
+	m.DenseLayers = span(m.DenseLayers, 0, m.Layers)
+	m.DenseFFN = span(m.DenseFFN, 0, MaxFFN)
+	in.GroupSize = span(in.GroupSize, 0, MaxHidden)
+	in.PromptLen = span(in.PromptLen, 0, MaxSeqLen)
+	if _, ok := ParseQuant(string(in.Quant)); !ok {
+		in.Quant = NF4DQ
+	}
 
 	in.Workload = fuzzWorkloads[absInt(len(in.Workload))%len(fuzzWorkloads)]
 	if i := targetIndexOf(fuzzWorkloads[:], in.Workload); i >= 0 {
@@ -233,7 +292,7 @@ func repair(in Input, g GPU) (Input, GPU) {
 	case QLoRA:
 		in.DType = INT4
 	case FullTraining:
-		if in.DType != FP32 && in.DType != FP16 {
+		if in.DType != FP32 && in.DType != FP16 && in.DType != FP8 {
 			in.DType = BF16
 		}
 	}
@@ -252,7 +311,8 @@ func repair(in Input, g GPU) (Input, GPU) {
 	}
 	in.TP = tp
 	in.PP = span(in.PP, 0, min(m.Layers, 64))
-	mp := in.TP * max(in.PP, 1)
+	in.CP = span(in.CP, 0, 8)
+	mp := in.TP * max(in.PP, 1) * max(in.CP, 1)
 	in.GPUs = mp * span(in.GPUs, 1, MaxGPUs/mp)
 	in.ZeRO = span(in.ZeRO, 0, 3)
 	if mustOffload(in.Offload) == "" {
@@ -267,8 +327,11 @@ func repair(in Input, g GPU) (Input, GPU) {
 	if in.Checkpointing != NoCheckpointing && in.Checkpointing != SelectiveCheckpointing && in.Checkpointing != FullCheckpointing {
 		in.Checkpointing = FullCheckpointing
 	}
-	if in.Optimizer != AdamW && in.Optimizer != AdamW8bit && in.Optimizer != SGD {
+	if _, ok := ParseOptimizer(string(in.Optimizer)); !ok {
 		in.Optimizer = AdamW8bit
+	}
+	if in.Optimizer == PagedAdamW || in.Optimizer == PagedAdamW8bit {
+		in.Offload = NoOffload
 	}
 	in.LoRARank = span(in.LoRARank, 1, MaxLoRARank)
 	seen := map[string]bool{}
@@ -291,6 +354,7 @@ func repair(in Input, g GPU) (Input, GPU) {
 	g.MemoryBytes = 1 + absI64(g.MemoryBytes)%MaxGPUMemory
 	g.BandwidthBytesPerSec = clampF(g.BandwidthBytesPerSec, 0, MaxBandwidth)
 	g.DenseBF16FLOPS = clampF(g.DenseBF16FLOPS, 0, MaxDenseFLOPS)
+	g.DenseFP8FLOPS = clampF(g.DenseFP8FLOPS, 0, MaxDenseFLOPS)
 	return in, g
 }
 

@@ -3,14 +3,14 @@ package sizing
 // MaxSearchGPUs is the largest GPU count MinGPUs tries.
 const MaxSearchGPUs = 4096
 
-// MaxNodeTP is the largest tensor-parallel degree MinGPUs uses: tensor
-// parallelism stays inside one node of (typically) 8 GPUs joined by
-// NVLink, as in Megatron-LM practice.
+// MaxNodeTP is the largest tensor-parallel degree MinGPUs and AutoLayout
+// use: tensor parallelism stays inside one node of (typically) 8 GPUs
+// joined by NVLink, as in Megatron-LM practice.
 const MaxNodeTP = 8
 
-// searchTP is the tensor-parallel degree MinGPUs uses on n GPUs: the largest
-// of 8, 4, 2, 1 that is at most n, divides n, divides the attention heads
-// and is compatible with the KV heads.
+// searchTP is the tensor-parallel degree used on n GPUs: the largest of 8,
+// 4, 2, 1 that is at most n, divides n, divides the attention heads and is
+// compatible with the KV heads.
 func searchTP(m Model, n int) int {
 	for t := MaxNodeTP; t > 1; t /= 2 {
 		if t <= n && n%t == 0 && m.Heads%t == 0 && kvCompatible(m.kvHeads(), t) {
@@ -20,9 +20,20 @@ func searchTP(m Model, n int) int {
 	return 1
 }
 
-// MinGPUs returns the smallest GPU count n on which in fits g, trying
-// n = 1, 2, 4, …, MaxSearchGPUs; ok is false when none fits (or in is
-// invalid). The search overrides in.GPUs, in.TP and in.PP:
+// Fit is the smallest layout of one GPU model that holds a configuration.
+type Fit struct {
+	// N is the number of GPUs, TP and PP its tensor- and pipeline-parallel
+	// degrees (N/(TP·PP) data-parallel replicas for training).
+	N, TP, PP int
+	// Result is the estimate at that layout on that GPU, with its speed
+	// figures.
+	Result Result
+}
+
+// MinFit returns the smallest GPU count n on which in fits g, trying
+// n = 1, 2, 4, …, MaxSearchGPUs, with the layout and the estimate at it;
+// ok is false when none fits (or in is invalid). The search overrides
+// in.GPUs, in.TP and in.PP (and keeps in.CP as given, multiplying n by it):
 //
 //   - TP is the largest power of two up to min(n, 8) that divides n and the
 //     attention heads and is compatible with the KV heads (searchTP);
@@ -33,13 +44,17 @@ func searchTP(m Model, n int) int {
 //     replicas, which shrink the per-GPU memory only as far as in.ZeRO
 //     shards the model states (with ZeRO 0 only TP helps). The ZeRO stage,
 //     offload, batch and everything else stay as given.
-func MinGPUs(in Input, g GPU) (n int, ok bool) {
-	if in.Validate() != nil || g.Validate() != nil {
-		return 0, false
+func MinFit(in Input, g GPU) (Fit, bool) {
+	if g.Validate() != nil {
+		return Fit{}, false
 	}
-	for n = 1; n <= MaxSearchGPUs; n *= 2 {
+	probe := in
+	probe.GPUs, probe.TP, probe.PP = probe.cp(), 1, 1
+	if probe.Validate() != nil {
+		return Fit{}, false
+	}
+	for n := 1; n <= MaxSearchGPUs; n *= 2 {
 		c := in
-		c.GPUs = n
 		c.TP = searchTP(in.Model, n)
 		c.PP = 1
 		if in.Workload == Inference {
@@ -48,13 +63,62 @@ func MinGPUs(in Input, g GPU) (n int, ok bool) {
 				break
 			}
 		}
-		r, err := Estimate(c, nil)
+		c.GPUs = n * c.cp()
+		r, err := Estimate(c, &g)
 		if err != nil {
 			continue
 		}
 		if Fits(r, g) {
-			return n, true
+			return Fit{N: n, TP: c.TP, PP: c.PP, Result: r}, true
 		}
 	}
-	return 0, false
+	return Fit{}, false
+}
+
+// MinGPUs returns the smallest GPU count on which in fits g (see MinFit);
+// ok is false when none up to MaxSearchGPUs fits.
+func MinGPUs(in Input, g GPU) (n int, ok bool) {
+	f, ok := MinFit(in, g)
+	return f.N, ok
+}
+
+// AutoLayout returns in with the parallel layout its GPU count implies, as
+// the calculator uses it when the reader gives only a number of GPUs:
+// tensor parallelism within a node up to the GPU count (searchTP), then for
+// training data parallelism over the rest (PP = 1), and for inference the
+// fewest pipeline stages of the rest with which the model fits g (or all
+// of them when it fits with none, or gpu is nil: PP = 1), the remaining
+// GPUs serving as data-parallel replicas. CP is kept. An input whose GPU
+// count is not a multiple of CP is returned unchanged for Validate to
+// report.
+func AutoLayout(in Input, gpu *GPU) Input {
+	cp := in.cp()
+	if in.GPUs < 1 || in.GPUs%cp != 0 {
+		return in
+	}
+	n := in.GPUs / cp
+	out := in
+	out.TP = searchTP(in.Model, n)
+	out.PP = 1
+	r := n / out.TP
+	if in.Workload != Inference || gpu == nil || r == 1 {
+		return out
+	}
+	for p := 1; p <= r && p <= in.Model.Layers; p++ {
+		if r%p != 0 {
+			continue
+		}
+		c := out
+		c.PP = p
+		if res, err := Estimate(c, nil); err == nil && Fits(res, *gpu) {
+			return c
+		}
+	}
+	// Nothing fits: the most pipeline stages lower the memory the most.
+	p := r
+	for p > in.Model.Layers || r%p != 0 {
+		p--
+	}
+	out.PP = p
+	return out
 }

@@ -28,8 +28,49 @@ type Model struct {
 	// ExpertsPerToken is the number of experts each token is routed to.
 	ExpertsPerToken int
 	// HeadDim is the attention head dimension. Zero means Hidden/Heads
-	// (models such as Gemma set it explicitly).
+	// (models such as Gemma set it explicitly). With multi-head latent
+	// attention it is the query/key head dimension, qk_nope_head_dim +
+	// qk_rope_head_dim.
 	HeadDim int
+	// TiedEmbeddings says the output layer shares the input embedding
+	// matrix (tie_word_embeddings): the model holds vocab·hidden embedding
+	// parameters instead of twice that.
+	TiedEmbeddings bool
+
+	// KVLoRARank is the compressed key/value dimension d_c of multi-head
+	// latent attention (MLA, DeepSeek-V2/V3: kv_lora_rank). Non-zero turns
+	// MLA on: the KV cache then holds, per layer and token, the latent
+	// vector and the decoupled RoPE key, KVLoRARank + QKRopeHeadDim
+	// elements [DSV2].
+	KVLoRARank int
+	// QLoRARank is MLA's compressed query dimension (q_lora_rank); zero
+	// means the queries are projected directly.
+	QLoRARank int
+	// QKRopeHeadDim is MLA's decoupled RoPE key dimension d_h^R
+	// (qk_rope_head_dim).
+	QKRopeHeadDim int
+	// VHeadDim is the value head dimension (v_head_dim). Zero means
+	// HeadDim.
+	VHeadDim int
+
+	// SlidingWindow is the attention window of the local layers in tokens
+	// (sliding_window); zero means every layer attends to the whole
+	// context.
+	SlidingWindow int
+	// LocalLayers is how many layers use the sliding window; zero with a
+	// window means all of them (Mistral 7B v0.1). Gemma 2 alternates local
+	// and global layers, Gemma 3 has five local layers to one global.
+	LocalLayers int
+
+	// SharedExperts is the number of shared experts per MoE layer, each
+	// FFN wide, that every token passes through (DeepSeek: n_shared_experts).
+	SharedExperts int
+	// DenseLayers is the number of leading layers of an MoE model that use
+	// a dense MLP instead (DeepSeek: first_k_dense_replace).
+	DenseLayers int
+	// DenseFFN is the MLP width of those dense layers (intermediate_size
+	// when FFN is the expert width). Zero means FFN.
+	DenseFFN int
 }
 
 // Workload is what the GPUs are asked to do.
@@ -74,7 +115,34 @@ const (
 	AdamW     Optimizer = "adamw"     // two fp32 moments
 	AdamW8bit Optimizer = "adamw8bit" // two 8-bit moments (bitsandbytes)
 	SGD       Optimizer = "sgd"       // SGD with one fp32 momentum buffer
+	// PagedAdamW and PagedAdamW8bit keep the same states in paged
+	// (unified) memory, which the driver evicts to CPU memory while the
+	// forward and backward passes need the GPU, and pages back for the
+	// optimizer step (bitsandbytes paged optimizers [QLoRA §3]).
+	PagedAdamW     Optimizer = "paged-adamw"
+	PagedAdamW8bit Optimizer = "paged-adamw8bit"
 )
+
+// Quant is the storage format of 4-bit weights.
+type Quant string
+
+// The 4-bit weight formats. The zero value is NF4DQ.
+const (
+	// NF4DQ is 4-bit NormalFloat with double-quantized block constants,
+	// the QLoRA recipe (bnb_4bit_use_double_quant=True) [QLoRA §3].
+	NF4DQ Quant = "nf4-dq"
+	// NF4 is 4-bit NormalFloat with fp32 block constants (bitsandbytes'
+	// default, block size 64).
+	NF4 Quant = "nf4"
+	// GPTQ and AWQ store 4-bit integers with one fp16 scale and one 4-bit
+	// zero point per group of GroupSize input features [GPTQ; AWQ].
+	GPTQ Quant = "gptq"
+	AWQ  Quant = "awq"
+)
+
+// DefaultGroupSize is the GPTQ/AWQ quantization group size used when
+// Input.GroupSize is zero (the group size of most published checkpoints).
+const DefaultGroupSize = 128
 
 // Checkpointing is the activation recomputation strategy [Korthikanti].
 type Checkpointing string
@@ -129,8 +197,12 @@ type GPU struct {
 	// Zero means unknown (decode speed is then reported as 0).
 	BandwidthBytesPerSec float64
 	// DenseBF16FLOPS is the dense BF16 tensor throughput in FLOP/s.
-	// Zero means unknown (training time is then reported as 0).
+	// Zero means unknown (training time and compute-bound speeds are then
+	// reported as 0).
 	DenseBF16FLOPS float64
+	// DenseFP8FLOPS is the dense FP8 tensor throughput in FLOP/s, used for
+	// fp8 weights and fp8 training. Zero means unknown (BF16 is used).
+	DenseFP8FLOPS float64
 }
 
 // Input is one sizing question.
@@ -151,13 +223,22 @@ type Input struct {
 	// Batch is the number of concurrent sequences for inference, and the
 	// micro-batch per data-parallel replica for training.
 	Batch int
-	// GPUs is the total number of GPUs; it must be a multiple of TP·PP. The
-	// data-parallel degree is GPUs/(TP·PP).
+	// GPUs is the total number of GPUs; it must be a multiple of
+	// TP·PP·CP. The data-parallel degree is GPUs/(TP·PP·CP).
 	GPUs int
 	// TP is the tensor-parallel degree (Megatron-style, within a node).
+	// AutoLayout chooses it (and PP) from GPUs when it is zero.
 	TP int
 	// PP is the pipeline-parallel degree. Zero is read as 1.
 	PP int
+	// CP is the context-parallel degree: the sequence is split over CP
+	// GPUs (ring attention / Megatron-LM context parallelism), which
+	// divides activations and the KV cache. Zero is read as 1.
+	CP int
+	// SequenceParallel turns on Megatron-LM sequence parallelism with
+	// tensor parallelism: the LayerNorm and dropout activations are also
+	// split over TP [Korthikanti §4.2.2] (training only).
+	SequenceParallel bool
 	// ZeRO is the DeepSpeed ZeRO stage 0..3 (training only; ignored for
 	// inference).
 	ZeRO int
@@ -179,12 +260,31 @@ type Input struct {
 	Tokens float64
 	// MFU is the model FLOPs utilisation assumed for training time, in (0, 1].
 	MFU float64
+
+	// Quant is the format of int4 weights (ignored for other dtypes).
+	Quant Quant
+	// GroupSize is the GPTQ/AWQ group size; zero means DefaultGroupSize.
+	GroupSize int
+	// QuantEmbeddings also stores the input embedding and the output
+	// layer in DType. By default they stay at 16 bits when the weights are
+	// quantized (fp8, int8, int4), as bitsandbytes, GPTQ, AWQ and vLLM's
+	// fp8 keep them.
+	QuantEmbeddings bool
+	// NoMaster trains 16-bit weights (full training) or adapters
+	// (LoRA/QLoRA) without an fp32 master copy: pure bf16 training, or the
+	// QLoRA recipe's bf16 adapters.
+	NoMaster bool
+	// PromptLen is the prompt length for the time to first token
+	// (inference); zero means SeqLen.
+	PromptLen int
 }
 
 // DefaultInput returns the calculator's starting point for model m: bf16
 // inference with a bf16 KV cache, 4096-token sequences, batch 1, one GPU,
 // no parallelism, FlashAttention on; for training it would use AdamW without
 // ZeRO, offload or checkpointing, LoRA rank 16 on q,k,v,o, and 40 % MFU.
+// Int4 weights default to NF4 with double quantization; the embeddings stay
+// at 16 bits.
 func DefaultInput(m Model) Input {
 	return Input{
 		Model:         m,
@@ -205,6 +305,7 @@ func DefaultInput(m Model) Input {
 		LoRATargets:   []string{"q", "k", "v", "o"},
 		Tokens:        0,
 		MFU:           0.4,
+		Quant:         NF4DQ,
 	}
 }
 
@@ -245,6 +346,18 @@ func ParseOptimizer(s string) (Optimizer, bool) {
 		return "", false
 	}
 	return Optimizer(s), true
+}
+
+// ParseQuant parses a 4-bit weight format (case-insensitive); "" is NF4DQ.
+func ParseQuant(s string) (Quant, bool) {
+	s = normalize(s)
+	if s == "" {
+		return NF4DQ, true
+	}
+	if !inList(s, quantNames) {
+		return "", false
+	}
+	return Quant(s), true
 }
 
 // ParseCheckpointing parses an activation checkpointing strategy
@@ -294,7 +407,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // "bf16"). Names it does not know are left lower-cased for Validate to
 // report.
 func (in Input) Normalize() Input {
-	for _, p := range [...]*string{(*string)(&in.Workload), (*string)(&in.Optimizer), (*string)(&in.Checkpointing), (*string)(&in.Offload)} {
+	for _, p := range [...]*string{(*string)(&in.Workload), (*string)(&in.Optimizer), (*string)(&in.Checkpointing), (*string)(&in.Offload), (*string)(&in.Quant)} {
 		*p = normalize(*p)
 	}
 	for _, p := range [...]*DType{&in.DType, &in.KVDType} {

@@ -24,49 +24,6 @@ const (
 	MaxDenseFLOPS = 1e20    // FLOP/s
 )
 
-// inputError is a validation error kept as a message template and its
-// arguments, rendered only when Error is called. Building messages in one
-// place keeps the WebAssembly build small (every concatenation site costs
-// code there).
-type inputError struct {
-	tmpl string    // %s: s, %0 %1 %2: n[i], %f: f
-	s    string    // string argument
-	n    [3]int64  // integer arguments
-	f    float64   // float argument
-	_    [0]func() // not comparable: spares the WebAssembly build an equality function
-}
-
-// Error renders the message.
-func (e *inputError) Error() string {
-	var b []byte
-	t := e.tmpl
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if c != '%' || i+1 == len(t) {
-			b = append(b, c)
-			continue
-		}
-		i++
-		switch c = t[i]; c {
-		case 's':
-			b = append(b, e.s...)
-		case 'f':
-			b = strconv.AppendFloat(b, e.f, 'g', -1, 64)
-		default:
-			b = strconv.AppendInt(b, e.n[(c-'0')%3], 10)
-		}
-	}
-	return string(b)
-}
-
-// fail returns an *inputError. It is not inlined so that each call site
-// stays small.
-//
-//go:noinline
-func fail(tmpl, s string, n0, n1, n2 int64, f float64) error {
-	return &inputError{tmpl: tmpl, s: s, n: [3]int64{n0, n1, n2}, f: f}
-}
-
 func itoa(n int) string     { return strconv.Itoa(n) }
 func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
 
@@ -81,7 +38,7 @@ type rangeCheck struct {
 func checkRanges(cs []rangeCheck) error {
 	for _, c := range cs {
 		if c.v < c.lo || c.v > c.hi {
-			return fail("%s must be between %1 and %2 (got %0)", c.name, c.v, c.lo, c.hi, 0)
+			return fail("range", c.name, c.v, c.lo, c.hi, 0)
 		}
 	}
 	return nil
@@ -113,7 +70,8 @@ func inList(w, list string) bool { return wordIndex(w, list) >= 0 }
 const (
 	workloadNames      = "inference full lora qlora"
 	dtypeNames         = "fp32 bf16 fp16 fp8 int8 int4"
-	optimizerNames     = "adamw adamw8bit sgd"
+	optimizerNames     = "adamw adamw8bit sgd paged-adamw paged-adamw8bit"
+	quantNames         = "nf4-dq nf4 gptq awq"
 	checkpointingNames = "none selective full"
 	offloadNames       = "none optimizer full"
 	loraTargetWords    = "q k v o gate up down"
@@ -128,24 +86,41 @@ func (m Model) Validate() error {
 	}
 	if err := checkRanges([]rangeCheck{
 		{"params", m.Params, 1, MaxParams},
-		{"active params", m.ActiveParams, 0, m.Params},
+		{"active_params", m.ActiveParams, 0, m.Params},
 		{"layers", int64(m.Layers), 1, MaxLayers},
-		{"hidden size", int64(m.Hidden), 1, MaxHidden},
+		{"hidden", int64(m.Hidden), 1, MaxHidden},
 		{"heads", int64(m.Heads), 1, MaxHeads},
-		{"kv heads", int64(m.KVHeads), 0, int64(m.Heads)},
-		{"head dim", int64(m.HeadDim), 0, MaxHeadDim},
-		{"ffn size", int64(m.FFN), 0, MaxFFN},
-		{"vocab size", int64(m.Vocab), 0, MaxVocab},
+		{"kv_heads", int64(m.KVHeads), 0, int64(m.Heads)},
+		{"head_dim", int64(m.HeadDim), 0, MaxHeadDim},
+		{"ffn", int64(m.FFN), 0, MaxFFN},
+		{"vocab", int64(m.Vocab), 0, MaxVocab},
 		{"experts", int64(m.Experts), 0, MaxExperts},
-		{"experts per token", int64(m.ExpertsPerToken), eptLo, int64(m.Experts)},
+		{"experts_per_token", int64(m.ExpertsPerToken), eptLo, int64(m.Experts)},
+		{"kv_lora_rank", int64(m.KVLoRARank), 0, MaxHidden},
+		{"q_lora_rank", int64(m.QLoRARank), 0, MaxHidden},
+		{"rope_head_dim", int64(m.QKRopeHeadDim), 0, MaxHeadDim},
+		{"v_head_dim", int64(m.VHeadDim), 0, MaxHeadDim},
+		{"sliding_window", int64(m.SlidingWindow), 0, MaxSeqLen},
+		{"local_layers", int64(m.LocalLayers), 0, int64(m.Layers)},
+		{"shared_experts", int64(m.SharedExperts), 0, MaxExperts},
+		{"dense_layers", int64(m.DenseLayers), 0, int64(m.Layers)},
+		{"dense_ffn", int64(m.DenseFFN), 0, MaxFFN},
 	}); err != nil {
 		return err
 	}
 	if m.KVHeads > 0 && m.Heads%m.KVHeads != 0 {
-		return fail("kv heads %0 must divide heads %1", "", int64(m.KVHeads), int64(m.Heads), 0, 0)
+		return fail("kv_divides_heads", "", int64(m.KVHeads), int64(m.Heads), 0, 0)
 	}
 	if m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
-		return fail("heads %0 must divide hidden size %1 (or give the head dim)", "", int64(m.Heads), int64(m.Hidden), 0, 0)
+		return fail("heads_divide_hidden", "", int64(m.Heads), int64(m.Hidden), 0, 0)
+	}
+	if m.KVLoRARank > 0 {
+		if m.HeadDim == 0 {
+			return fail("mla_needs_head_dim", "", 0, 0, 0, 0)
+		}
+		if m.QKRopeHeadDim >= m.HeadDim {
+			return fail("mla_rope", "", int64(m.QKRopeHeadDim), int64(m.HeadDim), 0, 0)
+		}
 	}
 	return nil
 }
@@ -170,12 +145,13 @@ func (in Input) Validate() error {
 		return err
 	}
 	for _, e := range [...]struct{ val, list, tmpl string }{
-		{string(in.Workload), workloadNames, "unknown workload \"%s\" (want inference, full, lora or qlora)"},
-		{string(in.DType), dtypeNames, "unknown dtype \"%s\" (want fp32, bf16, fp16, fp8, int8 or int4)"},
-		{string(in.KVDType), dtypeNames, "unknown kv dtype \"%s\" (want fp32, bf16, fp16, fp8, int8 or int4)"},
-		{string(in.Optimizer), optimizerNames, "unknown optimizer \"%s\" (want adamw, adamw8bit or sgd)"},
-		{string(in.Checkpointing), checkpointingNames, "unknown checkpointing \"%s\" (want none, selective or full)"},
-		{string(in.Offload), offloadNames, "unknown offload \"%s\" (want none, optimizer or full)"},
+		{string(in.Workload), workloadNames, "unknown_workload"},
+		{string(in.DType), dtypeNames, "unknown_dtype"},
+		{string(in.KVDType), dtypeNames, "unknown_kv_dtype"},
+		{string(in.Optimizer), optimizerNames, "unknown_optimizer"},
+		{string(in.Checkpointing), checkpointingNames, "unknown_checkpointing"},
+		{string(in.Offload), offloadNames, "unknown_offload"},
+		{string(in.quant()), quantNames, "unknown_quant"},
 	} {
 		if !inList(e.val, e.list) {
 			return fail(e.tmpl, e.val, 0, 0, 0, 0)
@@ -187,60 +163,66 @@ func (in Input) Validate() error {
 		rankLo = 1
 	}
 	if err := checkRanges([]rangeCheck{
-		{"sequence length", int64(in.SeqLen), 1, MaxSeqLen},
+		{"seq", int64(in.SeqLen), 1, MaxSeqLen},
+		{"prompt", int64(in.PromptLen), 0, MaxSeqLen},
 		{"batch", int64(in.Batch), 1, MaxBatch},
 		{"gpus", int64(in.GPUs), 1, MaxGPUs},
 		{"tp", int64(in.TP), 1, MaxGPUs},
 		{"pp", int64(in.PP), 0, int64(m.Layers)},
-		{"zero stage", int64(in.ZeRO), 0, 3},
-		{"lora rank", int64(in.LoRARank), rankLo, MaxLoRARank},
+		{"cp", int64(in.CP), 0, MaxGPUs},
+		{"zero", int64(in.ZeRO), 0, 3},
+		{"lora_rank", int64(in.LoRARank), rankLo, MaxLoRARank},
+		{"group_size", int64(in.GroupSize), 0, MaxHidden},
 	}); err != nil {
 		return err
 	}
 	if in.TP > in.GPUs {
-		return fail("tp %0 exceeds gpus %1: tensor parallelism splits each layer over tp of the GPUs", "", int64(in.TP), int64(in.GPUs), 0, 0)
+		return fail("tp_exceeds_gpus", "", int64(in.TP), int64(in.GPUs), 0, 0)
 	}
 	if m.Heads%in.TP != 0 {
-		return fail("tp %0 must divide the number of attention heads %1", "", int64(in.TP), int64(m.Heads), 0, 0)
+		return fail("tp_divides_heads", "", int64(in.TP), int64(m.Heads), 0, 0)
 	}
 	if kv := m.kvHeads(); !kvCompatible(kv, in.TP) {
-		return fail("tp %0 and kv heads %1 must divide one another", "", int64(in.TP), int64(kv), 0, 0)
+		return fail("tp_kv_heads", "", int64(in.TP), int64(kv), 0, 0)
 	}
-	if mp := in.TP * in.pp(); in.GPUs%mp != 0 {
-		return fail("gpus %0 must be a multiple of tp×pp %1", "", int64(in.GPUs), int64(mp), 0, 0)
+	if mp := int64(in.TP) * int64(in.pp()) * int64(in.cp()); int64(in.GPUs)%mp != 0 {
+		return fail("gpus_multiple", "", int64(in.GPUs), mp, 0, 0)
 	}
 	if !(in.MFU > 0 && in.MFU <= 1) {
-		return fail("mfu must be in (0, 1] (got %f)", "", 0, 0, 0, in.MFU)
+		return fail("mfu_range", "", 0, 0, 0, in.MFU)
 	}
 	if !(in.Tokens >= 0 && in.Tokens <= MaxTokens) {
-		return fail("tokens must be between 0 and 1e18 (got %f)", "", 0, 0, 0, in.Tokens)
+		return fail("tokens_range", "", 0, 0, 0, in.Tokens)
 	}
-	if in.Workload == FullTraining && !inList(string(in.DType), "fp32 bf16 fp16") {
-		return fail("full training needs fp32, bf16 or fp16 weights (got %s); use lora or qlora for quantized bases", string(in.DType), 0, 0, 0, 0)
+	if in.Workload == FullTraining && !inList(string(in.DType), "fp32 bf16 fp16 fp8") {
+		return fail("full_dtype", string(in.DType), 0, 0, 0, 0)
 	}
 	if in.Workload == QLoRA && in.DType != INT4 {
-		return fail("qlora needs int4 (nf4) weights (got %s)", string(in.DType), 0, 0, 0, 0)
+		return fail("qlora_dtype", string(in.DType), 0, 0, 0, 0)
 	}
 	if in.Workload != Inference {
 		if in.Offload == OffloadOptimizer && in.ZeRO < 1 {
-			return fail("optimizer offload needs zero stage 1 or higher", "", 0, 0, 0, 0)
+			return fail("offload_optimizer_zero", "", 0, 0, 0, 0)
 		}
 		if in.Offload == OffloadFull && in.ZeRO != 3 {
-			return fail("full (parameter) offload needs zero stage 3", "", 0, 0, 0, 0)
+			return fail("offload_full_zero", "", 0, 0, 0, 0)
+		}
+		if in.paged() && in.Offload != NoOffload {
+			return fail("paged_offload", "", 0, 0, 0, 0)
 		}
 	}
 	if lora {
 		if len(in.LoRATargets) == 0 {
-			return fail("lora needs at least one target (q, k, v, o, gate, up, down)", "", 0, 0, 0, 0)
+			return fail("lora_no_targets", "", 0, 0, 0, 0)
 		}
 		seen := 0
 		for _, t := range in.LoRATargets {
 			i := wordIndex(t, loraTargetWords)
 			if i < 0 {
-				return fail("unknown lora target \"%s\" (want q, k, v, o, gate, up or down)", t, 0, 0, 0, 0)
+				return fail("unknown_lora_target", t, 0, 0, 0, 0)
 			}
 			if seen&(1<<i) != 0 {
-				return fail("lora target \"%s\" given twice", t, 0, 0, 0, 0)
+				return fail("lora_target_twice", t, 0, 0, 0, 0)
 			}
 			seen |= 1 << i
 		}
@@ -260,13 +242,15 @@ func mustDType(d DType) DType {
 // Memory must be positive; bandwidth and FLOP/s may be zero (unknown).
 func (g GPU) Validate() error {
 	if g.MemoryBytes < 1 || g.MemoryBytes > MaxGPUMemory {
-		return fail("gpu \"%s\": memory must be between 1 byte and 1 PiB (got %0)", g.ID, g.MemoryBytes, 0, 0, 0)
+		return fail("gpu_memory", g.ID, g.MemoryBytes, 0, 0, 0)
 	}
 	if !(g.BandwidthBytesPerSec >= 0 && g.BandwidthBytesPerSec <= MaxBandwidth) {
-		return fail("gpu \"%s\": bandwidth must be between 0 and 1e16 bytes/s (got %f)", g.ID, 0, 0, 0, g.BandwidthBytesPerSec)
+		return fail("gpu_bandwidth", g.ID, 0, 0, 0, g.BandwidthBytesPerSec)
 	}
-	if !(g.DenseBF16FLOPS >= 0 && g.DenseBF16FLOPS <= MaxDenseFLOPS) {
-		return fail("gpu \"%s\": bf16 FLOP/s must be between 0 and 1e20 (got %f)", g.ID, 0, 0, 0, g.DenseBF16FLOPS)
+	for _, f := range [...]float64{g.DenseBF16FLOPS, g.DenseFP8FLOPS} {
+		if !(f >= 0 && f <= MaxDenseFLOPS) {
+			return fail("gpu_flops", g.ID, 0, 0, 0, f)
+		}
 	}
 	return nil
 }

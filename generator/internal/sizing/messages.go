@@ -1,0 +1,240 @@
+package sizing
+
+import "strconv"
+
+// Messages. Every error the engine returns is a message key and its
+// arguments, so that the pages (in any language) can translate it: the
+// calculator looks the key up in the page's UI strings and fills in the
+// arguments. The English text below is what Error returns (the `size`
+// command prints it) and must equal templates/i18n/en.toml's entry for the
+// same key (TestMessagesMatchEnglishCatalog).
+//
+// Placeholders: {s} is the string argument as given (a name the user
+// typed), {field} is the same argument read as a field name (the key
+// FieldKeyPrefix+s, translated), {0} {1} {2} the integer arguments, {f} the
+// number argument.
+
+// MessageKeyPrefix is the prefix of every engine message key in the UI
+// string catalogs.
+const MessageKeyPrefix = "sizing.err."
+
+// FieldKeyPrefix is the prefix of the field names the {field} placeholder
+// refers to.
+const FieldKeyPrefix = "sizing.field."
+
+// UnitKeyPrefix is the prefix of the unit messages of Quantity.Unit.
+const UnitKeyPrefix = "sizing.unit."
+
+// messageTable holds one "key<TAB>English text" per line: the error
+// messages (keys without MessageKeyPrefix) and, under "field.", the field
+// names (keys without the "sizing." prefix). A constant, so that there is
+// no package-level mutable state and the WebAssembly build stays small.
+const messageTable = `range	{field} must be between {1} and {2} (got {0})
+kv_divides_heads	kv heads {0} must divide heads {1}
+heads_divide_hidden	heads {0} must divide hidden size {1} (or give the head dim)
+mla_rope	the rope head dim {0} must be smaller than the head dim {1} (the head dim is nope + rope)
+mla_needs_head_dim	multi-head latent attention needs the head dim (qk_nope_head_dim + qk_rope_head_dim)
+unknown_workload	unknown workload "{s}" (want inference, full, lora or qlora)
+unknown_dtype	unknown dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
+unknown_kv_dtype	unknown kv dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
+unknown_optimizer	unknown optimizer "{s}" (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)
+unknown_checkpointing	unknown checkpointing "{s}" (want none, selective or full)
+unknown_offload	unknown offload "{s}" (want none, optimizer or full)
+unknown_quant	unknown 4-bit format "{s}" (want nf4-dq, nf4, gptq or awq)
+tp_exceeds_gpus	tp {0} exceeds gpus {1}: tensor parallelism splits each layer over tp of the GPUs
+tp_divides_heads	tp {0} must divide the number of attention heads {1}
+tp_kv_heads	tp {0} and kv heads {1} must divide one another
+gpus_multiple	gpus {0} must be a multiple of tp×pp×cp {1}
+mfu_range	mfu must be in (0, 1] (got {f})
+tokens_range	tokens must be between 0 and 1e18 (got {f})
+full_dtype	full training needs fp32, bf16, fp16 or fp8 weights (got {s}); use lora or qlora for quantized bases
+qlora_dtype	qlora needs int4 (nf4) weights (got {s})
+offload_optimizer_zero	optimizer offload needs zero stage 1 or higher
+offload_full_zero	full (parameter) offload needs zero stage 3
+paged_offload	a paged optimizer already pages its states to CPU memory; use no offload with it
+lora_no_targets	lora needs at least one target (q, k, v, o, gate, up, down)
+unknown_lora_target	unknown lora target "{s}" (want q, k, v, o, gate, up or down)
+lora_target_twice	lora target "{s}" given twice
+gpu_memory	gpu "{s}": memory must be between 1 byte and 1 PiB (got {0})
+gpu_bandwidth	gpu "{s}": bandwidth must be between 0 and 1e16 bytes/s (got {f})
+gpu_flops	gpu "{s}": FLOP/s must be between 0 and 1e20 (got {f})
+field.params	params
+field.active_params	active params
+field.layers	layers
+field.hidden	hidden size
+field.heads	heads
+field.kv_heads	kv heads
+field.head_dim	head dim
+field.ffn	ffn size
+field.vocab	vocab size
+field.experts	experts
+field.experts_per_token	experts per token
+field.kv_lora_rank	kv lora rank
+field.q_lora_rank	q lora rank
+field.rope_head_dim	rope head dim
+field.v_head_dim	v head dim
+field.sliding_window	sliding window
+field.local_layers	local layers
+field.shared_experts	shared experts
+field.dense_layers	dense layers
+field.dense_ffn	dense ffn size
+field.seq	sequence length
+field.prompt	prompt length
+field.batch	batch
+field.gpus	gpus
+field.tp	tp
+field.pp	pp
+field.cp	cp
+field.zero	zero stage
+field.lora_rank	lora rank
+field.group_size	group size
+unit.gib	{0} GiB
+unit.flops	{0} FLOPs
+unit.rate	{0} tokens/s
+unit.hours	{0} h
+unit.days	{0} days
+unit.ms	{0} ms
+unit.s	{0} s
+unit.none	–
+`
+
+// lookupMessage returns the English text of key in messageTable, or "".
+func lookupMessage(key string) string {
+	t := messageTable
+	for len(t) > 0 {
+		end := 0
+		for end < len(t) && t[end] != '\n' {
+			end++
+		}
+		line := t[:end]
+		if end < len(t) {
+			t = t[end+1:]
+		} else {
+			t = ""
+		}
+		tab := 0
+		for tab < len(line) && line[tab] != '\t' {
+			tab++
+		}
+		if tab < len(line) && line[:tab] == key {
+			return line[tab+1:]
+		}
+	}
+	return ""
+}
+
+// MessageKeys returns every message key (with MessageKeyPrefix), field key
+// (with FieldKeyPrefix) and unit key (with UnitKeyPrefix) the engine can
+// produce, with its English text,
+// in table order: the entries a UI catalog must translate.
+func MessageKeys() [][2]string {
+	var out [][2]string
+	t := messageTable
+	for len(t) > 0 {
+		end := 0
+		for end < len(t) && t[end] != '\n' {
+			end++
+		}
+		line := t[:end]
+		if end < len(t) {
+			t = t[end+1:]
+		} else {
+			t = ""
+		}
+		for i := 0; i < len(line); i++ {
+			if line[i] == '\t' {
+				k := line[:i]
+				switch {
+				case len(k) > 6 && k[:6] == "field.":
+					k = FieldKeyPrefix + k[6:]
+				case len(k) > 5 && k[:5] == "unit.":
+					k = UnitKeyPrefix + k[5:]
+				default:
+					k = MessageKeyPrefix + k
+				}
+				out = append(out, [2]string{k, line[i+1:]})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// inputError is a validation error: a message key and its arguments,
+// rendered only when Error is called. Building messages in one place keeps
+// the WebAssembly build small (every concatenation site costs code there).
+type inputError struct {
+	key string    // messageTable key
+	s   string    // string argument ({s}, {field})
+	n   [3]int64  // integer arguments ({0} {1} {2})
+	f   float64   // number argument ({f})
+	_   [0]func() // not comparable: spares the WebAssembly build an equality function
+}
+
+// Error renders the message in English.
+func (e *inputError) Error() string {
+	return FillMessage(lookupMessage(e.key), e.args(), func(field string) string {
+		if t := lookupMessage("field." + field); t != "" {
+			return t
+		}
+		return field
+	})
+}
+
+// args returns the arguments in placeholder order: s, 0, 1, 2, f.
+func (e *inputError) args() [5]string {
+	return [5]string{e.s, i64toa(e.n[0]), i64toa(e.n[1]), i64toa(e.n[2]), strconv.FormatFloat(e.f, 'g', -1, 64)}
+}
+
+// Message returns the key (with MessageKeyPrefix) and the arguments
+// (in the order s, 0, 1, 2, f) of an error Estimate or Validate returned;
+// ok is false for other errors.
+func Message(err error) (key string, args [5]string, ok bool) {
+	e, ok := err.(*inputError)
+	if !ok {
+		return "", args, false
+	}
+	return MessageKeyPrefix + e.key, e.args(), true
+}
+
+// FillMessage replaces the placeholders of tmpl ({s} {0} {1} {2} {f} with
+// args in that order, {field} with field(args[0])). Other text, including
+// unknown placeholders, is copied. The calculator's script does the same
+// with translated templates (static/js/calculator.js fill()).
+//
+//go:noinline
+func FillMessage(tmpl string, args [5]string, field func(string) string) string {
+	var b []byte
+	for i := 0; i < len(tmpl); i++ {
+		c := tmpl[i]
+		if c == '{' {
+			j := i + 1
+			for j < len(tmpl) && tmpl[j] != '}' {
+				j++
+			}
+			if j < len(tmpl) {
+				name := tmpl[i+1 : j]
+				k := wordIndex(name, "s 0 1 2 f field")
+				if k >= 0 {
+					if k == 5 {
+						b = append(b, field(args[0])...)
+					} else {
+						b = append(b, args[k]...)
+					}
+					i = j
+					continue
+				}
+			}
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// fail returns an *inputError. It is not inlined so that each call site
+// stays small.
+//
+//go:noinline
+func fail(key, s string, n0, n1, n2 int64, f float64) error {
+	return &inputError{key: key, s: s, n: [3]int64{n0, n1, n2}, f: f}
+}
