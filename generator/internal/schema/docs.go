@@ -20,6 +20,8 @@ func fieldDoc(key string) string {
 		return "The currency prices are shown in; a currency of data/fx.toml."
 	case "Site.staleness":
 		return "Price age bands, in days since a price's as_of date."
+	case "Site.require_evidence":
+		return "When true, every price needs its evidence kind (a price with a dataset has it implied)."
 	case "Site.datasets":
 		return "Third-party datasets some prices came from, with their licence and attribution."
 	case "Staleness.fresh_days":
@@ -48,6 +50,18 @@ func fieldDoc(key string) string {
 		return "Where the rates were read."
 	case "FX.rates":
 		return "Units of each currency (ISO 4217 code as the key) per 1 unit of base."
+	case "FX.date_basis":
+		return "How as_of was established: page-date, commit-date, accessed, dataset-row-date or api-retrieved."
+	case "FX.history":
+		return "Older dated sets of rates, each older than the current (top-level) set; kept as history."
+	case "FXRates.as_of":
+		return "The date these rates were true; before the current as_of."
+	case "FXRates.date_basis":
+		return "How as_of was established."
+	case "FXRates.source":
+		return "Where these rates were read."
+	case "FXRates.rates":
+		return "Units of each currency per 1 unit of base, on that date."
 
 	// Sources
 	case "Source.url":
@@ -132,6 +146,50 @@ func fieldDoc(key string) string {
 		return "Charges beyond the instance price; all amounts in currency."
 	case "Provider.sources":
 		return "Where the provider facts come from; at least one."
+	case "Provider.extra_costs":
+		return "Dated, sourced charges beyond the instance price: egress, public IPv4, block storage, stopped instances. They take precedence over hidden_costs."
+	case "Provider.i18n":
+		return "The provider's name and description in other languages, keyed by language code ([i18n.zh])."
+	case "ProviderText.name":
+		return "The provider's name in that language, e.g. 阿里云."
+	case "ProviderText.description":
+		return "The description in that language."
+	case "Region.name":
+		return "The region's display name, e.g. \"US East (N. Virginia)\"."
+	case "Region.i18n":
+		return "The region's name in other languages: i18n = { zh = { name = \"华北2（北京）\" } }."
+	case "RegionText.name":
+		return "The region's name in that language."
+	case "ExtraCost.kind":
+		return "egress (internet egress), public-ipv4 (an address), block-storage, or stopped-instance (what a stopped instance costs)."
+	case "ExtraCost.name":
+		return "Tells apart charges of one kind: storage class, network tier, \"in use\" or \"unused\" addresses."
+	case "ExtraCost.region":
+		return "A region id of this provider the charge applies to; absent: all regions."
+	case "ExtraCost.currency":
+		return "The currency of the amounts; a currency of data/fx.toml."
+	case "ExtraCost.price":
+		return "The charge per unit (egress may give tiers instead)."
+	case "ExtraCost.unit":
+		return "egress: gb or gib; public-ipv4: hour or month; block-storage: gb-month, gib-month or gb-hour; stopped-instance: hour, month or gb-month."
+	case "ExtraCost.tiers":
+		return "Egress volume tiers per month, in order; the last has no up_to_gb."
+	case "ExtraCost.compute_billed":
+		return "stopped-instance only: whether the instance price is still charged while it is stopped."
+	case "ExtraCost.as_of":
+		return "The date the charge was true (a TOML local date)."
+	case "ExtraCost.date_basis":
+		return "How as_of was established."
+	case "ExtraCost.source":
+		return "The URL the charge was read from."
+	case "ExtraCost.evidence":
+		return "first-party, first-party-docs-repo, third-party or community-dataset."
+	case "ExtraCost.notes":
+		return "What else is charged or free; shown on the provider page."
+	case "Tier.up_to_gb":
+		return "The tier's upper bound of monthly volume, in the entry's unit (GB or GiB); absent on the last tier."
+	case "Tier.price":
+		return "The price per unit within the tier."
 	case "Region.id":
 		return "The provider's own region id where it has one."
 	case "Region.city":
@@ -207,15 +265,29 @@ func fieldDoc(key string) string {
 	case "Offer.notes":
 		return "Notes on the offer."
 	case "Offer.prices":
-		return "Hourly prices of the whole instance; each billing mode at most once."
+		return "Dated observations of the whole instance's price; entries with the same billing, unit, term, payment, commitment and region are one price's history (newest is current)."
 	case "Price.billing":
-		return "The billing mode."
+		return "on-demand, committed (a term: reserved, savings plan, committed-use discount, subscription) or spot; legacy reserved-1y / reserved-3y mean committed for 12 / 36 months."
 	case "Price.price":
-		return "Price per instance-hour, in the offer's currency."
+		return "The price of the whole instance as quoted, in the offer's currency, per unit."
+	case "Price.unit":
+		return "What the price is per: hour (default), day, week or month (24, 168, 730 hours for the hourly equivalent)."
+	case "Price.term_months":
+		return "committed only (required there): the term in months; 1 for a monthly subscription."
+	case "Price.payment":
+		return "committed only: no-upfront, partial-upfront or all-upfront."
+	case "Price.commitment":
+		return "committed only: reserved-instance, savings-plan, committed-use-discount or subscription."
+	case "Price.region":
+		return "A region id of the provider the price applies to; absent: the offer's regions."
 	case "Price.as_of":
 		return "The date this price was true (a TOML local date: 2025-04-21)."
+	case "Price.date_basis":
+		return "How as_of was established: page-date, commit-date, accessed, dataset-row-date or api-retrieved."
 	case "Price.source":
 		return "The URL the price was read from."
+	case "Price.evidence":
+		return "first-party (the provider's page, document or API), first-party-docs-repo, third-party (a transcription) or community-dataset (implied by dataset)."
 	case "Price.dataset":
 		return "The id of a dataset in site.toml the price came from."
 

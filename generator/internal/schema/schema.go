@@ -197,7 +197,37 @@ func constraints(key string) map[string]any {
 	case "Network.rdma":
 		return enum(catalog.RDMAKinds())
 	case "Price.billing":
-		return enum(catalog.BillingModes())
+		return enum(append(catalog.BillingModes(), catalog.LegacyBillingModes()...))
+	case "Price.unit":
+		return enum(catalog.PriceUnits())
+	case "Price.payment":
+		return enum(catalog.PaymentOptions())
+	case "Price.commitment":
+		return enum(catalog.CommitmentKinds())
+	case "Price.evidence", "ExtraCost.evidence":
+		return enum(catalog.EvidenceKinds())
+	case "Price.date_basis", "ExtraCost.date_basis", "FX.date_basis", "FXRates.date_basis":
+		return enum(catalog.DateBases())
+	case "Price.term_months":
+		return map[string]any{"minimum": 1, "maximum": 60}
+	case "ExtraCost.kind":
+		return enum(catalog.ExtraCostKinds())
+	case "ExtraCost.unit":
+		var units []string
+		for _, k := range catalog.ExtraCostKinds() {
+			for _, u := range catalog.ExtraCostUnits(k) {
+				if !slices.Contains(units, u) {
+					units = append(units, u)
+				}
+			}
+		}
+		return enum(units)
+	case "Provider.i18n", "Region.i18n":
+		return map[string]any{"propertyNames": map[string]any{"pattern": catalog.LanguagePattern()}}
+	case "FXRates.rates":
+		return map[string]any{"propertyNames": map[string]any{"pattern": catalog.CurrencyPattern()}}
+	case "ExtraCost.currency":
+		return map[string]any{"pattern": catalog.CurrencyPattern()}
 	case "GPU.export_variant_of", "Offer.gpu":
 		return map[string]any{"pattern": catalog.IDPattern()}
 	case "Offer.currency", "HiddenCosts.currency":
