@@ -37,6 +37,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./generator/internal/tomlpos
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./generator/internal/content
 	$(GO) test -run '^$$' -fuzz FuzzEstimate -fuzztime $(FUZZTIME) ./generator/internal/sizing
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./generator/internal/hfconfig
 
 clean:
 	rm -rf $(OUT)

@@ -1,0 +1,486 @@
+// Package hfconfig reads a Hugging Face config.json into the sizing
+// engine's model description, computing the parameter counts the file does
+// not state. The same code runs in the `size` command (-config), at build
+// time (the presets' tests) and in the calculator's WebAssembly engine
+// (a pasted or dropped file), so it avoids encoding/json and fmt: it has a
+// small positioned JSON reader of its own.
+//
+// The model types it knows, with the keys it reads (transformers'
+// configuration classes name them):
+//
+//   - llama, mistral, phi3: hidden_size, num_hidden_layers,
+//     num_attention_heads, num_key_value_heads, intermediate_size,
+//     vocab_size, head_dim, tie_word_embeddings, sliding_window,
+//     attention_bias / mlp_bias (llama);
+//   - qwen2, qwen3: the same plus the q/k/v biases (qwen2), q/k norms
+//     (qwen3), use_sliding_window and max_window_layers;
+//   - qwen3_moe: num_experts, num_experts_per_tok, moe_intermediate_size,
+//     decoder_sparse_step, mlp_only_layers;
+//   - mixtral: num_local_experts, num_experts_per_tok;
+//   - gemma2, gemma3 (and gemma3_text; a multimodal config's text_config):
+//     head_dim, sliding_window, the alternating (gemma2) or
+//     sliding_window_pattern (gemma3) local/global layers, or layer_types;
+//   - deepseek_v3 (and deepseek_v2): kv_lora_rank, q_lora_rank,
+//     qk_nope_head_dim, qk_rope_head_dim, v_head_dim, n_routed_experts,
+//     n_shared_experts, num_experts_per_tok, moe_intermediate_size,
+//     first_k_dense_replace, num_nextn_predict_layers.
+//
+// Another model type is read with the Llama keys when it has all of them
+// and no mixture-of-experts or latent-attention keys (Config.Generic says
+// so); otherwise Parse names what it cannot read.
+//
+// Parameter counts follow the modules transformers builds for each type
+// (embeddings, attention and MLP projections with their biases, norms,
+// routers); the tests compare them with the counts the model publishers
+// state.
+package hfconfig
+
+import (
+	"strconv"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+)
+
+// Config is what Parse reads from a config.json.
+type Config struct {
+	// ModelType is the file's model_type (of text_config for a multimodal
+	// file).
+	ModelType string
+	// Model is the architecture for the sizing engine, with Params and
+	// ActiveParams computed.
+	Model sizing.Model
+	// MaxContext is max_position_embeddings (0 when absent).
+	MaxContext int
+	// MTPLayers is the number of multi-token-prediction layers the file
+	// declares (num_nextn_predict_layers); they are not counted in
+	// Model.Params, since serving loads them only for speculative decoding.
+	MTPLayers int
+	// Generic says the model type is not one the parser knows and the file
+	// was read with the Llama keys.
+	Generic bool
+}
+
+// KnownTypes returns the model types the parser reads, in the order the
+// messages list them.
+func KnownTypes() []string {
+	return []string{"llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "gemma2", "gemma3", "deepseek_v3", "phi3"}
+}
+
+// archOf maps a model_type to the architecture family the reader handles.
+func archOf(t string) string {
+	switch t {
+	case "llama", "mistral", "phi3", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2", "deepseek_v3":
+		return t
+	case "gemma3", "gemma3_text":
+		return "gemma3"
+	case "deepseek_v2":
+		return "deepseek_v3"
+	}
+	return ""
+}
+
+// Limits on the sizes the reader accepts (the engine's limits).
+const maxDim = 1 << 24
+
+// reader reads keys from one config object, recording the first problem.
+type reader struct {
+	obj  *value // the object holding the architecture keys
+	root *value // the whole file (for keys kept at the top of multimodal files)
+	err  *Error
+}
+
+// num returns the whole number under key, def when it is absent or null,
+// recording a type or range error. required keys report their absence.
+func (r *reader) num(key string, def int, required bool, lo int) int {
+	if r.err != nil {
+		return def
+	}
+	v, _ := r.obj.get(key)
+	if v == nil && r.root != r.obj {
+		v, _ = r.root.get(key)
+	}
+	if v == nil || v.kind == jNull {
+		if required {
+			r.err = r.missing(key)
+		}
+		return def
+	}
+	if v.kind != jNumber || v.str == "NaN" || v.str == "Infinity" || v.str == "-Infinity" {
+		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "type", Args: [5]string{key, strconv.Itoa(v.line), strconv.Itoa(v.col)}}
+		return def
+	}
+	if v.num < float64(lo) || v.num > maxDim {
+		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "range", Args: [5]string{key, v.str, strconv.Itoa(lo), strconv.Itoa(maxDim)}}
+		return def
+	}
+	if v.num != float64(int64(v.num)) {
+		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "type", Args: [5]string{key, strconv.Itoa(v.line), strconv.Itoa(v.col)}}
+		return def
+	}
+	return int(v.num)
+}
+
+// boolean returns the boolean under key, def when absent or null.
+func (r *reader) boolean(key string, def bool) bool {
+	if r.err != nil {
+		return def
+	}
+	v, _ := r.obj.get(key)
+	if v == nil && r.root != r.obj {
+		v, _ = r.root.get(key)
+	}
+	if v == nil || v.kind == jNull {
+		return def
+	}
+	if v.kind != jBool {
+		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "bool", Args: [5]string{key, strconv.Itoa(v.line), strconv.Itoa(v.col)}}
+		return def
+	}
+	return v.b
+}
+
+func (r *reader) missing(key string) *Error {
+	return &Error{Line: r.obj.line, Col: r.obj.col, Key: KeyPrefix + "missing", Args: [5]string{key, strconv.Itoa(r.obj.line), strconv.Itoa(r.obj.col)}}
+}
+
+// at returns the value of key (in the architecture object, else the top
+// level) for an error position; the object itself when absent.
+func (r *reader) at(key string) *value {
+	if v, _ := r.obj.get(key); v != nil {
+		return v
+	}
+	if v, _ := r.root.get(key); v != nil {
+		return v
+	}
+	return r.obj
+}
+
+// has reports whether key is present and not null.
+func (r *reader) has(key string) bool {
+	v, _ := r.obj.get(key)
+	return v != nil && v.kind != jNull
+}
+
+// Parse reads a config.json. Errors are *Error, positioned at the
+// offending value (or, for a missing key, the object that should hold it).
+func Parse(data []byte) (Config, error) {
+	if len(data) > MaxSize {
+		return Config{}, &Error{Line: 1, Col: 1, Key: KeyPrefix + "size", Args: [5]string{"", "1", "1", strconv.Itoa(MaxSize)}}
+	}
+	root, perr := parseDocument(data)
+	if perr != nil {
+		return Config{}, perr
+	}
+	if root.kind != jObject {
+		return Config{}, &Error{Line: root.line, Col: root.col, Key: KeyPrefix + "not_object", Args: [5]string{"", strconv.Itoa(root.line), strconv.Itoa(root.col)}}
+	}
+	obj := root
+	if tc, _ := root.get("text_config"); tc != nil && tc.kind == jObject {
+		obj = tc // a multimodal file: the language model's keys
+	}
+	mt := modelType(obj)
+	if mt == "" {
+		mt = modelType(root)
+	}
+	r := &reader{obj: obj, root: root}
+	arch := archOf(mt)
+	c := Config{ModelType: mt}
+	if arch == "" {
+		// Unknown type: name what the Llama reading would need.
+		var miss []string
+		for _, k := range [...]string{"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size", "vocab_size"} {
+			if !r.has(k) {
+				miss = append(miss, k)
+			}
+		}
+		name := mt
+		if name == "" {
+			name = "(none)"
+		}
+		if len(miss) > 0 {
+			return Config{}, &Error{Line: obj.line, Col: obj.col, Key: KeyPrefix + "unknown_type", Args: [5]string{name, join(miss), strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes())}}
+		}
+		for _, k := range [...]string{"num_experts", "num_local_experts", "n_routed_experts", "kv_lora_rank", "moe_intermediate_size"} {
+			if r.has(k) {
+				return Config{}, &Error{Line: obj.line, Col: obj.col, Key: KeyPrefix + "unknown_arch", Args: [5]string{name, k, strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes())}}
+			}
+		}
+		arch, c.Generic = "llama", true
+	}
+	m, err := r.model(arch)
+	if err != nil {
+		return Config{}, err
+	}
+	c.Model = m
+	c.MaxContext = r.num("max_position_embeddings", 0, false, 0)
+	c.MTPLayers = r.num("num_nextn_predict_layers", 0, false, 0)
+	if r.err != nil {
+		return Config{}, r.err
+	}
+	if verr := c.Model.Validate(); verr != nil {
+		// The reader's own checks come first; this catches the rest with
+		// the engine's message.
+		return Config{}, verr
+	}
+	return c, nil
+}
+
+func modelType(obj *value) string {
+	if v, _ := obj.get("model_type"); v != nil && v.kind == jString {
+		return v.str
+	}
+	return ""
+}
+
+func join(list []string) string {
+	var b []byte
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, s...)
+	}
+	return string(b)
+}
+
+// model reads the architecture of one family and counts its parameters.
+func (r *reader) model(arch string) (sizing.Model, error) {
+	var m sizing.Model
+	h := r.num("hidden_size", 0, true, 1)
+	layers := r.num("num_hidden_layers", 0, true, 1)
+	heads := r.num("num_attention_heads", 0, true, 1)
+	kv := r.num("num_key_value_heads", heads, false, 1)
+	vocab := r.num("vocab_size", 0, true, 1)
+	ffn := r.num("intermediate_size", 0, arch != "qwen3_moe", 1)
+	if arch == "qwen3_moe" && ffn == 0 {
+		ffn = r.num("moe_intermediate_size", 0, true, 1)
+	}
+	headDimDefault := 0
+	tieDefault := false
+	switch arch {
+	case "gemma2", "gemma3":
+		tieDefault = true
+		headDimDefault = 256 // Gemma2Config / Gemma3TextConfig default
+	}
+	headDim := r.num("head_dim", headDimDefault, false, 1)
+	tied := r.boolean("tie_word_embeddings", tieDefault)
+	if r.err != nil {
+		return m, r.err
+	}
+	if kv > heads || heads%kv != 0 {
+		v := r.at("num_key_value_heads")
+		return m, &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "kv_heads", Args: [5]string{"num_key_value_heads", strconv.Itoa(kv), strconv.Itoa(heads)}}
+	}
+	if headDim == 0 && h%heads != 0 {
+		v := r.at("num_attention_heads")
+		return m, &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "heads_hidden", Args: [5]string{"num_attention_heads", strconv.Itoa(heads), strconv.Itoa(h)}}
+	}
+	if headDim == 0 {
+		headDim = h / heads
+	}
+	m = sizing.Model{Layers: layers, Hidden: h, Heads: heads, KVHeads: kv, FFN: ffn, Vocab: vocab, TiedEmbeddings: tied}
+	if headDim != h/heads || h%heads != 0 {
+		m.HeadDim = headDim
+	}
+
+	// Per-layer parameters (see countParams).
+	var cnt counts
+	cnt.h, cnt.layers, cnt.vocab, cnt.tied = float64(h), float64(layers), float64(vocab), tied
+	hf, a, kvf, d := float64(h), float64(heads), float64(kv), float64(headDim)
+	cnt.attn = hf*a*d + 2*hf*kvf*d + a*d*hf // q, k, v, o
+	cnt.norms = 2 * hf                      // input and post-attention RMSNorm
+	mlp := 3 * hf * float64(ffn)            // gate, up, down
+
+	switch arch {
+	case "llama":
+		if r.boolean("attention_bias", false) {
+			cnt.attn += a*d + 2*kvf*d + hf
+		}
+		if r.boolean("mlp_bias", false) {
+			mlp += 2*float64(ffn) + hf
+		}
+	case "qwen2":
+		cnt.attn += a*d + 2*kvf*d // q, k, v biases (Qwen2Attention)
+	case "qwen3", "qwen3_moe":
+		cnt.attn += 2 * d // q_norm, k_norm
+		if r.boolean("attention_bias", false) {
+			cnt.attn += a*d + 2*kvf*d
+		}
+	case "gemma2":
+		cnt.norms = 4 * hf // input, post-attention, pre- and post-feedforward
+	case "gemma3":
+		cnt.norms = 4 * hf
+		cnt.attn += 2 * d // q_norm, k_norm
+	}
+	cnt.dense, cnt.denseLayers = mlp, cnt.layers
+
+	// Sliding windows.
+	switch arch {
+	case "mistral", "phi3", "mixtral":
+		if w := r.num("sliding_window", 0, false, 0); w > 0 {
+			m.SlidingWindow = w // every layer
+		}
+	case "qwen2", "qwen3", "qwen3_moe":
+		if r.boolean("use_sliding_window", false) {
+			if w := r.num("sliding_window", 0, false, 0); w > 0 {
+				// Layers from max_window_layers on use the window
+				// (Qwen2Attention).
+				mwl := r.num("max_window_layers", layers, false, 0)
+				if mwl < layers {
+					m.SlidingWindow, m.LocalLayers = w, layers-mwl
+				}
+			}
+		}
+	case "gemma2", "gemma3":
+		w := r.num("sliding_window", 4096, false, 0)
+		local := 0
+		if arch == "gemma2" {
+			local = (layers + 1) / 2 // layers 0, 2, 4, … slide (Gemma2DecoderLayer)
+		} else {
+			pattern := r.num("sliding_window_pattern", 6, false, 1)
+			local = layers - layers/pattern // every pattern-th layer is global
+		}
+		if lt, _ := r.obj.get("layer_types"); lt != nil && lt.kind == jArray {
+			local = 0
+			for _, it := range lt.items {
+				if it.kind == jString && it.str == "sliding_attention" {
+					local++
+				}
+			}
+		}
+		if w > 0 && local > 0 {
+			m.SlidingWindow, m.LocalLayers = w, local
+			if local == layers {
+				m.LocalLayers = 0
+			}
+		}
+	}
+
+	// Mixture of experts.
+	switch arch {
+	case "mixtral":
+		e := r.num("num_local_experts", 0, true, 1)
+		k := r.num("num_experts_per_tok", 0, true, 1)
+		m.Experts, m.ExpertsPerToken = e, k
+		cnt.moeLayers, cnt.denseLayers = cnt.layers, 0
+		cnt.router = hf * float64(e)
+		cnt.expert, cnt.experts, cnt.active = mlp, float64(e), float64(k)
+	case "qwen3_moe":
+		e := r.num("num_experts", 0, true, 1)
+		k := r.num("num_experts_per_tok", 0, true, 1)
+		f := r.num("moe_intermediate_size", 0, true, 1)
+		step := r.num("decoder_sparse_step", 1, false, 1)
+		only := map[int]bool{}
+		if ml, _ := r.obj.get("mlp_only_layers"); ml != nil && ml.kind == jArray {
+			for _, it := range ml.items {
+				if it.kind == jNumber && it.num == float64(int(it.num)) {
+					only[int(it.num)] = true
+				}
+			}
+		}
+		moe := 0
+		for i := 0; i < layers; i++ {
+			if !only[i] && (i+1)%step == 0 {
+				moe++
+			}
+		}
+		m.Experts, m.ExpertsPerToken, m.FFN = e, k, f
+		m.DenseLayers = layers - moe
+		if m.DenseLayers > 0 {
+			m.DenseFFN = ffn
+		}
+		cnt.moeLayers, cnt.denseLayers = float64(moe), float64(layers-moe)
+		cnt.router = hf * float64(e)
+		cnt.expert, cnt.experts, cnt.active = 3*hf*float64(f), float64(e), float64(k)
+	case "deepseek_v3":
+		kvr := r.num("kv_lora_rank", 0, true, 1)
+		qr := r.num("q_lora_rank", 0, false, 0)
+		nope := r.num("qk_nope_head_dim", 0, true, 1)
+		rope := r.num("qk_rope_head_dim", 0, true, 1)
+		vd := r.num("v_head_dim", 0, true, 1)
+		e := r.num("n_routed_experts", 0, false, 0)
+		if r.err != nil {
+			return m, r.err
+		}
+		qk := float64(nope + rope)
+		m.KVLoRARank, m.QLoRARank, m.QKRopeHeadDim, m.VHeadDim = kvr, qr, rope, vd
+		m.HeadDim = nope + rope
+		m.KVHeads = heads // MLA has no KV heads of its own; the latent serves all
+		// MLA projections and their norms (DeepseekV3Attention).
+		if qr > 0 {
+			cnt.attn = hf*float64(qr) + float64(qr) + float64(qr)*a*qk
+		} else {
+			cnt.attn = hf * a * qk
+		}
+		cnt.attn += hf*float64(kvr+rope) + float64(kvr) + float64(kvr)*a*float64(nope+vd) + a*float64(vd)*hf
+		if e > 0 {
+			k := r.num("num_experts_per_tok", 0, true, 1)
+			f := r.num("moe_intermediate_size", 0, true, 1)
+			shared := r.num("n_shared_experts", 0, false, 0)
+			first := r.num("first_k_dense_replace", 0, false, 0)
+			freq := r.num("moe_layer_freq", 1, false, 1)
+			if first > layers {
+				first = layers
+			}
+			moe := 0
+			for i := first; i < layers; i++ {
+				if i%freq == 0 {
+					moe++
+				}
+			}
+			m.Experts, m.ExpertsPerToken, m.FFN = e, k, f
+			m.SharedExperts, m.DenseLayers, m.DenseFFN = shared, layers-moe, ffn
+			if m.DenseLayers == 0 {
+				m.DenseFFN = 0
+			}
+			cnt.moeLayers, cnt.denseLayers = float64(moe), float64(layers-moe)
+			cnt.router = hf * float64(e)
+			if v, _ := r.obj.get("topk_method"); v != nil && v.kind == jString && v.str == "noaux_tc" {
+				cnt.router += float64(e) // e_score_correction_bias
+			}
+			cnt.expert, cnt.experts, cnt.active = 3*hf*float64(f), float64(e), float64(k)
+			cnt.shared = float64(shared) * 3 * hf * float64(f)
+		}
+	}
+	if r.err != nil {
+		return m, r.err
+	}
+	if m.Experts > 0 && m.ExpertsPerToken > m.Experts {
+		v := r.at("num_experts_per_tok")
+		return m, &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "experts", Args: [5]string{"num_experts_per_tok", strconv.Itoa(m.ExpertsPerToken), strconv.Itoa(m.Experts)}}
+	}
+	m.Params, m.ActiveParams = cnt.totals()
+	if m.ActiveParams == m.Params {
+		m.ActiveParams = 0
+	}
+	return m, nil
+}
+
+// counts holds the per-module parameter counts of one model.
+type counts struct {
+	h, layers, vocab float64
+	tied             bool
+	attn, norms      float64 // per layer
+	dense            float64 // a dense layer's MLP
+	denseLayers      float64
+	moeLayers        float64
+	router           float64 // per MoE layer
+	expert           float64 // one routed expert
+	experts, active  float64 // routed experts, routed per token
+	shared           float64 // the shared experts of one MoE layer
+}
+
+// totals returns the total and the per-token (active) parameter counts:
+// the embeddings (twice unless tied), every layer's attention and norms,
+// the dense layers' MLPs, the MoE layers' routers, routed and shared
+// experts (top-k routed for the active count), and the final norm.
+func (c counts) totals() (total, active int64) {
+	emb := c.vocab * c.h
+	if !c.tied {
+		emb *= 2
+	}
+	common := emb + c.h + c.layers*(c.attn+c.norms) + c.denseLayers*c.dense
+	t := common + c.moeLayers*(c.router+c.experts*c.expert+c.shared)
+	a := common + c.moeLayers*(c.router+c.active*c.expert+c.shared)
+	return int64(t), int64(a)
+}

@@ -1,0 +1,394 @@
+package hfconfig
+
+import "strconv"
+
+// A small JSON reader that keeps the line and column of every value and
+// object key. The standard library's encoding/json would grow the
+// calculator's WebAssembly build by several hundred kilobytes (it needs
+// reflect) and reports byte offsets only.
+
+type kind uint8
+
+const (
+	jNull kind = iota
+	jBool
+	jNumber
+	jString
+	jObject
+	jArray
+)
+
+// value is one JSON value with its position (1-based line and column of
+// its first character).
+type value struct {
+	kind      kind
+	str       string // a string's text, a number's literal
+	num       float64
+	b         bool
+	members   []member // object
+	items     []*value // array
+	line, col int
+}
+
+// member is one key of an object with the position of the key.
+type member struct {
+	key       string
+	val       *value
+	line, col int
+}
+
+// get returns the value of key in object v (the last one when a key is
+// repeated, as Python's json module keeps), or nil.
+func (v *value) get(key string) (*value, *member) {
+	if v == nil || v.kind != jObject {
+		return nil, nil
+	}
+	for i := len(v.members) - 1; i >= 0; i-- {
+		if v.members[i].key == key {
+			return v.members[i].val, &v.members[i]
+		}
+	}
+	return nil, nil
+}
+
+// maxDepth bounds nesting (config files nest three or four levels), so a
+// hostile file cannot exhaust the stack.
+const maxDepth = 64
+
+// MaxSize is the largest config file Parse reads (real ones are a few
+// kilobytes; some carry a tokenizer or chat template of ~100 KB).
+const MaxSize = 4 << 20
+
+type parser struct {
+	src       []byte
+	i         int
+	line, col int
+	depth     int
+}
+
+func (p *parser) errAt(key string, line, col int, s string) *Error {
+	return &Error{Line: line, Col: col, Key: KeyPrefix + key, Args: [5]string{s, strconv.Itoa(line), strconv.Itoa(col)}}
+}
+
+func (p *parser) err(key, s string) *Error { return p.errAt(key, p.line, p.col, s) }
+
+func (p *parser) advance() {
+	if p.src[p.i] == '\n' {
+		p.line++
+		p.col = 1
+	} else if p.src[p.i]&0xC0 != 0x80 { // count characters, not UTF-8 continuation bytes
+		p.col++
+	}
+	p.i++
+}
+
+func (p *parser) skipSpace() {
+	for p.i < len(p.src) {
+		switch p.src[p.i] {
+		case ' ', '\t', '\r', '\n':
+			p.advance()
+		default:
+			return
+		}
+	}
+}
+
+// parseDocument reads one JSON value and nothing after it but space.
+func parseDocument(src []byte) (*value, *Error) {
+	p := &parser{src: src, line: 1, col: 1}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		p.i = 3 // UTF-8 byte order mark
+	}
+	p.skipSpace()
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.i < len(p.src) {
+		return nil, p.err("trailing", "")
+	}
+	return v, nil
+}
+
+// quoted renders the character at the position for a message.
+func (p *parser) quoted() string {
+	c := p.src[p.i]
+	if c < 0x20 || c >= 0x7f {
+		return strconv.QuoteRuneToASCII(rune(c))
+	}
+	return strconv.Quote(string(c))
+}
+
+func (p *parser) value() (*value, *Error) {
+	if p.i >= len(p.src) {
+		return nil, p.err("eof", "")
+	}
+	v := &value{line: p.line, col: p.col}
+	switch c := p.src[p.i]; {
+	case c == '{':
+		return p.object(v)
+	case c == '[':
+		return p.array(v)
+	case c == '"':
+		s, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		v.kind, v.str = jString, s
+		return v, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number(v)
+	case c == 't':
+		return p.literal(v, "true", jBool, true)
+	case c == 'f':
+		return p.literal(v, "false", jBool, false)
+	case c == 'n':
+		return p.literal(v, "null", jNull, false)
+	case c == 'N' || c == 'I':
+		// Python's json.dump writes NaN and Infinity, which JSON does not
+		// allow; some config files carry them.
+		if p.hasPrefix("NaN") {
+			return p.literal(v, "NaN", jNumber, false)
+		}
+		return p.literal(v, "Infinity", jNumber, false)
+	default:
+		return nil, p.err("char", p.quoted())
+	}
+}
+
+func (p *parser) hasPrefix(s string) bool {
+	return len(p.src)-p.i >= len(s) && string(p.src[p.i:p.i+len(s)]) == s
+}
+
+func (p *parser) literal(v *value, word string, k kind, b bool) (*value, *Error) {
+	if !p.hasPrefix(word) {
+		return nil, p.err("char", p.quoted())
+	}
+	for range word {
+		p.advance()
+	}
+	v.kind, v.b = k, b
+	if k == jNumber {
+		v.str = word
+		v.num = 0 // NaN and Infinity are never valid sizes; reported by the reader
+	}
+	return v, nil
+}
+
+func (p *parser) enter() *Error {
+	p.depth++
+	if p.depth > maxDepth {
+		return p.err("depth", "")
+	}
+	return nil
+}
+
+func (p *parser) object(v *value) (*value, *Error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	v.kind = jObject
+	p.advance() // {
+	p.skipSpace()
+	if p.i < len(p.src) && p.src[p.i] == '}' {
+		p.advance()
+		p.depth--
+		return v, nil
+	}
+	for {
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return nil, p.err("eof", "")
+		}
+		if p.src[p.i] != '"' {
+			return nil, p.err("char", p.quoted())
+		}
+		m := member{line: p.line, col: p.col}
+		k, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		m.key = k
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return nil, p.err("eof", "")
+		}
+		if p.src[p.i] != ':' {
+			return nil, p.err("char", p.quoted())
+		}
+		p.advance()
+		p.skipSpace()
+		val, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		m.val = val
+		v.members = append(v.members, m)
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return nil, p.err("eof", "")
+		}
+		switch p.src[p.i] {
+		case ',':
+			p.advance()
+		case '}':
+			p.advance()
+			p.depth--
+			return v, nil
+		default:
+			return nil, p.err("char", p.quoted())
+		}
+	}
+}
+
+func (p *parser) array(v *value) (*value, *Error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	v.kind = jArray
+	p.advance() // [
+	p.skipSpace()
+	if p.i < len(p.src) && p.src[p.i] == ']' {
+		p.advance()
+		p.depth--
+		return v, nil
+	}
+	for {
+		p.skipSpace()
+		item, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		v.items = append(v.items, item)
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return nil, p.err("eof", "")
+		}
+		switch p.src[p.i] {
+		case ',':
+			p.advance()
+		case ']':
+			p.advance()
+			p.depth--
+			return v, nil
+		default:
+			return nil, p.err("char", p.quoted())
+		}
+	}
+}
+
+// string reads a JSON string at p.i (which is '"'). Escapes are decoded;
+// the config keys and values the reader uses are plain ASCII.
+func (p *parser) string() (string, *Error) {
+	line, col := p.line, p.col
+	p.advance() // "
+	var b []byte
+	for {
+		if p.i >= len(p.src) {
+			return "", p.errAt("unterminated", line, col, "")
+		}
+		c := p.src[p.i]
+		switch {
+		case c == '"':
+			p.advance()
+			return string(b), nil
+		case c < 0x20:
+			return "", p.err("char", p.quoted())
+		case c == '\\':
+			p.advance()
+			if p.i >= len(p.src) {
+				return "", p.errAt("unterminated", line, col, "")
+			}
+			e := p.src[p.i]
+			switch e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				if len(p.src)-p.i < 5 {
+					return "", p.errAt("unterminated", line, col, "")
+				}
+				n, err := strconv.ParseUint(string(p.src[p.i+1:p.i+5]), 16, 32)
+				if err != nil {
+					return "", p.err("escape", "")
+				}
+				b = append(b, string(rune(n))...)
+				for k := 0; k < 4; k++ {
+					p.advance()
+				}
+			default:
+				return "", p.err("escape", "")
+			}
+			p.advance()
+		default:
+			b = append(b, c)
+			p.advance()
+		}
+	}
+}
+
+// number reads a JSON number (RFC 8259 grammar).
+func (p *parser) number(v *value) (*value, *Error) {
+	start := p.i
+	if p.src[p.i] == '-' {
+		p.advance()
+		if p.hasPrefix("Infinity") {
+			return p.literal(v, "Infinity", jNumber, false)
+		}
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(p.src) && p.src[p.i] >= '0' && p.src[p.i] <= '9' {
+			p.advance()
+			n++
+		}
+		return n
+	}
+	if p.i < len(p.src) && p.src[p.i] == '0' {
+		p.advance()
+	} else if digits() == 0 {
+		return nil, p.bad()
+	}
+	if p.i < len(p.src) && p.src[p.i] == '.' {
+		p.advance()
+		if digits() == 0 {
+			return nil, p.bad()
+		}
+	}
+	if p.i < len(p.src) && (p.src[p.i] == 'e' || p.src[p.i] == 'E') {
+		p.advance()
+		if p.i < len(p.src) && (p.src[p.i] == '+' || p.src[p.i] == '-') {
+			p.advance()
+		}
+		if digits() == 0 {
+			return nil, p.bad()
+		}
+	}
+	v.kind, v.str = jNumber, string(p.src[start:p.i])
+	f, err := strconv.ParseFloat(v.str, 64)
+	if err != nil {
+		// Out of float64 range: keep ±Inf, which the reader rejects as a
+		// size out of range.
+		v.num = f
+		return v, nil
+	}
+	v.num = f
+	return v, nil
+}
+
+func (p *parser) bad() *Error {
+	if p.i >= len(p.src) {
+		return p.err("eof", "")
+	}
+	return p.err("char", p.quoted())
+}

@@ -1,0 +1,37 @@
+package hfconfig
+
+import (
+	goparser "go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestImportsStayLean keeps the parser fit for the WebAssembly build, as
+// package sizing does: no encoding/json, fmt, reflect or other heavy
+// imports.
+func TestImportsStayLean(t *testing.T) {
+	allowed := map[string]bool{"strconv": true, "github.com/gpu-atlas/gpu-atlas/generator/internal/sizing": true}
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		af, err := goparser.ParseFile(token.NewFileSet(), f, src, goparser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range af.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); !allowed[p] {
+				t.Errorf("%s imports %q", f, p)
+			}
+		}
+	}
+}
