@@ -257,6 +257,10 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 		if c.has(pp+".source") && !c.blank[pp+".source"] && strings.TrimSpace(pr.Source) == "" {
 			c.errorf(pp+".source", "source is empty: give the URL the price was read from")
 		}
+		if c.emptyString(pp + ".evidence") {
+			c.errorf(pp+".evidence", "required key %q is empty (one of: %s)", "evidence", strings.Join(EvidenceKinds(), ", "))
+			c.blank[pp+".evidence"] = true
+		}
 		c.oneOf(pp+".evidence", pr.Evidence, EvidenceKinds()...)
 		switch {
 		case pr.Dataset != "" && c.has(pp+".evidence") && pr.Evidence != "community-dataset" && slices.Contains(EvidenceKinds(), pr.Evidence):

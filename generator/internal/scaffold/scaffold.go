@@ -71,6 +71,12 @@ func fill(tmpl, id, rel string) string {
 		"{INCREMENTS}", strings.Join(catalog.BillingIncrements(), ", "),
 		"{RDMA}", strings.Join(catalog.RDMAKinds(), ", "),
 		"{BILLING}", strings.Join(catalog.BillingModes(), ", "),
+		"{UNITS}", strings.Join(catalog.PriceUnits(), ", "),
+		"{PAYMENTS}", strings.Join(catalog.PaymentOptions(), ", "),
+		"{COMMITMENTS}", strings.Join(catalog.CommitmentKinds(), ", "),
+		"{DATE_BASES}", strings.Join(catalog.DateBases(), ", "),
+		"{EVIDENCE}", strings.Join(catalog.EvidenceKinds(), ", "),
+		"{COST_KINDS}", strings.Join(catalog.ExtraCostKinds(), ", "),
 		"{SECTIONS}", strings.Join(content.Sections(), ", "),
 	).Replace(tmpl)
 }

@@ -108,7 +108,7 @@ func TestNewWritesEachKind(t *testing.T) {
 			`required key "instance" is empty`, `required key "gpu" is empty`, `gpu_count 0 is out of range`,
 			`vram_per_gpu_gb must be greater than 0`, `regions is empty`, `required key "currency" is empty`,
 			`required key "billing" is empty`, `price must be greater than 0`, `missing required key "as_of"`,
-			`required key "source" is empty`,
+			`required key "source" is empty`, `required key "evidence" is empty`,
 		}},
 		{"model", "new-model", "data/models/new-model.toml", []string{
 			`required key "name" is empty`, `params must be greater than 0`, `layers must be greater than 0`,
@@ -206,7 +206,7 @@ func TestFilledTemplatesPass(t *testing.T) {
 			`vram_per_gpu_gb = 0`, `vram_per_gpu_gb = 24`, `vram_total_gb = 0`, `vram_total_gb = 48`,
 			`regions = []`, `regions = ["us-east"]`, `currency = ""`, `currency = "EUR"`,
 			`billing = ""`, `billing = "on-demand"`, `price = 0`, `price = 1`, `# as_of = YYYY-MM-DD`, `as_of = 2025-01-01`,
-			`source = ""`, `source = "https://acme.example/pricing"`,
+			`source = ""`, `source = "https://acme.example/pricing"`, `evidence = ""`, `evidence = "first-party"`,
 		}},
 		{"model", "new-model", []string{
 			`name = ""`, `name = "N"`, `family = ""`, `family = "F"`, `params = 0`, `params = 1000`, `layers = 0`, `layers = 2`,

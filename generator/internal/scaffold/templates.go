@@ -84,12 +84,22 @@ id = ""                          # required: the provider's own region id where 
 # sla_pct =                      # optional: a number, the published compute SLA, 50..100
 # notes = ""
 
-# [hidden_costs]                 # optional; all amounts in currency
-# currency = ""                  # required in the block: a currency of data/fx.toml
-# egress_per_gb =                # optional: a number
-# public_ip_per_hour =           # optional: a number
-# storage_per_gb_month =         # optional: a number
+# [[extra_costs]]                # optional, zero or more dated charges beyond the instance price
+# kind = ""                      # required: {COST_KINDS}
+# name = ""                      # optional: storage class, network tier, "in use" / "unused" address
+# region = ""                    # optional: a region id above (absent: all regions)
+# currency = ""                  # required: a currency of data/fx.toml
+# price =                        # the charge per unit (egress may give [[extra_costs.tiers]] instead)
+# unit = ""                      # egress: gb, gib; public-ipv4: hour, month; block-storage: gb-month, gib-month, gb-hour
+# compute_billed = false         # stopped-instance only, required there: is the instance price charged while stopped?
+# as_of = YYYY-MM-DD             # required
+# source = ""                    # required: the URL the charge was read from
+# evidence = ""                  # required: {EVIDENCE}
 # notes = ""
+#
+# [[extra_costs.tiers]]          # egress only, in order: up_to_gb = monthly volume bound; the last tier has none
+# up_to_gb =
+# price =
 
 [[sources]]                      # at least one; repeat the block for each source
 url = ""                         # required: the URL the facts were read from
@@ -122,12 +132,20 @@ regions = []                     # required: region ids of {ID}: {REGIONS}
 currency = ""                    # required: the currency the provider quotes, one of: {CURRENCIES}
 # notes = ""                     # optional
 
-[[offers.prices]]                # at least one; one block per billing mode
+[[offers.prices]]                # at least one; one block per dated observation (a newer block with the same
+                                 # billing, unit, term, payment, commitment and region keeps the older one as history)
 billing = ""                     # required: {BILLING}
-price = 0                        # required: per instance-hour, in currency (per-GPU prices are derived, never typed)
+price = 0                        # required: the whole instance's price as quoted, in currency, per unit (per-GPU prices are derived, never typed)
+# unit = "hour"                  # optional: {UNITS} (default hour)
+# term_months =                  # committed only, required there: 1 (monthly subscription), 12, 36, ...
+# payment = ""                   # committed only, optional: {PAYMENTS}
+# commitment = ""                # committed only, optional: {COMMITMENTS}
+# region = ""                    # optional: a region id of {ID} the price applies to (absent: the offer's regions)
 # as_of = YYYY-MM-DD             # required: uncomment and give the date the price was true (no quotes)
+# date_basis = ""                # optional: how as_of was established: {DATE_BASES}
 source = ""                      # required: the URL the price was read from
-# dataset = ""                   # optional: a dataset id from data/site.toml
+evidence = ""                    # required: {EVIDENCE}
+# dataset = ""                   # optional: a dataset id from data/site.toml (then leave out evidence: it is community-dataset)
 `
 
 const modelTemplate = `{SCHEMA}
