@@ -430,8 +430,22 @@ func checkModel(c checker, m *Model) {
 	if m.Heads > 0 && m.KVHeads > 0 && m.Heads%m.KVHeads != 0 {
 		c.errorf("kv_heads", "kv_heads %d does not divide heads %d", m.KVHeads, m.Heads)
 	}
-	if m.Heads > 0 && m.HiddenSize%m.Heads != 0 {
-		c.errorf("heads", "heads %d does not divide hidden_size %d", m.Heads, m.HiddenSize)
+	if m.Heads > 0 && m.HeadDim == 0 && m.HiddenSize%m.Heads != 0 {
+		c.errorf("heads", "heads %d does not divide hidden_size %d (or give head_dim)", m.Heads, m.HiddenSize)
+	}
+	for k, v := range map[string]int{"head_dim": m.HeadDim, "kv_lora_rank": m.KVLoRARank, "q_lora_rank": m.QLoRARank, "qk_rope_head_dim": m.QKRopeHeadDim,
+		"v_head_dim": m.VHeadDim, "sliding_window": m.SlidingWindow, "shared_experts": m.SharedExperts, "dense_ffn_size": m.DenseFFNSize} {
+		if v < 0 {
+			c.errorf(k, "%s must not be negative (0: not used)", k)
+		}
+	}
+	for k, v := range map[string]int{"local_layers": m.LocalLayers, "dense_layers": m.DenseLayers} {
+		if v < 0 || v > m.Layers {
+			c.errorf(k, "%s must be between 0 and layers %d", k, m.Layers)
+		}
+	}
+	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.QKRopeHeadDim >= m.HeadDim) {
+		c.errorf("qk_rope_head_dim", "multi-head latent attention needs head_dim (qk_nope + qk_rope) larger than qk_rope_head_dim")
 	}
 	if m.ActiveParams > m.Params {
 		c.errorf("active_params", "active_params %d exceeds params %d", m.ActiveParams, m.Params)

@@ -285,20 +285,32 @@ type Model struct {
 	ID   string `toml:"-"`
 	File string `toml:"-"`
 
-	Name            string   `toml:"name"`
-	Family          string   `toml:"family"`
-	Params          int64    `toml:"params"`
-	ActiveParams    int64    `toml:"active_params"`
-	Layers          int      `toml:"layers"`
-	HiddenSize      int      `toml:"hidden_size"`
-	Heads           int      `toml:"heads"`
-	KVHeads         int      `toml:"kv_heads"`
-	FFNSize         int      `toml:"ffn_size"`
-	VocabSize       int      `toml:"vocab_size"`
-	MaxContext      int      `toml:"max_context"`
-	Experts         int      `toml:"experts"`
-	ExpertsPerToken int      `toml:"experts_per_token"`
-	TiedEmbeddings  bool     `toml:"tied_embeddings"`
-	Notes           string   `toml:"notes"`
-	Sources         []Source `toml:"sources"`
+	Name            string `toml:"name"`
+	Family          string `toml:"family"`
+	Params          int64  `toml:"params"`
+	ActiveParams    int64  `toml:"active_params"`
+	Layers          int    `toml:"layers"`
+	HiddenSize      int    `toml:"hidden_size"`
+	Heads           int    `toml:"heads"`
+	KVHeads         int    `toml:"kv_heads"`
+	FFNSize         int    `toml:"ffn_size"`
+	VocabSize       int    `toml:"vocab_size"`
+	MaxContext      int    `toml:"max_context"`
+	Experts         int    `toml:"experts"`
+	ExpertsPerToken int    `toml:"experts_per_token"`
+	TiedEmbeddings  bool   `toml:"tied_embeddings"`
+	// Architecture details for the sizing engine (sizing.Model documents
+	// each); zero means the model does not have the feature.
+	HeadDim       int      `toml:"head_dim"`         // when not hidden_size/heads (with MLA: qk_nope + qk_rope)
+	KVLoRARank    int      `toml:"kv_lora_rank"`     // multi-head latent attention
+	QLoRARank     int      `toml:"q_lora_rank"`      // MLA's compressed query dimension
+	QKRopeHeadDim int      `toml:"qk_rope_head_dim"` // MLA's decoupled RoPE key dimension
+	VHeadDim      int      `toml:"v_head_dim"`       // value head dimension when not head_dim
+	SlidingWindow int      `toml:"sliding_window"`   // tokens a local layer attends to
+	LocalLayers   int      `toml:"local_layers"`     // sliding-window layers (0 with a window: all)
+	SharedExperts int      `toml:"shared_experts"`   // MoE experts every token uses
+	DenseLayers   int      `toml:"dense_layers"`     // MoE model layers with a dense MLP
+	DenseFFNSize  int      `toml:"dense_ffn_size"`   // those layers' MLP width
+	Notes         string   `toml:"notes"`
+	Sources       []Source `toml:"sources"`
 }
