@@ -29,6 +29,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -518,6 +519,16 @@ func (b *Browser) EmulateColorScheme(scheme string) {
 	}
 	run(b, "emulate "+scheme, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, p)
+		return err
+	}))
+}
+
+// AddInitScript runs js in every document the tab loads from now on,
+// before the page's own scripts.
+func (b *Browser) AddInitScript(js string) {
+	b.t.Helper()
+	run(b, "add init script", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
 		return err
 	}))
 }

@@ -121,6 +121,14 @@ func serveOnce(t testing.TB, s *served, source func() (root string, now time.Tim
 // fixture lacks.
 func BuildFixtureCopy(t testing.TB, edit func(root string)) (root, baseURL string) {
 	t.Helper()
+	root, baseURL, _ = BuildFixtureCopyOut(t, edit)
+	return root, baseURL
+}
+
+// BuildFixtureCopyOut is BuildFixtureCopy that also returns the output
+// directory it serves.
+func BuildFixtureCopyOut(t testing.TB, edit func(root string)) (root, baseURL, out string) {
+	t.Helper()
 	Chromium(t)
 	start := time.Now()
 	root, err := fixtureRoot()
@@ -130,7 +138,7 @@ func BuildFixtureCopy(t testing.TB, edit func(root string)) (root, baseURL strin
 	if edit != nil {
 		edit(root)
 	}
-	out := filepath.Join(t.TempDir(), "public")
+	out = filepath.Join(t.TempDir(), "public")
 	if _, d := build.Run(build.Options{Root: root, Out: out, Now: testcat.FixtureNow, BaseURL: "/"}); d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)
@@ -145,7 +153,7 @@ func BuildFixtureCopy(t testing.TB, edit func(root string)) (root, baseURL strin
 	t.Cleanup(func() { srv.Close() })
 	baseURL = "http://" + ln.Addr().String() + "/"
 	t.Logf("built a copy of the fixture in %v, serving it at %s", time.Since(start).Round(time.Millisecond), baseURL)
-	return root, baseURL
+	return root, baseURL, out
 }
 
 // FixtureRoot copies the fixture site (testdata/site with the
