@@ -337,4 +337,3 @@ func dropRejected(t *testing.T, root string) int {
 	}
 	return n
 }
-
