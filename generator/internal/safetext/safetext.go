@@ -65,9 +65,6 @@ func SourceURL(v string) error {
 	if err != nil {
 		return fmt.Errorf("is not a URL: %v", err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("has scheme %q: write it in lowercase (http or https)", u.Scheme)
-	}
 	if u.Hostname() == "" {
 		return fmt.Errorf("has no host")
 	}

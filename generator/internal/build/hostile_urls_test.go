@@ -1,0 +1,80 @@
+package build
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// hostileURLs are link targets that run script or embed content, spelt
+// the ways filters miss them.
+func hostileURLs() []string {
+	return []string{
+		"javascript:alert(1)",
+		"JaVaScRiPt:alert(1)",
+		" javascript:alert(1)",
+		"javascript&#58;alert(1)",
+		"vbscript:msgbox(1)",
+		"data:text/html,<script>alert(1)</script>",
+		"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+		"file:///etc/passwd",
+		"//evil.example/x",
+		"https://exa mple.com/",
+		"https:",
+		"not a url",
+	}
+}
+
+// TestHostileURLsRejected places every hostile URL in every URL field of
+// the data format and in guide links and images: each is rejected at
+// load with an error at the field's own line and column.
+func TestHostileURLsRejected(t *testing.T) {
+	type field struct {
+		name, file, old, tmpl, pos string // tmpl has %s for the URL (TOML-quoted in data files)
+	}
+	fields := []field{
+		{"price source", "data/offers/acme.toml", `source = "https://acme.example/spot"`, `source = %s`, "data/offers/acme.toml:22:10: "},
+		{"GPU source url", "data/gpus/alpha-80gb.toml", `url = "https://example.org/alpha"`, `url = %s`, "data/gpus/alpha-80gb.toml:21:7: "},
+		{"provider homepage", "data/providers/acme.toml", `homepage = "https://acme.example/"`, `homepage = %s`, "data/providers/acme.toml:2:12: "},
+		{"provider source url", "data/providers/acme.toml", `url = "https://acme.example/pricing"`, `url = %s`, "data/providers/acme.toml:33:7: "},
+		{"model source url", "data/models/tiny-7b.toml", `url = "https://example.org/tiny/config.json"`, `url = %s`, "data/models/tiny-7b.toml:13:7: "},
+		{"fx source", "data/fx.toml", `source = "https://example.org/fx"`, `source = %s`, "data/fx.toml:3:10: "},
+		{"dataset url", "data/site.toml", `url = "https://example.org/demo"`, `url = %s`, "data/site.toml:16:7: "},
+		{"site repo_url", "data/site.toml", `repo_url = "https://example.org/atlas"`, `repo_url = %s`, "data/site.toml:4:12: "},
+		{"guide link", "content/guides/first-guide.md", "## Memory", "## Memory\n\n[here](%s)", "content/guides/first-guide.md:11:"},
+		{"guide image", "content/guides/first-guide.md", "## Memory", "## Memory\n\n![chart](%s)", "content/guides/first-guide.md:11:"},
+	}
+	tried, rejected := 0, 0
+	for _, f := range fields {
+		for _, u := range hostileURLs() {
+			md := strings.HasPrefix(f.file, "content/")
+			if md && (strings.HasPrefix(u, "//") || strings.HasPrefix(u, "https") || u == "not a url") {
+				continue // relative or http(s) links are allowed in guides; the link check judges internal ones
+			}
+			if md && strings.Contains(u, "&#58;") {
+				continue // an entity is text in a link destination: the link is relative and harmless
+			}
+			tried++
+			t.Run(f.name+"/"+u, func(t *testing.T) {
+				root := fixture(t)
+				v := fmt.Sprintf("%q", u)
+				if md {
+					v = u
+					if strings.Contains(u, " ") {
+						v = "<" + u + ">"
+					}
+				}
+				edit(t, root, f.file, f.old, fmt.Sprintf(f.tmpl, v))
+				d := Check(Options{Root: root, Now: fixtureNow})
+				for _, e := range d.Errors() {
+					if strings.HasPrefix(e.String(), f.pos) {
+						rejected++
+						return
+					}
+				}
+				t.Errorf("%s = %q: want an error at %s, got %v", f.name, u, f.pos, d.Errors())
+			})
+		}
+	}
+	t.Logf("%d hostile URLs placed, %d rejected at their field's position", tried, rejected)
+}
