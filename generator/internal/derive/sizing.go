@@ -17,13 +17,19 @@ func SizingGPU(g *catalog.GPU) sizing.GPU {
 	if g.BF16TFLOPS != nil {
 		s.DenseBF16FLOPS = *g.BF16TFLOPS * 1e12
 	}
+	if g.FP8TFLOPS != nil {
+		s.DenseFP8FLOPS = *g.FP8TFLOPS * 1e12
+	}
 	return s
 }
 
 // SizingModel converts a catalog model preset for the sizing engine.
 func SizingModel(m *catalog.Model) sizing.Model {
 	return sizing.Model{Params: m.Params, ActiveParams: m.ActiveParams, Layers: m.Layers, Hidden: m.HiddenSize,
-		Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFNSize, Vocab: m.VocabSize, Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken}
+		Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFNSize, Vocab: m.VocabSize, Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken,
+		HeadDim: m.HeadDim, TiedEmbeddings: m.TiedEmbeddings, KVLoRARank: m.KVLoRARank, QLoRARank: m.QLoRARank,
+		QKRopeHeadDim: m.QKRopeHeadDim, VHeadDim: m.VHeadDim, SlidingWindow: m.SlidingWindow, LocalLayers: m.LocalLayers,
+		SharedExperts: m.SharedExperts, DenseLayers: m.DenseLayers, DenseFFN: m.DenseFFNSize}
 }
 
 // Scenario is a named common workload, computed for every preset at build
@@ -66,6 +72,98 @@ func Scenarios() []Scenario {
 			return in
 		}},
 	}
+}
+
+// The serving figures' assumptions: bf16 weights and KV cache, a
+// ServeContext-token context, ServePrompt-token prompts; latency at batch
+// 1, throughput and cost at batch ServeBatch.
+const (
+	ServeContext = 4096
+	ServePrompt  = 1024
+	ServeBatch   = 32
+)
+
+// ServingInput is the engine input of the serving figures at a batch.
+func ServingInput(m sizing.Model, batch int) sizing.Input {
+	in := sizing.DefaultInput(m)
+	in.SeqLen, in.PromptLen, in.Batch = ServeContext, ServePrompt, batch
+	return in
+}
+
+// Serving is a preset's inference speed and cost on one GPU model: the
+// roofline bounds of the engine (see the methodology page), at the
+// smallest layout that holds the model.
+type Serving struct {
+	GPU *catalog.GPU
+	// Latency is batch 1: Result.DecodeTokensPerSec is one stream's decode
+	// speed, Result.TTFTSeconds the time to first token of a ServePrompt
+	// prompt; N GPUs.
+	Latency sizing.Fit
+	// Batch is batch ServeBatch: Result.TokensPerSecPerGPU is the decode
+	// throughput per GPU.
+	Batch sizing.Fit
+	// Cost is the cost per million output tokens at batch ServeBatch on
+	// Offer, the current on-demand offer of this GPU with the lowest such
+	// cost (display currency; 0 and nil when no offer holds a replica).
+	Cost  float64
+	Offer *catalog.Offer
+	Price float64 // Offer's on-demand price per instance-hour, display currency
+}
+
+// serving computes a preset's Serving on g; ok is false when the model
+// does not fit within the engine's limit at batch 1 or g's speed is
+// unknown.
+func (d *Data) serving(m *catalog.Model, g *catalog.GPU) (Serving, bool) {
+	sg := SizingGPU(g)
+	if sg.BandwidthBytesPerSec <= 0 {
+		return Serving{}, false
+	}
+	sm := SizingModel(m)
+	lat, ok := sizing.MinFit(ServingInput(sm, 1), sg)
+	if !ok {
+		return Serving{}, false
+	}
+	sv := Serving{GPU: g, Latency: lat}
+	if b, ok := sizing.MinFit(ServingInput(sm, ServeBatch), sg); ok {
+		sv.Batch = b
+		for _, o := range d.Cat.Offers {
+			if o.GPU != g {
+				continue
+			}
+			p, ok := o.Price("on-demand")
+			if !ok || (p.Unit != "" && p.Unit != "hour") {
+				continue
+			}
+			price, ok := d.Cat.FX.Convert(p.Price, o.Currency, d.Currency)
+			if !ok {
+				continue
+			}
+			c := sizing.CostPerMillionTokens(b.Result.DecodeTokensPerSec, b.N, o.GPUCount, price)
+			if c > 0 && (sv.Offer == nil || c < sv.Cost || (c == sv.Cost && o.ID < sv.Offer.ID)) {
+				sv.Cost, sv.Offer, sv.Price = c, o, price
+			}
+		}
+	}
+	return sv, true
+}
+
+// ModelServing is a preset's Serving on every catalog GPU it fits with a
+// known memory bandwidth, fastest batch-1 decode first.
+func (d *Data) ModelServing(m *catalog.Model) []Serving {
+	var out []Serving
+	for _, g := range d.Cat.GPUs {
+		if sv, ok := d.serving(m, g); ok {
+			out = append(out, sv)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Latency.Result.DecodeTokensPerSec, out[j].Latency.Result.DecodeTokensPerSec
+		if a != b {
+			return a > b
+		}
+		return out[i].GPU.ID < out[j].GPU.ID
+	})
+	return out
 }
 
 // Fit is one scenario's answer for one model.
@@ -124,6 +222,9 @@ func (d *Data) CheapestFitting(minGPUs map[string]int) []*Row {
 type GPUFit struct {
 	Model   *catalog.Model
 	MinGPUs []int // per scenario in Scenarios() order; 0 = does not fit within the engine's limit
+	// Serving is the preset's inference speed and cost on the GPU (nil
+	// when it does not fit or the GPU's speed is unknown).
+	Serving *Serving
 }
 
 // GPUFits computes the preset x scenario table of a GPU page.
@@ -135,6 +236,9 @@ func (d *Data) GPUFits(g *catalog.GPU) []GPUFit {
 		gf := GPUFit{Model: m}
 		for _, sc := range Scenarios() {
 			gf.MinGPUs = append(gf.MinGPUs, d.minGPUs(m, sc, g))
+		}
+		if sv, ok := d.serving(m, g); ok {
+			gf.Serving = &sv
 		}
 		out = append(out, gf)
 	}

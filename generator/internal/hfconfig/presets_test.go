@@ -1,0 +1,39 @@
+package hfconfig
+
+import (
+	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
+)
+
+// TestPresetsMatchConfigs checks that every model preset made from a
+// config.json under testdata is exactly what the parser reads from that
+// file: the architecture, the parameter counts and the context length.
+func TestPresetsMatchConfigs(t *testing.T) {
+	cat := testcat.Repo(t)
+	presets := map[string]string{
+		"deepseek-v3":   "deepseek-v3.json",
+		"qwen2-5-7b":    "qwen2.5-7b.json",
+		"qwen3-8b":      "qwen3-8b.json",
+		"qwen3-32b":     "qwen3-32b.json",
+		"qwen3-30b-a3b": "qwen3-30b-a3b.json",
+		"phi-4":         "phi-4.json",
+		"llama-3-1-70b": "llama-3.1-70b-instruct.json",
+	}
+	for id, file := range presets {
+		t.Run(id, func(t *testing.T) {
+			m := cat.Model(id)
+			if m == nil {
+				t.Fatalf("no preset %q", id)
+			}
+			c := parseFile(t, file)
+			if got := derive.SizingModel(m); got != c.Model {
+				t.Errorf("preset\n%+v\nconfig\n%+v", got, c.Model)
+			}
+			if m.MaxContext != c.MaxContext {
+				t.Errorf("max_context %d, config %d", m.MaxContext, c.MaxContext)
+			}
+		})
+	}
+}
