@@ -5,9 +5,10 @@
 //
 // Numbers are written exactly as the catalog holds them (no rounding):
 // encoding/json and strconv.FormatFloat(v, 'f', -1, 64) both print the
-// shortest decimal that parses back to the same float64. The only derived
-// figure is the price per GPU-hour, price / gpu_count, computed the same
-// way as catalog.Price.PerGPU.
+// shortest decimal that parses back to the same float64. The derived
+// figures are the price per GPU, price / gpu_count (in the price's unit,
+// as catalog.Price.PerGPU), and the hourly equivalent, price / hours of
+// the unit (as catalog.Price.Hourly), per instance and per GPU.
 package export
 
 import (
@@ -132,15 +133,59 @@ type Provider struct {
 	FreeTrial    *string      `json:"free_trial"`
 	StorageNotes *string      `json:"storage_notes"`
 	HiddenCosts  *HiddenCosts `json:"hidden_costs"`
-	Offers       []string     `json:"offers"`
-	Sources      []Source     `json:"sources"`
+	// ExtraCosts are the dated charges beyond the instance price, every
+	// observation in file order; Current marks the newest of each charge.
+	ExtraCosts []ExtraCost             `json:"extra_costs"`
+	I18n       map[string]ProviderText `json:"i18n"`
+	Offers     []string                `json:"offers"`
+	Sources    []Source                `json:"sources"`
+}
+
+// ProviderText is a provider's name and description in another language.
+type ProviderText struct {
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
 }
 
 // Region is a provider's location.
 type Region struct {
-	ID      string  `json:"id"`
-	City    *string `json:"city"`
-	Country *string `json:"country"`
+	ID      string                `json:"id"`
+	Name    *string               `json:"name"`
+	City    *string               `json:"city"`
+	Country *string               `json:"country"`
+	I18n    map[string]RegionText `json:"i18n"`
+}
+
+// RegionText is a region's name in another language.
+type RegionText struct {
+	Name *string `json:"name"`
+}
+
+// ExtraCost is one dated observation of a charge beyond the instance
+// price: egress (flat or tiered), a public IPv4 address, block storage,
+// or what a stopped instance costs.
+type ExtraCost struct {
+	Kind          string   `json:"kind"`
+	Name          *string  `json:"name"`
+	Region        *string  `json:"region"`
+	Currency      string   `json:"currency"`
+	Price         *float64 `json:"price"`
+	Unit          *string  `json:"unit"`
+	Tiers         []Tier   `json:"tiers"`
+	ComputeBilled *bool    `json:"compute_billed"`
+	AsOf          string   `json:"as_of"`
+	DateBasis     *string  `json:"date_basis"`
+	Source        string   `json:"source"`
+	Evidence      string   `json:"evidence"`
+	Notes         *string  `json:"notes"`
+	Current       bool     `json:"current"`
+}
+
+// Tier is an egress volume tier: Price per unit up to UpToGB (null on the
+// last tier).
+type Tier struct {
+	UpToGB *float64 `json:"up_to_gb"`
+	Price  float64  `json:"price"`
 }
 
 // Billing describes how a provider charges.
@@ -202,16 +247,48 @@ type Offer struct {
 	Prices       []Price  `json:"prices"`
 }
 
-// Price is an hourly price of a whole instance in one billing mode, in
-// the offer's currency.
+// Price is one dated observation of a whole instance's price in one
+// billing mode, in the offer's currency, per Unit. Every observation of
+// the catalog is listed, in file order; Current marks the newest of each
+// price key (billing, unit, term_months, payment, commitment, region),
+// and a current price lists the older observations of its key in
+// History.
 type Price struct {
+	// Billing is on-demand, committed or spot (the legacy reserved-1y and
+	// reserved-3y are written as committed with their term).
 	Billing string  `json:"billing"`
 	Price   float64 `json:"price"`
-	// PricePerGPU is Price / gpu_count, not rounded.
+	// PricePerGPU is Price / gpu_count, not rounded, per Unit.
 	PricePerGPU float64 `json:"price_per_gpu"`
-	AsOf        string  `json:"as_of"`
-	Source      string  `json:"source"`
-	Dataset     *string `json:"dataset"`
+	Unit        string  `json:"unit"`
+	// HourlyEquivalent is Price / hours of the unit (day 24, week 168,
+	// month 730); per GPU as well.
+	HourlyEquivalent       float64 `json:"hourly_equivalent"`
+	HourlyEquivalentPerGPU float64 `json:"hourly_equivalent_per_gpu"`
+	TermMonths             *int    `json:"term_months"`
+	Payment                *string `json:"payment"`
+	Commitment             *string `json:"commitment"`
+	// Region is a region id of the provider; null: the offer's regions.
+	Region    *string `json:"region"`
+	AsOf      string  `json:"as_of"`
+	DateBasis *string `json:"date_basis"`
+	Source    string  `json:"source"`
+	// Evidence is first-party, first-party-docs-repo, third-party or
+	// community-dataset; null where the catalog records none.
+	Evidence *string `json:"evidence"`
+	Dataset  *string `json:"dataset"`
+	Current  bool    `json:"current"`
+	// History holds, on a current price, the older observations of its
+	// key, oldest first ([] when none); null on an older observation.
+	History []Observation `json:"history"`
+}
+
+// Observation is an older observation of a price.
+type Observation struct {
+	AsOf     string  `json:"as_of"`
+	Price    float64 `json:"price"`
+	Source   string  `json:"source"`
+	Evidence *string `json:"evidence"`
 }
 
 // Model is one record of models.json: a model preset for sizing. The
@@ -376,8 +453,17 @@ func providerRecord(p *catalog.Provider) Provider {
 		},
 	}
 	for _, g := range p.Regions {
-		r.Regions = append(r.Regions, Region{ID: g.ID, City: opt(g.City), Country: opt(g.Country)})
+		reg := Region{ID: g.ID, Name: opt(g.Name), City: opt(g.City), Country: opt(g.Country), I18n: map[string]RegionText{}}
+		for lang, t := range g.I18n {
+			reg.I18n[lang] = RegionText{Name: opt(t.Name)}
+		}
+		r.Regions = append(r.Regions, reg)
 	}
+	r.I18n = map[string]ProviderText{}
+	for lang, t := range p.I18n {
+		r.I18n[lang] = ProviderText{Name: opt(t.Name), Description: opt(t.Description)}
+	}
+	r.ExtraCosts = extraCosts(p)
 	for _, x := range p.Billing.Reserved {
 		r.Billing.Reserved = append(r.Billing.Reserved, Reserved{TermMonths: x.TermMonths, MaxDiscountPct: x.MaxDiscountPct, Notes: opt(x.Notes)})
 	}
@@ -401,11 +487,48 @@ func offerRecord(o *catalog.Offer) Offer {
 		LocalDiskGB: o.LocalDiskGB, NetworkGbps: o.NetworkGbps, Regions: append([]string{}, o.Regions...),
 		Currency: o.Currency, Notes: opt(o.Notes), Prices: []Price{},
 	}
+	current := map[catalog.PriceKey]time.Time{}
+	for _, p := range o.Current() {
+		current[p.Key()] = p.AsOf
+	}
 	for _, p := range o.Prices {
-		r.Prices = append(r.Prices, Price{Billing: p.Billing, Price: p.Price, PricePerGPU: p.PerGPU(o),
-			AsOf: date(p.AsOf), Source: p.Source, Dataset: opt(p.Dataset)})
+		rec := Price{Billing: p.Billing, Price: p.Price, PricePerGPU: p.PerGPU(o), Unit: p.Unit,
+			HourlyEquivalent: p.Hourly(), HourlyEquivalentPerGPU: p.HourlyPerGPU(o), TermMonths: optInt(p.TermMonths),
+			Payment: opt(p.Payment), Commitment: opt(p.Commitment), Region: opt(p.Region),
+			AsOf: date(p.AsOf), DateBasis: opt(p.DateBasis), Source: p.Source, Evidence: opt(p.Evidence), Dataset: opt(p.Dataset)}
+		if at, ok := current[p.Key()]; ok && at.Equal(p.AsOf) {
+			rec.Current = true
+			rec.History = []Observation{}
+			for _, h := range o.History(p.Key()) {
+				if h.AsOf.Before(p.AsOf) {
+					rec.History = append(rec.History, Observation{AsOf: date(h.AsOf), Price: h.Price, Source: h.Source, Evidence: opt(h.Evidence)})
+				}
+			}
+		}
+		r.Prices = append(r.Prices, rec)
 	}
 	return r
+}
+
+func extraCosts(p *catalog.Provider) []ExtraCost {
+	current := map[catalog.CostKey]time.Time{}
+	for _, e := range p.CurrentCosts() {
+		current[e.Key()] = e.AsOf
+	}
+	out := []ExtraCost{}
+	for _, e := range p.ExtraCosts {
+		rec := ExtraCost{Kind: e.Kind, Name: opt(e.Name), Region: opt(e.Region), Currency: e.Currency, Price: e.Price, Unit: opt(e.Unit),
+			Tiers: []Tier{}, ComputeBilled: e.ComputeBilled, AsOf: date(e.AsOf), DateBasis: opt(e.DateBasis), Source: e.Source,
+			Evidence: e.Evidence, Notes: opt(e.Notes)}
+		for _, t := range e.Tiers {
+			rec.Tiers = append(rec.Tiers, Tier{UpToGB: t.UpToGB, Price: t.Price})
+		}
+		if at, ok := current[e.Key()]; ok && at.Equal(e.AsOf) {
+			rec.Current = true
+		}
+		out = append(out, rec)
+	}
+	return out
 }
 
 func modelRecord(m *catalog.Model) Model {
@@ -421,12 +544,17 @@ func modelRecord(m *catalog.Model) Model {
 func CSVHeader() []string {
 	return []string{"provider", "provider_name", "instance", "gpu", "gpu_name", "gpu_count", "vram_per_gpu_gb", "vram_total_gb",
 		"vcpu", "ram_gb", "regions", "currency", "billing", "price_per_hour", "price_per_gpu_hour", "as_of", "source",
-		"dataset", "dataset_licence"}
+		"dataset", "dataset_licence", "unit", "term_months", "payment", "commitment", "region", "evidence", "date_basis",
+		"hourly_equivalent", "hourly_equivalent_per_gpu", "current"}
 }
 
-// CSV returns offers.csv: a header row, then one row per price in catalog
-// order (offers by provider then file order, prices in file order).
-// Prices are per instance-hour and per GPU-hour in the offer's currency;
+// CSV returns offers.csv: a header row, then one row per price
+// observation in catalog order (offers by provider then file order,
+// prices in file order); current is "true" on the newest observation of
+// each price key. price_per_hour and price_per_gpu_hour are the price as
+// quoted per its unit (per hour unless unit says otherwise: the columns
+// keep their first names), hourly_equivalent(_per_gpu) divides by the
+// unit's hours; amounts are in the offer's currency;
 // regions are space-separated; an unknown vcpu or ram_gb is an empty
 // cell; dataset and dataset_licence are empty for GPU Atlas's own rows.
 // Lines end in "\n".
@@ -448,11 +576,22 @@ func CSV(c *catalog.Catalog) ([]byte, error) {
 		if o.RAMGB != nil {
 			ram = num(*o.RAMGB)
 		}
+		current := map[catalog.PriceKey]time.Time{}
+		for _, p := range o.Current() {
+			current[p.Key()] = p.AsOf
+		}
 		for _, p := range o.Prices {
+			term := ""
+			if p.TermMonths > 0 {
+				term = strconv.Itoa(p.TermMonths)
+			}
+			at, ok := current[p.Key()]
 			row := []string{
 				o.Provider.ID, o.Provider.Name, o.Instance, o.GPU.ID, o.GPU.Name, strconv.Itoa(o.GPUCount),
 				num(o.VRAMPerGPUGB), num(o.VRAMTotalGB), vcpu, ram, strings.Join(o.Regions, " "), o.Currency,
 				p.Billing, num(p.Price), num(p.PerGPU(o)), date(p.AsOf), p.Source, p.Dataset, licences[p.Dataset],
+				p.Unit, term, p.Payment, p.Commitment, p.Region, p.Evidence, p.DateBasis,
+				num(p.Hourly()), num(p.HourlyPerGPU(o)), strconv.FormatBool(ok && at.Equal(p.AsOf)),
 			}
 			if err := w.Write(row); err != nil {
 				return nil, err

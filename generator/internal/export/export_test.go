@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -56,6 +58,14 @@ func decode[T any](t *testing.T, b []byte) Document[T] {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// eqStr compares an optional JSON text with a catalog string ("" = null).
+func eqStr(a *string, b string) bool {
+	if a == nil {
+		return b == ""
+	}
+	return *a == b
 }
 
 func eqPtr[T comparable](a, b *T) bool {
@@ -247,7 +257,9 @@ func TestJSONOffers(t *testing.T) {
 					w := o.Prices[j]
 					if p.Billing != w.Billing || p.Price != w.Price || p.PricePerGPU != w.Price/float64(o.GPUCount) ||
 						p.AsOf != w.AsOf.Format(time.DateOnly) || p.Source != w.Source || (p.Dataset == nil) != (w.Dataset == "") ||
-						(p.Dataset != nil && *p.Dataset != w.Dataset) {
+						(p.Dataset != nil && *p.Dataset != w.Dataset) || p.Unit != w.Unit || p.HourlyEquivalent != w.Hourly() ||
+						!eqStr(p.Evidence, w.Evidence) || !eqStr(p.Region, w.Region) || !eqStr(p.Payment, w.Payment) ||
+						(p.TermMonths == nil) != (w.TermMonths == 0) || (p.TermMonths != nil && *p.TermMonths != w.TermMonths) {
 						t.Errorf("offer %s price %d: %+v, want %+v", o.ID, j, p, w)
 					}
 				}
@@ -331,11 +343,87 @@ func TestCSVFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"acme,Acme Cloud,alpha.8x,alpha-80gb,Alpha 80GB,8,80,640,192,2048,us-east eu-west,USD,spot,16,2,2024-01-10,https://acme.example/spot,demo-set,MIT\n",
-		"acme,Acme Cloud,beta.1x,beta-24gb,Beta 24GB,1,24,24,,,us-east,USD,on-demand,0.75,0.75,2023-03-01,https://acme.example/pricing,,\n",
+		"acme,Acme Cloud,alpha.8x,alpha-80gb,Alpha 80GB,8,80,640,192,2048,us-east eu-west,USD,spot,16,2,2024-01-10,https://acme.example/spot,demo-set,MIT,hour,,,,,community-dataset,,16,2,true\n",
+		"acme,Acme Cloud,beta.1x,beta-24gb,Beta 24GB,1,24,24,,,us-east,USD,on-demand,0.75,0.75,2023-03-01,https://acme.example/pricing,,,hour,,,,,,,0.75,0.75,true\n",
 	} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("no row %q in\n%s", want, b)
+		}
+	}
+}
+
+// TestHistoryAndCommitted exports a fixture copy whose offer has an older
+// on-demand observation and a monthly committed price.
+func TestHistoryAndCommitted(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(testcat.FixtureRoot())); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "data", "offers", "drachen.toml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, []byte(`
+[[offers.prices]]
+billing = "on-demand"
+price = 30.0
+as_of = 2024-09-01
+source = "https://drachen.example/price-2024"
+evidence = "first-party"
+
+[[offers.prices]]
+billing = "committed"
+price = 14600
+unit = "month"
+term_months = 1
+commitment = "subscription"
+region = "cn-north-1"
+as_of = 2025-09-01
+date_basis = "page-date"
+source = "https://drachen.example/price"
+evidence = "first-party"
+`)...)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, d := catalog.Load(root, testcat.FixtureNow)
+	if c == nil {
+		t.Fatalf("does not load: %v", d.Errors())
+	}
+	od := decode[Offer](t, files(t, c)[OffersPath])
+	var got Offer
+	for _, o := range od.Data {
+		if o.ID == "drachen/gpu-a1" {
+			got = o
+		}
+	}
+	if len(got.Prices) != 3 {
+		t.Fatalf("prices %+v, want every observation (3)", got.Prices)
+	}
+	cur, old, month := got.Prices[0], got.Prices[1], got.Prices[2]
+	if !cur.Current || len(cur.History) != 1 || cur.History[0].AsOf != "2024-09-01" || cur.History[0].Price != 30 ||
+		*cur.History[0].Evidence != "first-party" {
+		t.Errorf("current on-demand %+v, want current with the 2024 observation as history", cur)
+	}
+	if old.Current || old.History != nil {
+		t.Errorf("the 2024 observation %+v is not current and carries no history", old)
+	}
+	if month.Billing != "committed" || *month.TermMonths != 1 || month.Unit != "month" || *month.Region != "cn-north-1" ||
+		month.HourlyEquivalent != 20 || month.HourlyEquivalentPerGPU != 20 || *month.Commitment != "subscription" ||
+		*month.DateBasis != "page-date" || !month.Current || len(month.History) != 0 || month.History == nil {
+		t.Errorf("monthly committed price %+v", month)
+	}
+	csvb, err := CSV(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		",CNY,on-demand,30,30,2024-09-01,https://drachen.example/price-2024,,,hour,,,,,first-party,,30,30,false\n",
+		",CNY,committed,14600,14600,2025-09-01,https://drachen.example/price,,,month,1,,subscription,cn-north-1,first-party,page-date,20,20,true\n",
+	} {
+		if !strings.Contains(string(csvb), want) {
+			t.Errorf("no row ending %q in\n%s", want, csvb)
 		}
 	}
 }
