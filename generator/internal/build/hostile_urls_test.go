@@ -78,3 +78,34 @@ func TestHostileURLsRejected(t *testing.T) {
 	}
 	t.Logf("%d hostile URLs placed, %d rejected at their field's position", tried, rejected)
 }
+
+// TestRawHTMLGuideEscapesCatalogValues: a guide that opts into raw HTML
+// passes its author's HTML through, but a GPU, provider or model name that
+// holds markup arrives through a shortcode as text.
+func TestRawHTMLGuideEscapesCatalogValues(t *testing.T) {
+	root := fixture(t)
+	edit(t, root, "data/gpus/alpha-80gb.toml", `name = "Alpha 80GB"`, `name = "<script>gpu()</script>[x](javascript:y)"`)
+	edit(t, root, "data/providers/acme.toml", `name = "Acme Cloud"`, `name = "<img src=x onerror=provider()>"`)
+	edit(t, root, "data/models/tiny-7b.toml", `name = "Tiny 7B"`, `name = "\"><svg onload=model()>"`)
+	edit(t, root, "content/guides/first-guide.md", "updated = 2025-06-01\n", "updated = 2025-06-01\nraw_html = true\n")
+	edit(t, root, "content/guides/first-guide.md", "## Memory", `## Memory
+
+<div class="author">{{< gpu "alpha-80gb" "name" >}} {{< link model="tiny-7b" >}}</div>`)
+	res := build(t, root, t.TempDir()+"/public", "")
+	b, _ := res.Tree.Get("guides/first-guide/index.html")
+	page := string(b)
+	if !strings.Contains(page, `<div class="author">`) || !strings.Contains(page, `<script>alert("raw html is not passed through")</script>`) {
+		t.Fatal("the author's raw HTML did not pass through")
+	}
+	for _, bad := range []string{"<script>gpu()", "<img src=x", "<svg onload", `href="javascript:`} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the guide holds %q from a catalog value", bad)
+		}
+	}
+	// As text (the minifier leaves ">" unescaped where HTML allows it).
+	for _, shown := range []string{"&lt;script>gpu()&lt;/script>[x](javascript:y)", "&lt;img src=x onerror=provider()>"} {
+		if !strings.Contains(page, shown) {
+			t.Errorf("the guide does not show %q as text", shown)
+		}
+	}
+}
