@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
@@ -28,7 +30,7 @@ func Run(args []string, presets map[string]sizing.Model, gpus []sizing.GPU, stdo
 	cfg, err := parse(args, presets, gpus)
 	if errors.Is(err, flag.ErrHelp) {
 		fs, _ := newFlagSet()
-		fmt.Fprintln(stdout, "usage: size [-model ID | -params N -layers N -hidden N -heads N ...] [flags]")
+		fmt.Fprintln(stdout, "usage: size [-model ID | -config config.json | -params N -layers N -hidden N -heads N ...] [flags]")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return 0
@@ -62,21 +64,30 @@ func oneLine(s string) string {
 // config is the parsed command line.
 type config struct {
 	modelID string
+	hf      *hfconfig.Config // the model read from -config
+	hfPath  string
 	in      sizing.Input
 	gpu     *sizing.GPU
 	json    bool
+	autoTP  bool // the layout was chosen from the GPU count (-tp 0)
 }
 
 // flagVars holds the flag destinations.
 type flagVars struct {
-	model                                      string
+	model, configPath                          string
 	params, activeParams                       int64
 	layers, hidden, heads, kvHeads, ffn, vocab int
 	experts, expertsPerToken, headDim          int
-	workload, dtype, kvDtype                   string
-	seq, batch, gpus, tp, pp, zero             int
+	kvLoRARank, qLoRARank, ropeHeadDim, vDim   int
+	window, localLayers                        int
+	sharedExperts, denseLayers, denseFFN       int
+	tied                                       bool
+	workload, dtype, kvDtype, quant            string
+	seq, prompt, batch, gpus, tp, pp, cp, zero int
+	groupSize                                  int
 	offload, checkpointing, optimizer, targets string
-	flash, json                                bool
+	flash, json, seqParallel, quantEmbed       bool
+	noMaster                                   bool
 	loraRank                                   int
 	tokens, mfu                                float64
 	gpu                                        string
@@ -88,30 +99,48 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs := flag.NewFlagSet("size", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&v.model, "model", "", "model preset `id` from data/models")
+	fs.StringVar(&v.configPath, "config", "", "read the model from a Hugging Face config.json at `path`")
 	fs.Int64Var(&v.params, "params", 0, "custom model: total parameters")
 	fs.Int64Var(&v.activeParams, "active-params", 0, "custom model: active parameters per token (MoE; 0 = all)")
 	fs.IntVar(&v.layers, "layers", 0, "custom model: transformer layers")
 	fs.IntVar(&v.hidden, "hidden", 0, "custom model: hidden size")
 	fs.IntVar(&v.heads, "heads", 0, "custom model: attention heads")
 	fs.IntVar(&v.kvHeads, "kv-heads", 0, "custom model: key/value heads (0 = heads)")
-	fs.IntVar(&v.ffn, "ffn", 0, "custom model: MLP intermediate size (0 = 4×hidden)")
+	fs.IntVar(&v.ffn, "ffn", 0, "custom model: MLP intermediate size, per expert for MoE (0 = 4×hidden)")
 	fs.IntVar(&v.vocab, "vocab", 0, "custom model: vocabulary size")
-	fs.IntVar(&v.experts, "experts", 0, "custom model: experts per MoE layer")
+	fs.BoolVar(&v.tied, "tied", false, "custom model: the output layer shares the input embedding")
+	fs.IntVar(&v.experts, "experts", 0, "custom model: routed experts per MoE layer")
 	fs.IntVar(&v.expertsPerToken, "experts-per-token", 0, "custom model: experts routed per token")
-	fs.IntVar(&v.headDim, "head-dim", 0, "custom model: head dimension (0 = hidden/heads)")
+	fs.IntVar(&v.sharedExperts, "shared-experts", 0, "custom model: shared experts per MoE layer")
+	fs.IntVar(&v.denseLayers, "dense-layers", 0, "custom model: MoE layers replaced by a dense MLP")
+	fs.IntVar(&v.denseFFN, "dense-ffn", 0, "custom model: MLP width of the dense layers (0 = ffn)")
+	fs.IntVar(&v.headDim, "head-dim", 0, "custom model: head dimension (0 = hidden/heads; MLA: nope + rope)")
+	fs.IntVar(&v.kvLoRARank, "kv-lora-rank", 0, "custom model: multi-head latent attention's KV rank (0 = no MLA)")
+	fs.IntVar(&v.qLoRARank, "q-lora-rank", 0, "custom model: MLA's query rank")
+	fs.IntVar(&v.ropeHeadDim, "rope-head-dim", 0, "custom model: MLA's decoupled RoPE key dimension")
+	fs.IntVar(&v.vDim, "v-head-dim", 0, "custom model: value head dimension (0 = head dim)")
+	fs.IntVar(&v.window, "sliding-window", 0, "custom model: sliding attention window in tokens (0 = none)")
+	fs.IntVar(&v.localLayers, "local-layers", 0, "custom model: layers using the window (0 = all)")
 	fs.StringVar(&v.workload, "workload", string(d.Workload), "inference, full, lora or qlora")
 	fs.StringVar(&v.dtype, "dtype", string(d.DType), "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4)")
+	fs.StringVar(&v.quant, "quant", string(d.Quant), "int4 format: nf4-dq, nf4, gptq or awq")
+	fs.IntVar(&v.groupSize, "group-size", 0, "GPTQ/AWQ group size (0 = 128)")
+	fs.BoolVar(&v.quantEmbed, "quant-embeddings", false, "also quantize the embeddings and output layer (default: 16 bits)")
 	fs.StringVar(&v.kvDtype, "kv-dtype", string(d.KVDType), "KV-cache dtype")
-	fs.IntVar(&v.seq, "seq", d.SeqLen, "sequence length in tokens")
+	fs.IntVar(&v.seq, "seq", d.SeqLen, "sequence length in tokens (context for inference)")
+	fs.IntVar(&v.prompt, "prompt", 0, "prompt tokens for the time to first token (0 = seq)")
 	fs.IntVar(&v.batch, "batch", d.Batch, "concurrent sequences (inference) or micro-batch per replica (training)")
 	fs.IntVar(&v.gpus, "gpus", d.GPUs, "total GPUs")
-	fs.IntVar(&v.tp, "tp", d.TP, "tensor-parallel degree")
-	fs.IntVar(&v.pp, "pp", d.PP, "pipeline-parallel degree")
+	fs.IntVar(&v.tp, "tp", 0, "tensor-parallel degree (0 = chosen from -gpus: within a node, then pipeline or data parallel)")
+	fs.IntVar(&v.pp, "pp", d.PP, "pipeline-parallel degree (with -tp)")
+	fs.IntVar(&v.cp, "cp", 1, "context-parallel degree (the sequence split over GPUs)")
+	fs.BoolVar(&v.seqParallel, "sequence-parallel", false, "Megatron sequence parallelism with TP (training)")
 	fs.IntVar(&v.zero, "zero", d.ZeRO, "DeepSpeed ZeRO stage 0-3 (training)")
 	fs.StringVar(&v.offload, "offload", string(d.Offload), "CPU offload: none, optimizer or full (training)")
 	fs.StringVar(&v.checkpointing, "checkpointing", string(d.Checkpointing), "activation checkpointing: none, selective or full")
 	fs.BoolVar(&v.flash, "flash", d.Flash, "FlashAttention (no s×s score matrix)")
-	fs.StringVar(&v.optimizer, "optimizer", string(d.Optimizer), "adamw, adamw8bit or sgd")
+	fs.StringVar(&v.optimizer, "optimizer", string(d.Optimizer), "adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit")
+	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy")
 	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
 	fs.StringVar(&v.targets, "lora-targets", strings.Join(d.LoRATargets, ","), "LoRA targets, comma-separated: q,k,v,o,gate,up,down")
 	fs.Float64Var(&v.tokens, "tokens", d.Tokens, "training tokens (for FLOPs and time)")
@@ -133,14 +162,32 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	var m sizing.Model
-	if v.model != "" {
+	var cfg config
+	switch {
+	case v.model != "" && v.configPath != "":
+		return config{}, errors.New("give -model or -config, not both")
+	case v.model != "":
 		p, ok := presets[v.model]
 		if !ok {
 			return config{}, fmt.Errorf("unknown model %q (known: %s)", v.model, strings.Join(sortedKeys(presets), ", "))
 		}
 		m = p
-	} else if !set["params"] {
-		return config{}, errors.New("give -model ID or a custom model with -params, -layers, -hidden and -heads")
+	case v.configPath != "":
+		data, err := os.ReadFile(v.configPath)
+		if err != nil {
+			return config{}, err
+		}
+		c, err := hfconfig.Parse(data)
+		if err != nil {
+			var e *hfconfig.Error
+			if errors.As(err, &e) && e.Line > 0 {
+				return config{}, fmt.Errorf("%s:%d:%d: %s", v.configPath, e.Line, e.Col, e.Error())
+			}
+			return config{}, fmt.Errorf("%s: %v", v.configPath, err)
+		}
+		m, cfg.hf, cfg.hfPath = c.Model, &c, v.configPath
+	case !set["params"]:
+		return config{}, errors.New("give -model ID, -config config.json or a custom model with -params, -layers, -hidden and -heads")
 	}
 	// Custom flags override the preset's fields.
 	if set["params"] {
@@ -148,6 +195,9 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	}
 	if set["active-params"] {
 		m.ActiveParams = v.activeParams
+	}
+	if set["tied"] {
+		m.TiedEmbeddings = v.tied
 	}
 	overrides := []struct {
 		name string
@@ -157,7 +207,11 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 		{"layers", &m.Layers, v.layers}, {"hidden", &m.Hidden, v.hidden}, {"heads", &m.Heads, v.heads},
 		{"kv-heads", &m.KVHeads, v.kvHeads}, {"ffn", &m.FFN, v.ffn}, {"vocab", &m.Vocab, v.vocab},
 		{"experts", &m.Experts, v.experts}, {"experts-per-token", &m.ExpertsPerToken, v.expertsPerToken},
-		{"head-dim", &m.HeadDim, v.headDim},
+		{"head-dim", &m.HeadDim, v.headDim}, {"kv-lora-rank", &m.KVLoRARank, v.kvLoRARank},
+		{"q-lora-rank", &m.QLoRARank, v.qLoRARank}, {"rope-head-dim", &m.QKRopeHeadDim, v.ropeHeadDim},
+		{"v-head-dim", &m.VHeadDim, v.vDim}, {"sliding-window", &m.SlidingWindow, v.window},
+		{"local-layers", &m.LocalLayers, v.localLayers}, {"shared-experts", &m.SharedExperts, v.sharedExperts},
+		{"dense-layers", &m.DenseLayers, v.denseLayers}, {"dense-ffn", &m.DenseFFN, v.denseFFN},
 	}
 	for _, o := range overrides {
 		if set[o.name] {
@@ -188,7 +242,12 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
 		return config{}, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit or sgd)", v.optimizer)
 	}
+	if in.Quant, ok = sizing.ParseQuant(v.quant); !ok {
+		return config{}, fmt.Errorf("unknown 4-bit format %q (want nf4-dq, nf4, gptq or awq)", v.quant)
+	}
 	in.SeqLen, in.Batch, in.GPUs, in.TP, in.PP, in.ZeRO = v.seq, v.batch, v.gpus, v.tp, v.pp, v.zero
+	in.PromptLen, in.CP, in.GroupSize = v.prompt, v.cp, v.groupSize
+	in.SequenceParallel, in.QuantEmbeddings, in.NoMaster = v.seqParallel, v.quantEmbed, v.noMaster
 	in.Flash = v.flash
 	in.LoRARank = v.loraRank
 	in.LoRATargets = nil
@@ -198,11 +257,8 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 		}
 	}
 	in.Tokens, in.MFU = v.tokens, v.mfu
-	if err := in.Validate(); err != nil {
-		return config{}, err
-	}
 
-	cfg := config{modelID: v.model, in: in, json: v.json}
+	cfg.modelID, cfg.json = v.model, v.json
 	if v.gpu != "" {
 		for i := range gpus {
 			if gpus[i].ID == v.gpu {
@@ -220,6 +276,19 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 			return config{}, fmt.Errorf("unknown gpu %q (known: %s)", v.gpu, strings.Join(ids, ", "))
 		}
 	}
+	if in.TP == 0 {
+		// The layout the GPU count implies (sizing.AutoLayout), as the
+		// calculator chooses it.
+		if err := in.Model.Validate(); err != nil {
+			return config{}, err
+		}
+		in = sizing.AutoLayout(in, cfg.gpu)
+		cfg.autoTP = true
+	}
+	if err := in.Validate(); err != nil {
+		return config{}, err
+	}
+	cfg.in = in
 	return cfg, nil
 }
 
@@ -323,7 +392,13 @@ func (r report) writeText(w io.Writer) {
 	in := r.cfg.in
 	m := in.Model
 	name := r.cfg.modelID
-	if name == "" {
+	switch {
+	case r.cfg.hf != nil:
+		name = r.cfg.hfPath + " (" + r.cfg.hf.ModelType + ")"
+		if r.cfg.hf.Generic {
+			name += ", read as a Llama-style model"
+		}
+	case name == "":
 		name = "custom model"
 	}
 	fmt.Fprintf(w, "Model:     %s (%s params", name, humanCount(float64(m.Params)))
@@ -335,14 +410,32 @@ func (r report) writeText(w io.Writer) {
 		fmt.Fprintf(w, ", %d KV heads", m.KVHeads)
 	}
 	fmt.Fprintln(w, ")")
+	if arch := archNotes(m); arch != "" {
+		fmt.Fprintf(w, "           %s\n", arch)
+	}
 	fmt.Fprintf(w, "Workload:  %s, %s weights", in.Workload, in.DType)
+	if in.DType == sizing.INT4 {
+		fmt.Fprintf(w, " (%s)", in.Quant)
+	}
 	if in.Workload == sizing.Inference {
 		fmt.Fprintf(w, ", %s KV cache", in.KVDType)
 	}
 	fmt.Fprintf(w, ", seq %d, batch %d\n", in.SeqLen, in.Batch)
-	fmt.Fprintf(w, "Parallel:  %d GPU(s): TP %d, PP %d, DP %d", in.GPUs, in.TP, max(in.PP, 1), r.res.DataParallel)
+	fmt.Fprintf(w, "Parallel:  %d GPU(s): TP %d, PP %d, DP %d", in.GPUs, r.res.TP, r.res.PP, r.res.DataParallel)
+	if r.res.CP > 1 {
+		fmt.Fprintf(w, ", CP %d", r.res.CP)
+	}
+	if r.cfg.autoTP {
+		fmt.Fprint(w, " (chosen from the GPU count)")
+	}
 	if in.Workload != sizing.Inference {
 		fmt.Fprintf(w, ", ZeRO %d, offload %s, checkpointing %s, %s", in.ZeRO, in.Offload, in.Checkpointing, in.Optimizer)
+		if in.NoMaster {
+			fmt.Fprint(w, ", no fp32 master copy")
+		}
+		if in.SequenceParallel {
+			fmt.Fprint(w, ", sequence parallel")
+		}
 	}
 	fmt.Fprintf(w, ", flash %v\n", in.Flash)
 	if in.Workload == sizing.LoRA || in.Workload == sizing.QLoRA {
@@ -359,8 +452,12 @@ func (r report) writeText(w io.Writer) {
 	}{
 		{"weights", b.Weights}, {"KV cache", b.KVCache}, {"activations", b.Activations},
 		{"gradients", b.Gradients}, {"optimizer", b.Optimizer}, {"adapters", b.Adapters},
-		{"overhead", b.Overhead}, {"total", r.res.TotalPerGPU},
+		{"gathered layer", b.GatheredLayer}, {"overhead", b.Overhead}, {"paged to CPU", -r.res.PagedOutBytes},
+		{"total", r.res.TotalPerGPU},
 	} {
+		if (row.name == "gathered layer" || row.name == "paged to CPU") && row.v == 0 {
+			continue
+		}
 		fmt.Fprintf(tw, "  %s\t%s\t(%s)\t\n", row.name, gib(row.v), sizing.FormatBytes(row.v, false))
 	}
 	tw.Flush()
@@ -373,8 +470,23 @@ func (r report) writeText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "Fits on %s: %s (%s usable of %s)\n", g.Name, verdict, gib(r.usable), gib(g.MemoryBytes))
 		if r.res.DecodeTokensPerSec > 0 {
-			fmt.Fprintf(w, "Decode:    %s tokens/s for the batch (memory-bandwidth bound)\n", strconv.FormatFloat(r.res.DecodeTokensPerSec, 'f', 1, 64))
+			bound := "memory-bandwidth bound"
+			if r.res.DecodeComputeBound {
+				bound = "compute bound"
+			}
+			fmt.Fprintf(w, "Decode:    %s tokens/s for the batch of one replica (%s; roofline upper bound)\n", strconv.FormatFloat(r.res.DecodeTokensPerSec, 'f', 1, 64), bound)
+			fmt.Fprintf(w, "           %s tokens/s on all %d GPU(s), %s per GPU\n", strconv.FormatFloat(r.res.ThroughputTokensPerSec, 'f', 1, 64), in.GPUs, strconv.FormatFloat(r.res.TokensPerSecPerGPU, 'f', 1, 64))
 		}
+		if r.res.TTFTSeconds > 0 {
+			prompt := in.PromptLen
+			if prompt == 0 {
+				prompt = in.SeqLen
+			}
+			fmt.Fprintf(w, "First token: at least %s for a %d-token prompt (roofline lower bound)\n", sizing.FormatLatency(r.res.TTFTSeconds), prompt)
+		}
+	}
+	if r.res.PrefillFLOPs > 0 {
+		fmt.Fprintf(w, "Prefill FLOPs: %s\n", strconv.FormatFloat(r.res.PrefillFLOPs, 'e', 3, 64))
 	}
 	if r.res.TrainFLOPs > 0 {
 		fmt.Fprintf(w, "Train FLOPs: %s\n", strconv.FormatFloat(r.res.TrainFLOPs, 'e', 3, 64))
@@ -398,10 +510,40 @@ func (r report) writeText(w io.Writer) {
 	}
 }
 
+// archNotes describes the architecture features beyond a dense GQA
+// transformer, or "".
+func archNotes(m sizing.Model) string {
+	var parts []string
+	if m.KVLoRARank > 0 {
+		parts = append(parts, fmt.Sprintf("MLA: kv rank %d, q rank %d, rope %d, head dim %d", m.KVLoRARank, m.QLoRARank, m.QKRopeHeadDim, m.HeadDim))
+	}
+	if m.SlidingWindow > 0 {
+		n := m.LocalLayers
+		if n == 0 {
+			n = m.Layers
+		}
+		parts = append(parts, fmt.Sprintf("sliding window %d tokens in %d of %d layers", m.SlidingWindow, n, m.Layers))
+	}
+	if m.Experts > 0 {
+		e := fmt.Sprintf("MoE: %d experts of %d, %d per token", m.Experts, m.FFN, m.ExpertsPerToken)
+		if m.SharedExperts > 0 {
+			e += fmt.Sprintf(", %d shared", m.SharedExperts)
+		}
+		if m.DenseLayers > 0 {
+			e += fmt.Sprintf(", %d dense layers", m.DenseLayers)
+		}
+		parts = append(parts, e)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // JSON shapes.
 
 type jsonModel struct {
 	ID              string `json:"id,omitempty"`
+	Config          string `json:"config,omitempty"`     // -config path
+	ModelType       string `json:"model_type,omitempty"` // the config's model_type
+	Generic         bool   `json:"generic,omitempty"`    // read as a Llama-style model
 	Params          int64  `json:"params"`
 	ActiveParams    int64  `json:"active_params"`
 	Layers          int    `json:"layers"`
@@ -410,30 +552,48 @@ type jsonModel struct {
 	KVHeads         int    `json:"kv_heads"`
 	FFN             int    `json:"ffn"`
 	Vocab           int    `json:"vocab"`
+	TiedEmbeddings  bool   `json:"tied_embeddings"`
 	Experts         int    `json:"experts"`
 	ExpertsPerToken int    `json:"experts_per_token"`
+	SharedExperts   int    `json:"shared_experts"`
+	DenseLayers     int    `json:"dense_layers"`
+	DenseFFN        int    `json:"dense_ffn"`
 	HeadDim         int    `json:"head_dim"`
+	KVLoRARank      int    `json:"kv_lora_rank"`
+	QLoRARank       int    `json:"q_lora_rank"`
+	RopeHeadDim     int    `json:"rope_head_dim"`
+	VHeadDim        int    `json:"v_head_dim"`
+	SlidingWindow   int    `json:"sliding_window"`
+	LocalLayers     int    `json:"local_layers"`
 }
 
 type jsonInput struct {
-	Model         jsonModel `json:"model"`
-	Workload      string    `json:"workload"`
-	DType         string    `json:"dtype"`
-	KVDType       string    `json:"kv_dtype"`
-	Seq           int       `json:"seq"`
-	Batch         int       `json:"batch"`
-	GPUs          int       `json:"gpus"`
-	TP            int       `json:"tp"`
-	PP            int       `json:"pp"`
-	ZeRO          int       `json:"zero"`
-	Offload       string    `json:"offload"`
-	Checkpointing string    `json:"checkpointing"`
-	Flash         bool      `json:"flash"`
-	Optimizer     string    `json:"optimizer"`
-	LoRARank      int       `json:"lora_rank"`
-	LoRATargets   []string  `json:"lora_targets"`
-	Tokens        float64   `json:"tokens"`
-	MFU           float64   `json:"mfu"`
+	Model           jsonModel `json:"model"`
+	Workload        string    `json:"workload"`
+	DType           string    `json:"dtype"`
+	KVDType         string    `json:"kv_dtype"`
+	Quant           string    `json:"quant"`
+	GroupSize       int       `json:"group_size"`
+	QuantEmbeddings bool      `json:"quant_embeddings"`
+	Seq             int       `json:"seq"`
+	Prompt          int       `json:"prompt"`
+	Batch           int       `json:"batch"`
+	GPUs            int       `json:"gpus"`
+	AutoLayout      bool      `json:"auto_layout"`
+	TP              int       `json:"tp"`
+	PP              int       `json:"pp"`
+	CP              int       `json:"cp"`
+	SeqParallel     bool      `json:"sequence_parallel"`
+	ZeRO            int       `json:"zero"`
+	NoMaster        bool      `json:"no_master"`
+	Offload         string    `json:"offload"`
+	Checkpointing   string    `json:"checkpointing"`
+	Flash           bool      `json:"flash"`
+	Optimizer       string    `json:"optimizer"`
+	LoRARank        int       `json:"lora_rank"`
+	LoRATargets     []string  `json:"lora_targets"`
+	Tokens          float64   `json:"tokens"`
+	MFU             float64   `json:"mfu"`
 }
 
 type jsonGPU struct {
@@ -442,6 +602,7 @@ type jsonGPU struct {
 	MemoryBytes          int64   `json:"memory_bytes"`
 	BandwidthBytesPerSec float64 `json:"bandwidth_bytes_per_s"`
 	DenseBF16FLOPS       float64 `json:"bf16_flops"`
+	DenseFP8FLOPS        float64 `json:"fp8_flops"`
 	UsableBytes          int64   `json:"usable_bytes"`
 }
 
@@ -452,6 +613,7 @@ type jsonBreakdown struct {
 	Gradients   int64 `json:"gradients"`
 	Optimizer   int64 `json:"optimizer"`
 	Adapters    int64 `json:"adapters"`
+	Gathered    int64 `json:"gathered_layer"`
 	Overhead    int64 `json:"overhead"`
 }
 
@@ -464,9 +626,15 @@ type jsonReport struct {
 	Breakdown        jsonBreakdown   `json:"breakdown"`
 	Fits             *bool           `json:"fits"`
 	MinGPUs          map[string]*int `json:"min_gpus"`
+	PagedOutBytes    int64           `json:"paged_out_bytes"`
 	TrainFLOPs       float64         `json:"train_flops"`
 	TrainSeconds     *float64        `json:"train_seconds"`
+	PrefillFLOPs     float64         `json:"prefill_flops"`
+	TTFTSeconds      *float64        `json:"ttft_seconds"`
 	DecodeTokensPerS *float64        `json:"decode_tokens_per_s"`
+	DecodeCompute    *bool           `json:"decode_compute_bound"`
+	ThroughputPerS   *float64        `json:"throughput_tokens_per_s"`
+	PerGPUPerS       *float64        `json:"tokens_per_s_per_gpu"`
 	KVBytesPerToken  int64           `json:"kv_bytes_per_token"`
 	AdapterParams    int64           `json:"adapter_params"`
 	DataParallel     int             `json:"data_parallel"`
@@ -479,33 +647,45 @@ func (r report) toJSON() jsonReport {
 	out := jsonReport{
 		Input: jsonInput{
 			Model: jsonModel{ID: r.cfg.modelID, Params: m.Params, ActiveParams: m.ActiveParams, Layers: m.Layers,
-				Hidden: m.Hidden, Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab,
-				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, HeadDim: m.HeadDim},
+				Hidden: m.Hidden, Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab, TiedEmbeddings: m.TiedEmbeddings,
+				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts, DenseLayers: m.DenseLayers,
+				DenseFFN: m.DenseFFN, HeadDim: m.HeadDim, KVLoRARank: m.KVLoRARank, QLoRARank: m.QLoRARank,
+				RopeHeadDim: m.QKRopeHeadDim, VHeadDim: m.VHeadDim, SlidingWindow: m.SlidingWindow, LocalLayers: m.LocalLayers},
 			Workload: string(in.Workload), DType: string(in.DType), KVDType: string(in.KVDType),
-			Seq: in.SeqLen, Batch: in.Batch, GPUs: in.GPUs, TP: in.TP, PP: max(in.PP, 1), ZeRO: in.ZeRO,
+			Quant: string(in.Quant), GroupSize: in.GroupSize, QuantEmbeddings: in.QuantEmbeddings,
+			Seq: in.SeqLen, Prompt: in.PromptLen, Batch: in.Batch, GPUs: in.GPUs, AutoLayout: r.cfg.autoTP,
+			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster,
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
 			Optimizer: string(in.Optimizer), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
 			Tokens: in.Tokens, MFU: in.MFU,
 		},
 		TotalBytesPerGPU: r.res.TotalPerGPU,
 		Breakdown: jsonBreakdown{Weights: b.Weights, KVCache: b.KVCache, Activations: b.Activations,
-			Gradients: b.Gradients, Optimizer: b.Optimizer, Adapters: b.Adapters, Overhead: b.Overhead},
+			Gradients: b.Gradients, Optimizer: b.Optimizer, Adapters: b.Adapters, Gathered: b.GatheredLayer, Overhead: b.Overhead},
+		PagedOutBytes:   r.res.PagedOutBytes,
 		MinGPUs:         map[string]*int{},
 		TrainFLOPs:      sig(r.res.TrainFLOPs),
+		PrefillFLOPs:    sig(r.res.PrefillFLOPs),
 		KVBytesPerToken: r.res.KVBytesPerToken,
 		AdapterParams:   r.res.AdapterParams,
 		DataParallel:    r.res.DataParallel,
+	}
+	if c := r.cfg.hf; c != nil {
+		out.Input.Model.Config, out.Input.Model.ModelType, out.Input.Model.Generic = r.cfg.hfPath, c.ModelType, c.Generic
 	}
 	if out.Input.LoRATargets == nil {
 		out.Input.LoRATargets = []string{}
 	}
 	if g := r.cfg.gpu; g != nil {
 		out.GPU = &jsonGPU{ID: g.ID, Name: g.Name, MemoryBytes: g.MemoryBytes,
-			BandwidthBytesPerSec: g.BandwidthBytesPerSec, DenseBF16FLOPS: g.DenseBF16FLOPS, UsableBytes: r.usable}
+			BandwidthBytesPerSec: g.BandwidthBytesPerSec, DenseBF16FLOPS: g.DenseBF16FLOPS, DenseFP8FLOPS: g.DenseFP8FLOPS, UsableBytes: r.usable}
 		fits := r.fits
 		out.Fits = &fits
 		dec, sec := sig(r.res.DecodeTokensPerSec), sig(r.res.TrainSeconds)
 		out.DecodeTokensPerS, out.TrainSeconds = &dec, &sec
+		ttft, tput, per := sig(r.res.TTFTSeconds), sig(r.res.ThroughputTokensPerSec), sig(r.res.TokensPerSecPerGPU)
+		cb := r.res.DecodeComputeBound
+		out.TTFTSeconds, out.ThroughputPerS, out.PerGPUPerS, out.DecodeCompute = &ttft, &tput, &per, &cb
 	}
 	for _, mg := range r.mins {
 		if mg.n > 0 {

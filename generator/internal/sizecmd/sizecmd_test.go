@@ -45,7 +45,7 @@ func TestErrors(t *testing.T) {
 		{"unknown preset", []string{"-model", "gpt-5"}, `size: unknown model "gpt-5" (known: llama-2-70b, llama-3-8b, mixtral-8x7b)` + "\n"},
 		{"tp does not divide heads", []string{"-model", "llama-3-8b", "-tp", "3", "-gpus", "3"}, "size: tp 3 must divide the number of attention heads 32\n"},
 		{"unknown gpu", []string{"-model", "llama-3-8b", "-gpu", "h200"}, `size: unknown gpu "h200" (known: h100-sxm5-80gb, rtx-4090, t4)` + "\n"},
-		{"no model", []string{"-seq", "100"}, "size: give -model ID or a custom model with -params, -layers, -hidden and -heads\n"},
+		{"no model", []string{"-seq", "100"}, "size: give -model ID, -config config.json or a custom model with -params, -layers, -hidden and -heads\n"},
 		{"unknown flag", []string{"-modle", "x"}, "size: flag provided but not defined: -modle\n"},
 		{"bad int", []string{"-model", "llama-3-8b", "-batch", "many"}, `size: invalid value "many" for flag -batch: parse error` + "\n"},
 		{"unknown dtype", []string{"-model", "llama-3-8b", "-dtype", "fp4"}, `size: unknown dtype "fp4" (want fp32, bf16, fp16, fp8, int8, int4 or nf4)` + "\n"},
@@ -53,11 +53,17 @@ func TestErrors(t *testing.T) {
 		{"positional", []string{"-model", "llama-3-8b", "extra"}, `size: unexpected argument "extra"` + "\n"},
 		{"zero stage", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "5"}, "size: zero stage must be between 0 and 3 (got 5)\n"},
 		{"qlora bf16", []string{"-model", "llama-3-8b", "-workload", "qlora", "-dtype", "bf16"}, "size: qlora needs int4 (nf4) weights (got bf16)\n"},
-		{"gpus not multiple of tp", []string{"-model", "llama-3-8b", "-tp", "4", "-gpus", "6"}, "size: gpus 6 must be a multiple of tp×pp 4\n"},
+		{"gpus not multiple of tp", []string{"-model", "llama-3-8b", "-tp", "4", "-gpus", "6"}, "size: gpus 6 must be a multiple of tp×pp×cp 4\n"},
 		{"mfu", []string{"-model", "llama-3-8b", "-mfu", "0"}, "size: mfu must be in (0, 1] (got 0)\n"},
 		{"custom incomplete", []string{"-params", "7e9"}, `size: invalid value "7e9" for flag -params: parse error` + "\n"},
 		{"custom no layers", []string{"-params", "7000000000"}, "size: layers must be between 1 and 100000 (got 0)\n"},
 		{"lora target", []string{"-model", "llama-3-8b", "-workload", "lora", "-lora-targets", "q,qkv"}, `size: unknown lora target "qkv" (want q, k, v, o, gate, up or down)` + "\n"},
+		{"model and config", []string{"-model", "llama-3-8b", "-config", "x.json"}, "size: give -model or -config, not both\n"},
+		{"config not json", []string{"-config", filepath.Join("testdata", "bad-config.json")}, "size: " + filepath.Join("testdata", "bad-config.json") + `:3:18: unexpected character "'"` + "\n"},
+		{"config missing key", []string{"-config", filepath.Join("testdata", "config-missing-vocab.json")}, "size: " + filepath.Join("testdata", "config-missing-vocab.json") + ":1:1: vocab_size is missing\n"},
+		{"unknown quant", []string{"-model", "llama-3-8b", "-dtype", "int4", "-quant", "q4_k"}, `size: unknown 4-bit format "q4_k" (want nf4-dq, nf4, gptq or awq)` + "\n"},
+		{"paged with offload", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "2", "-offload", "optimizer", "-optimizer", "paged-adamw"}, "size: a paged optimizer already pages its states to CPU memory; use no offload with it\n"},
+		{"cp", []string{"-model", "llama-3-8b", "-gpus", "3", "-cp", "2"}, "size: gpus 3 must be a multiple of tp×pp×cp 2\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +105,11 @@ func TestText(t *testing.T) {
 			"overhead   1.00 GiB  (1.1 GB)",
 			"total",
 			"Fits on GeForce RTX 4090: yes (22.80 GiB usable of 24.00 GiB)",
-			"Decode:    60.7 tokens/s",
+			// 1.008e12 B/s over the weights without the input embedding
+			// table (15.0e9 B) and the KV cache (0.54e9 B).
+			"Decode:    64.8 tokens/s for the batch of one replica (memory-bandwidth bound; roofline upper bound)",
+			// 6.16e13 FLOPs at 165.2e12 FLOP/s.
+			"First token: at least 372.7 ms for a 4096-token prompt (roofline lower bound)",
 			"Minimum GPUs (powers of two up to 4096; TP ≤ 8 within a node):",
 			"rtx-4090 GeForce RTX 4090 1",
 		}},
@@ -116,8 +126,33 @@ func TestText(t *testing.T) {
 			"Model:     custom model (46.70 B params, 12.88 B active",
 		}},
 		{"qlora defaults to nf4", []string{"-model", "llama-3-8b", "-workload", "qlora"}, []string{
-			"Workload:  qlora, int4 weights",
+			"Workload:  qlora, int4 weights (nf4-dq)",
 			"Adapters:  rank 16 on q,k,v,o: 13.63 M params",
+		}},
+		// The GPU count implies the layout: TP within a node, then (for
+		// inference, if it still does not fit) pipeline stages.
+		{"70B on 4 GPUs", []string{"-model", "llama-2-70b", "-gpus", "4", "-gpu", "h100-sxm5-80gb"}, []string{
+			"Parallel:  4 GPU(s): TP 4, PP 1, DP 1 (chosen from the GPU count)",
+			"Fits on H100 SXM5 80GB: yes",
+		}},
+		{"70B on 8 GPUs", []string{"-model", "llama-2-70b", "-gpus", "8", "-gpu", "h100-sxm5-80gb"}, []string{
+			"Parallel:  8 GPU(s): TP 8, PP 1, DP 1 (chosen from the GPU count)",
+		}},
+		{"explicit tp and pp", []string{"-model", "llama-2-70b", "-gpus", "8", "-tp", "4", "-pp", "2"}, []string{
+			"Parallel:  8 GPU(s): TP 4, PP 2, DP 1, flash true",
+		}},
+		{"config.json", []string{"-config", filepath.Join("..", "hfconfig", "testdata", "deepseek-v3.json"), "-dtype", "fp8", "-gpus", "8", "-gpu", "h100-sxm5-80gb"}, []string{
+			"deepseek-v3.json (deepseek_v3) (671.03 B params, 37.55 B active, 61 layers, hidden 7168, 128 heads)",
+			"MLA: kv rank 512, q rank 1536, rope 64, head dim 192; MoE: 256 experts of 2048, 8 per token, 1 shared, 3 dense layers",
+			"Parallel:  8 GPU(s): TP 8, PP 1, DP 1",
+		}},
+		{"qlora recipe", []string{"-model", "llama-3-8b", "-workload", "qlora", "-optimizer", "paged-adamw", "-no-master", "-checkpointing", "full", "-lora-rank", "64", "-lora-targets", "q,k,v,o,gate,up,down"}, []string{
+			"no fp32 master copy",
+			"paged to CPU",
+		}},
+		{"zero3 offload on one gpu", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "3", "-offload", "full"}, []string{
+			// 4 bytes × the 128256 × 4096 embedding.
+			"gathered layer 1.96 GiB",
 		}},
 	}
 	for _, tt := range tests {

@@ -89,12 +89,14 @@ func MinGPUs(in Input, g GPU) (n int, ok bool) {
 // fewest pipeline stages of the rest with which the model fits g (or all
 // of them when it fits with none, or gpu is nil: PP = 1), the remaining
 // GPUs serving as data-parallel replicas. CP is kept. An input whose GPU
-// count is not a multiple of CP is returned unchanged for Validate to
-// report.
+// count is not a multiple of CP gets TP = PP = 1, for Validate to report
+// the GPU count.
 func AutoLayout(in Input, gpu *GPU) Input {
 	cp := in.cp()
 	if in.GPUs < 1 || in.GPUs%cp != 0 {
-		return in
+		out := in
+		out.TP, out.PP = 1, 1
+		return out
 	}
 	n := in.GPUs / cp
 	out := in
