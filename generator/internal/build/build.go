@@ -132,37 +132,51 @@ func site(o Options) (*output.Tree, *diag.List) {
 		d.Errorf("data/site.toml", 0, 0, "base_url: %v", err)
 		return nil, d
 	}
-	dd := derive.New(cat, o.Now)
-	url := func(p string) string { return basePath + strings.TrimPrefix(p, "/") }
+	editions := cat.Site.Langs()
 	langs := cat.Site.LangCodes()
+	strs := render.LoadStrings(o.Root, langs, d)
+	derived := map[string]*derive.Data{}
+	for _, l := range editions {
+		derived[l.Code] = deriveIn(cat, o.Now, l.DisplayCurrency)
+	}
 	titles, top := content.Titles(o.Root, langs)
 	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs,
-		Resolver: &resolver{d: dd, guides: titles, top: top, url: url}}, d)
-	// Only the default edition is rendered so far; the others are loaded
-	// and checked.
-	var pages []*content.Page
-	for _, p := range all {
-		if p.Lang == langs[0] {
-			pages = append(pages, p)
-		}
-	}
+		Resolver: &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: dateStyles(editions)}}, d)
 	if d.HasErrors() {
 		return nil, d
 	}
 	tree := output.NewTree()
 	assets := Assets(o.Root, tree, d)
 	wasmAssets(o, tree, assets, d)
-	r := render.New(render.Options{Root: o.Root, BasePath: basePath, Lang: langOr(cat.Site.Language), Assets: assets,
-		Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
-			"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
 	if d.HasErrors() {
 		return nil, d
 	}
-	s := &siteBuild{o: o, cat: cat, dd: dd, r: r, tree: tree, d: d, base: basePath, origin: origin, guides: pages}
-	s.pages()
-	if d.HasErrors() {
-		return nil, d
+	s := &siteBuild{o: o, cat: cat, tree: tree, d: d, base: basePath, origin: origin, editions: editions, alternates: map[string][]string{}}
+	for i, l := range editions {
+		prefix := ""
+		if i > 0 {
+			prefix = l.Code + "/"
+		}
+		r := render.New(render.Options{Root: o.Root, BasePath: basePath, EditionPath: basePath + prefix, Neutral: neutralPath,
+			Lang: l.Code, Strings: strs.For(l.Code), DateStyle: l.DateStyle, Assets: assets,
+			Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
+				"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
+		if d.HasErrors() {
+			return nil, d
+		}
+		var pages []*content.Page
+		for _, p := range all {
+			if p.Lang == l.Code {
+				pages = append(pages, p)
+			}
+		}
+		s.lang, s.prefix, s.r, s.dd, s.guides = l, prefix, r, derived[l.Code], pages
+		s.pages()
+		if d.HasErrors() {
+			return nil, d
+		}
 	}
+	s.sitemap()
 	s.checkLinks()
 	if !o.NoMinify {
 		minifyTree(tree, d)
@@ -212,25 +226,37 @@ type siteBuild struct {
 	base   string
 	origin string
 	guides []*content.Page
-	html   []string // pages for the sitemap
+	html   []string // pages for the sitemap, with their edition's prefix
+
+	// The edition being rendered: its language, its path prefix ("" for
+	// the default language, "zh/"), renderer, derived data (in its display
+	// currency) and guides.
+	lang     catalog.Language
+	prefix   string
+	editions []catalog.Language
+	// alternates maps a page's path within an edition ("gpus/a10/") to
+	// the codes of the editions that have it.
+	alternates map[string][]string
 }
 
 // page renders one page to p (a directory path ending in "/" or a file).
 func (s *siteBuild) page(p *render.Page) {
-	p.Site = s.cat.Site
+	p.Site = s.site()
+	p.Edition = s.editionInfo(p.Path)
 	b, err := s.r.Render(p)
 	if err != nil {
 		file, line, col, msg := templateError(err, "templates/"+p.Kind+".html")
 		s.d.Errorf(file, line, col, "rendering /%s: %s", p.Path, msg)
 		return
 	}
-	file := p.Path
+	file := s.prefix + p.Path
 	if file == "" || strings.HasSuffix(file, "/") {
 		file += "index.html"
 	}
 	s.tree.Add(file, b)
 	if p.Kind != "404" {
-		s.html = append(s.html, p.Path)
+		s.html = append(s.html, s.prefix+p.Path)
+		s.alternates[p.Path] = append(s.alternates[p.Path], s.lang.Code)
 	}
 }
 

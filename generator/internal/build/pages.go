@@ -2,6 +2,7 @@ package build
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -179,21 +180,25 @@ func (s *siteBuild) pages() {
 	}
 	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
 	s.extraPages()
-	s.sitemap()
 }
 
-// rebase prefixes root-relative links in guide HTML with the base path,
-// so "/calculator/" works when the site is served under a sub-path.
+// rebase turns the root-relative links of a guide ("/calculator/", and
+// the ones shortcodes write) into links of the page's edition under the
+// site's base path: "/gpu/zh/calculator/" for the Chinese edition of a
+// site served at /gpu/. Language-neutral files keep one URL.
 func (s *siteBuild) rebase(h any) (out templateHTML) {
-	str := toString(h)
-	if s.base != "/" {
-		str = strings.ReplaceAll(str, `href="/`, `href="`+s.base)
-		str = strings.ReplaceAll(str, `src="/`, `src="`+s.base)
-		// links already carrying the base (from shortcodes) were doubled: undo
-		str = strings.ReplaceAll(str, s.base+strings.TrimPrefix(s.base, "/"), s.base)
-	}
+	str := rootLinkRE.ReplaceAllStringFunc(toString(h), func(m string) string {
+		sub := rootLinkRE.FindStringSubmatch(m)
+		p := sub[2]
+		if neutralPath(p) {
+			return sub[1] + `="` + s.base + p + `"`
+		}
+		return sub[1] + `="` + s.base + s.prefix + p + `"`
+	})
 	return templateHTML(str)
 }
+
+var rootLinkRE = regexp.MustCompile(`\b(href|src)="/([^/"][^"]*|)"`)
 
 func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
 	return g.Name + " (" + g.Vendor + " " + g.Architecture + ", " + render.Num(g.MemoryGB) + " GB " + g.MemoryType + "): " + r.T("gpu.description")
@@ -201,11 +206,19 @@ func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
 
 func (s *siteBuild) sitemap() {
 	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
 	paths := append([]string(nil), s.html...)
 	sort.Strings(paths)
 	for _, p := range paths {
-		b.WriteString("<url><loc>" + xmlEscape(s.origin+s.base+p) + "</loc></url>\n")
+		b.WriteString("<url><loc>" + xmlEscape(s.origin+s.base+p) + "</loc>")
+		// Each edition of the page, as hreflang alternates (Google's
+		// sitemap form of <link rel="alternate" hreflang>).
+		if alts := s.alternatesOf(s.pagePath(p)); len(alts) > 1 {
+			for _, a := range alts {
+				b.WriteString(`<xhtml:link rel="alternate" hreflang="` + xmlEscape(a.Tag) + `" href="` + xmlEscape(s.origin+a.URL) + `"/>`)
+			}
+		}
+		b.WriteString("</url>\n")
 	}
 	b.WriteString("</urlset>\n")
 	s.tree.Add("sitemap.xml", []byte(b.String()))

@@ -17,14 +17,21 @@ import (
 // resolver expands guide shortcodes from the catalog, so a figure the
 // catalog holds is never typed twice.
 type resolver struct {
-	d      *derive.Data
-	guides map[string]map[string]string // lang -> slug -> title
-	top    map[string]bool              // slugs served at /<slug>/
-	url    func(string) string
+	derived    map[string]*derive.Data      // lang -> derived data in that edition's currency
+	guides     map[string]map[string]string // lang -> slug -> title
+	top        map[string]bool              // slugs served at /<slug>/
+	strings    *render.Strings              // UI strings of every edition
+	dateStyles map[string]string            // lang -> date style
 }
 
+// url is a root-relative link to a page; the build rebases a guide's
+// links onto its edition and the site's base path (see rebase).
+func (r *resolver) url(p string) string { return "/" + p }
+
 func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]string) (string, error) {
-	c := r.d.Cat
+	dd := r.derived[lang]
+	c := dd.Cat
+	t := func(key string) string { return r.strings.For(lang)[key] }
 	gpu := func(id string) (*catalog.GPU, error) {
 		g := c.GPU(id)
 		if g == nil {
@@ -73,16 +80,20 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		if err != nil {
 			return "", err
 		}
-		row := r.d.Cheapest(g.ID)
+		row := dd.Cheapest(g.ID)
 		if row == nil {
 			return "", fmt.Errorf("%s has no on-demand price in the catalog", g.ID)
 		}
-		s := render.Money(row.PerGPU, row.Offer.Currency) + " per GPU-hour"
-		if row.Offer.Currency != r.d.Currency {
-			s += " (≈ " + render.Money(row.PerGPUDC, r.d.Currency) + ")"
+		price := render.Money(row.PerGPU, row.Offer.Currency)
+		if row.Offer.Currency != dd.Currency {
+			price += " " + fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency))
 		}
-		return fmt.Sprintf("%s on [%s](%s) (%s, as of %s)", mdText(s), mdText(row.Offer.Provider.Name), r.url("providers/"+row.Offer.Provider.ID+"/"),
-			mdText(row.Offer.Instance), row.Price.AsOf.Format("2006-01-02")), nil
+		asOf := row.Price.AsOf.Format("2006-01-02")
+		if r.dateStyles[lang] == "cjk" {
+			asOf = fmt.Sprintf("%d年%d月%d日", row.Price.AsOf.Year(), int(row.Price.AsOf.Month()), row.Price.AsOf.Day())
+		}
+		prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))
+		return fmt.Sprintf(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
 	case "link":
 		if len(kv) != 1 || len(args) != 0 {
 			return "", fmt.Errorf(`want {{< link gpu="id" >}}, provider="id", guide="slug" or model="id"`)
@@ -100,7 +111,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 				if p == nil {
 					return "", fmt.Errorf("unknown provider %q", v)
 				}
-				return fmt.Sprintf("[%s](%s)", mdText(p.Name), r.url("providers/"+p.ID+"/")), nil
+				return fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")), nil
 			case "model":
 				m := c.Model(v)
 				if m == nil {

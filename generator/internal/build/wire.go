@@ -26,27 +26,33 @@ func (s *siteBuild) dataPages() {
 	}
 	api := &APIPage{CSV: export.CSVPath, Datasets: s.cat.Site.Datasets, RepoURL: s.cat.Site.RepoURL}
 	for _, f := range files {
-		s.tree.Add(f.Path, f.Data)
 		api.Files = append(api.Files, f.Path)
 	}
-	csv, err := export.CSV(s.cat)
-	if err != nil {
-		s.d.Errorf("data", 0, 0, "CSV export: %v", err)
-		return
+	// The data exports are language-neutral: one set at the root, which
+	// every edition's API page documents.
+	if s.prefix == "" {
+		for _, f := range files {
+			s.tree.Add(f.Path, f.Data)
+		}
+		csv, err := export.CSV(s.cat)
+		if err != nil {
+			s.d.Errorf("data", 0, 0, "CSV export: %v", err)
+			return
+		}
+		s.tree.Add(export.CSVPath, csv)
 	}
-	s.tree.Add(export.CSVPath, csv)
 	s.page(&render.Page{Kind: "api", Path: "api/", Title: s.r.T("api.title"), Description: s.r.T("api.description"), Data: api})
 
-	fo := feed.Options{BaseURL: s.origin + s.base, Title: s.cat.Site.Title, Lang: langOr(s.cat.Site.Language), GuidePath: GuidePath, Now: s.o.Now}
+	fo := feed.Options{BaseURL: s.origin + s.base + s.prefix, Title: s.site().Title, Lang: s.lang.Tag, GuidePath: GuidePath, Now: s.o.Now}
 	if b, err := feed.Guides(s.guides, fo); err != nil {
 		s.d.Errorf("content", 0, 0, "guides feed: %v", err)
 	} else {
-		s.tree.Add(feed.GuidesPath, b)
+		s.tree.Add(s.prefix+feed.GuidesPath, b)
 	}
 	if b, err := feed.Changes(s.cat, fo); err != nil {
 		s.d.Errorf("data", 0, 0, "changes feed: %v", err)
 	} else {
-		s.tree.Add(feed.ChangesPath, b)
+		s.tree.Add(s.prefix+feed.ChangesPath, b)
 	}
 
 	set, err := chartdata.Charts(s.dd)
@@ -68,6 +74,6 @@ func (s *siteBuild) dataPages() {
 		s.d.Errorf("data", 0, 0, "search index: %v", err)
 		return
 	}
-	s.tree.Add(search.IndexPath, idx)
+	s.tree.Add(s.prefix+search.IndexPath, idx)
 	s.page(&render.Page{Kind: "search", Path: "search/", Title: s.r.T("search.title"), Description: s.r.T("search.description")})
 }

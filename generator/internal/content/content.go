@@ -52,6 +52,13 @@ type Page struct {
 	FrontMatter
 	Slug string // file name without the language suffix and .md
 	Lang string // language code: the default language, or the file's suffix (slug.zh.md)
+	// Fallback is set on a page served in a language it has no file for:
+	// it holds the text of another language's file (TextLang), with links
+	// and shortcodes resolved for Lang.
+	Fallback bool
+	// TextLang is the language the text is written in (Lang, unless
+	// Fallback).
+	TextLang string
 	File string // path relative to the site root
 	HTML template.HTML
 	// Headings are the page's level-2 headings, for a table of contents.
@@ -152,15 +159,73 @@ func Load(root string, o Options, d *diag.List) []*Page {
 		}
 		out = append(out, p)
 	}
+	return append(out, fallbacks(root, out, o, d)...)
+}
+
+// fallbacks returns, for every page missing in a language, the page of
+// another language (the default one where it exists) parsed for that
+// language, and warns about each: every edition has every page, and a
+// missing translation is visible to check.
+func fallbacks(root string, pages []*Page, o Options, d *diag.List) []*Page {
+	langs := o.langs()
+	have := map[string]map[string]*Page{} // slug -> lang -> page
+	var slugs []string
+	for _, p := range pages {
+		if have[p.Slug] == nil {
+			have[p.Slug] = map[string]*Page{}
+			slugs = append(slugs, p.Slug)
+		}
+		have[p.Slug][p.Lang] = p
+	}
+	var out []*Page
+	for _, slug := range slugs {
+		for _, l := range langs {
+			if have[slug][l] != nil {
+				continue
+			}
+			src := have[slug][langs[0]]
+			for _, other := range langs {
+				if src == nil {
+					src = have[slug][other]
+				}
+			}
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(src.File)))
+			if err != nil {
+				continue
+			}
+			q := diag.List{} // its diagnostics were reported when it was loaded as itself
+			if p := parseAs(src.File, b, o, l, &q); p != nil {
+				p.Fallback = true
+				out = append(out, p)
+				want := strings.TrimSuffix(src.File, ".md")
+				if src.Lang != langs[0] {
+					want = strings.TrimSuffix(want, "."+src.Lang)
+				}
+				if l != langs[0] {
+					want += "." + l
+				}
+				d.Warnf(src.File, 1, 1, "no %s text of this page (%s.md): the %s edition shows it in %s until it is written", l, want, l, src.Lang)
+			}
+		}
+	}
 	return out
 }
 
 // Parse parses one Markdown page. It returns nil when the page has errors.
 func Parse(rel string, src []byte, o Options, d *diag.List) *Page {
+	return parseAs(rel, src, o, "", d)
+}
+
+// parseAs parses a page for the edition in language as (its own language
+// when empty): shortcodes and links resolve for that edition.
+func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 	before := len(d.Errors())
 	langs := o.langs()
 	slug, lang := Name(rel, langs[0])
-	p := &Page{Slug: slug, Lang: lang, File: rel}
+	p := &Page{Slug: slug, Lang: lang, TextLang: lang, File: rel}
+	if as != "" {
+		p.Lang = as
+	}
 	if !contains(langs, lang) {
 		d.Errorf(rel, 1, 1, "file name names language %q, which data/site.toml does not declare (languages: %s): name it %s.md for %s, or declare the language", lang, strings.Join(langs, ", "), slug, langs[0])
 		return nil
@@ -223,13 +288,13 @@ func Parse(rel string, src []byte, o Options, d *diag.List) *Page {
 		l, c := at("updated")
 		d.Errorf(rel, l, c, "front matter: updated %s is in the future (today is %s)", p.Updated.Format(time.DateOnly), o.Now.Format(time.DateOnly))
 	}
-	expanded, shifts := expand(rel, lang, body, bodyLine, o.Resolver, d)
+	expanded, shifts := expand(rel, p.Lang, body, bodyLine, o.Resolver, d)
 	if len(d.Errors()) > before {
 		return nil
 	}
 	var out bytes.Buffer
 	md2 := converter(p.RawHTML)
-	doc := md2.Parser().Parse(text.NewReader(expanded))
+	doc := md2.Parser().Parse(text.NewReader(expanded), parser.WithContext(parser.NewContext(parser.WithIDs(newHeadingIDs()))))
 	checkLinks(rel, body, bodyLine, expanded, shifts, doc, d)
 	if len(d.Errors()) > before {
 		return nil

@@ -1,10 +1,11 @@
 // Package render turns derived data into pages with html/template. Page
 // templates live in templates/: layout.html wraps every page, and each
 // page kind has its own file defining "title", "description" and "main".
-// UI strings go through one lookup (templates/i18n/<lang>.toml) so another
-// language can be added without touching the templates: en.toml is the
-// complete catalog, and another language's file overlays it, so a key it
-// does not translate yet falls back to English.
+// UI strings go through one lookup (templates/i18n/<lang>.toml, loaded and
+// checked by LoadStrings) so a language is added without touching the
+// templates. A site has one Renderer per edition (language): its url
+// function writes the edition's links (/zh/gpus/ ...), while assets and
+// language-neutral files keep their one URL.
 package render
 
 import (
@@ -20,26 +21,40 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
 // Renderer holds the parsed templates of a site.
 type Renderer struct {
-	pages   map[string]*template.Template
-	strings map[string]string
-	base    string // base path, "/" or "/sub/"
-	assets  map[string]string
-	extra   template.FuncMap
+	pages     map[string]*template.Template
+	strings   map[string]string
+	base      string // base path, "/" or "/sub/"
+	edition   string // the edition's path: base, or base + "zh/"
+	neutral   func(string) bool
+	dateStyle string
+	assets    map[string]string
+	extra     template.FuncMap
 }
 
 // Options configure a Renderer.
 type Options struct {
-	Root     string            // site root holding templates/
-	BasePath string            // URL path prefix of the site: "/" or "/gpu/"
-	Lang     string            // UI language, e.g. "en"
-	Assets   map[string]string // logical asset name -> hashed path under the site
+	Root     string // site root holding templates/
+	BasePath string // URL path prefix of the site: "/" or "/gpu/"
+	// EditionPath is the URL path prefix of this edition's pages: BasePath
+	// for the default language, BasePath + "zh/" for Chinese. Empty means
+	// BasePath.
+	EditionPath string
+	// Neutral reports a path served once for all editions (data exports,
+	// the WebAssembly engine): url writes it under BasePath.
+	Neutral func(p string) bool
+	Lang    string // UI language, e.g. "en"
+	// Strings are the edition's UI strings (see LoadStrings); nil loads
+	// templates/i18n/<Lang>.toml alone.
+	Strings map[string]string
+	// DateStyle is "iso" (2026-12-01) or "cjk" (2026年12月1日).
+	DateStyle string
+	Assets    map[string]string // logical asset name -> hashed path under the site
 	// Funcs are extra template functions the build provides.
 	Funcs template.FuncMap
 }
@@ -57,12 +72,23 @@ const DefaultLang = "en"
 // it. A key the language's file lacks keeps its English string, so a
 // partial translation renders as a mixed page rather than as "[key]".
 func New(o Options, d *diag.List) *Renderer {
-	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, assets: o.Assets, extra: o.Funcs}
+	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, edition: o.EditionPath, neutral: o.Neutral,
+		dateStyle: o.DateStyle, assets: o.Assets, extra: o.Funcs}
 	if r.base == "" {
 		r.base = "/"
 	}
+	if r.edition == "" {
+		r.edition = r.base
+	}
 	dir := filepath.Join(o.Root, "templates")
-	r.strings = loadStrings(dir, o.Lang, d)
+	r.strings = o.Strings
+	if r.strings == nil {
+		lang := o.Lang
+		if lang == "" {
+			lang = DefaultLang
+		}
+		r.strings = LoadStrings(o.Root, []string{lang}, d).For(lang)
+	}
 	layout, err := os.ReadFile(filepath.Join(dir, "layout.html"))
 	if err != nil {
 		d.Errorf("templates/layout.html", 0, 0, "cannot read: %v", err)
@@ -113,33 +139,6 @@ func New(o Options, d *diag.List) *Renderer {
 	return r
 }
 
-// loadStrings reads the English catalog and overlays lang's (when lang is
-// not English, or empty, which means English).
-func loadStrings(dir, lang string, d *diag.List) map[string]string {
-	strs := map[string]string{}
-	decodeStrings(dir, DefaultLang, strs, d)
-	if lang != "" && lang != DefaultLang {
-		over := map[string]string{}
-		decodeStrings(dir, lang, over, d)
-		for k, v := range over {
-			strs[k] = v
-		}
-	}
-	return strs
-}
-
-func decodeStrings(dir, lang string, into map[string]string, d *diag.List) {
-	lp := filepath.Join(dir, "i18n", lang+".toml")
-	if _, err := toml.DecodeFile(lp, &into); err != nil {
-		rel := "templates/i18n/" + lang + ".toml"
-		if pe, ok := err.(toml.ParseError); ok {
-			d.Errorf(rel, pe.Position.Line, max(pe.Position.Col, 1), "%s", pe.Message)
-		} else {
-			d.Errorf(rel, 0, 0, "%v", err)
-		}
-	}
-}
-
 func templateError(d *diag.List, err error) {
 	if m := tmplErrRE.FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[2])
@@ -159,6 +158,23 @@ type Page struct {
 	Site        any
 	Data        any
 	Scripts     []string // logical asset names of scripts the page loads
+	// Edition is the page's language edition and its other editions.
+	Edition Edition
+}
+
+// Edition is a page's language edition, for <html lang>, hreflang links
+// and the language switch.
+type Edition struct {
+	Code, Tag, Name string
+	Default         bool   // the default language, served at the root
+	DefaultURL      string // the page in the default language (x-default)
+	Alternates      []Alternate
+}
+
+// Alternate is one edition's URL of the same page.
+type Alternate struct {
+	Code, Tag, Name, URL string
+	Current              bool
 }
 
 // Render executes the page's template.
@@ -195,9 +211,27 @@ func (r *Renderer) TH(key string) template.HTML {
 	return template.HTML(template.HTMLEscapeString("[" + key + "]"))
 }
 
-// URL returns the site URL of a path below the base ("gpus/" -> "/sub/gpus/").
+// URL returns the URL of a path in this edition ("gpus/" -> "/sub/gpus/",
+// or "/sub/zh/gpus/" in the Chinese edition); a language-neutral path
+// (see Options.Neutral) keeps its one URL under the base.
 func (r *Renderer) URL(p string) string {
-	return r.base + strings.TrimPrefix(p, "/")
+	p = strings.TrimPrefix(p, "/")
+	if r.neutral != nil && r.neutral(p) {
+		return r.base + p
+	}
+	return r.edition + p
+}
+
+// RootURL returns the URL of a path below the site's base, outside any
+// edition.
+func (r *Renderer) RootURL(p string) string { return r.base + strings.TrimPrefix(p, "/") }
+
+// Date formats a date in the edition's style.
+func (r *Renderer) Date(t time.Time) string {
+	if r.dateStyle == "cjk" {
+		return fmt.Sprintf("%d年%d月%d日", t.Year(), int(t.Month()), t.Day())
+	}
+	return t.Format(time.DateOnly)
 }
 
 func (r *Renderer) funcs() template.FuncMap {
@@ -218,18 +252,20 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 			if !ok {
 				return "", fmt.Errorf("unknown asset %q", name)
 			}
-			return r.URL(h), nil
+			return r.RootURL(h), nil
 		},
-		"money":  Money,
-		"gib":    sizing.FormatGiB,
-		"flops":  sizing.FormatFLOPs,
-		"tps":    sizing.FormatRate,
-		"hours":  sizing.FormatDuration,
-		"num":    numAny,
-		"date":   func(t time.Time) string { return t.Format(time.DateOnly) },
-		"deref":  func(p *float64) float64 { return *p },
-		"derefi": func(p *int) int { return *p },
-		"add":    func(a, b int) int { return a + b },
+		"rooturl": r.RootURL,
+		"money":   Money,
+		"gib":     sizing.FormatGiB,
+		"flops":   sizing.FormatFLOPs,
+		"tps":     sizing.FormatRate,
+		"hours":   sizing.FormatDuration,
+		"num":     numAny,
+		"date":    r.Date,
+		"isodate": func(t time.Time) string { return t.Format(time.DateOnly) },
+		"deref":   func(p *float64) float64 { return *p },
+		"derefi":  func(p *int) int { return *p },
+		"add":     func(a, b int) int { return a + b },
 		"seq": func(n int) []int {
 			out := make([]int, n)
 			for i := range out {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -45,56 +44,41 @@ func diagText(d *diag.List) string {
 	return b.String()
 }
 
-// TestLookupFallback: the site language's catalog overlays en.toml, and a
-// key it lacks falls back to the English string.
-func TestLookupFallback(t *testing.T) {
-	root := writeSite(t, map[string]string{
-		"en": "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"Billing\"\n\"only.en\" = \"Only English\"\n",
-		"zh": "lang = \"zh-CN\"\n\"a\" = \"价格\"\n",
-	})
+// TestStrings: each language's catalog is checked against English, with
+// positions; a complete one renders without any English.
+func TestStrings(t *testing.T) {
+	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"%d offers\"\n"
 	for _, tc := range []struct {
-		name, lang, key, want string
+		name, zh string
+		want     string // a diagnostic line prefix; "" for none
 	}{
-		{"english", "en", "a", "Prices"},
-		{"empty language is English", "", "a", "Prices"},
-		{"translated", "zh", "a", "价格"},
-		{"language tag translated", "zh", "lang", "zh-CN"},
-		{"missing in zh falls back to English", "zh", "b", "Billing"},
-		{"missing in zh, English-only key", "zh", "only.en", "Only English"},
-		{"missing everywhere", "zh", "no.such.key", "[no.such.key]"},
-		{"missing in English", "en", "no.such.key", "[no.such.key]"},
+		{"complete", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n", ""},
+		{"missing key", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n", `templates/i18n/en.toml:3:1: key "b" has no zh string: add it to templates/i18n/zh.toml`},
+		{"unknown key", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个\"\n\"aa\" = \"x\"\n", `templates/i18n/zh.toml:4:1: key "aa" is not in templates/i18n/en.toml (a string nothing looks up) (did you mean "a"?)`},
+		{"verb count", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"报价\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs none, but templates/i18n/en.toml has %d`},
+		{"verb kind", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%s 个\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs %s`},
+		{"syntax error", "lang = \"zh-CN\"\n\"a\" = 价格\n", "templates/i18n/zh.toml:2:7: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			root := writeSite(t, map[string]string{"en": en, "zh": tc.zh})
 			var d diag.List
-			r := New(Options{Root: root, Lang: tc.lang}, &d)
-			if d.HasErrors() {
-				t.Fatalf("New reported errors:\n%s", diagText(&d))
+			s := LoadStrings(root, []string{"en", "zh"}, &d)
+			got := diagText(&d)
+			if tc.want == "" {
+				if d.HasErrors() {
+					t.Fatalf("errors:\n%s", got)
+				}
+				r := New(Options{Root: root, Lang: "zh", Strings: s.For("zh")}, &d)
+				b, err := r.Render(&Page{Kind: "page"})
+				if err != nil || string(b) != `<html lang="zh-CN">价格|%d 个报价</html>` {
+					t.Errorf("rendered %q, %v", b, err)
+				}
+				return
 			}
-			if got := r.T(tc.key); got != tc.want {
-				t.Errorf("T(%q) = %q, want %q", tc.key, got, tc.want)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("want\n  %s\ngot\n%s", tc.want, got)
 			}
 		})
-	}
-}
-
-// TestLookupFallbackRenders: a page rendered in zh mixes translated and
-// English strings rather than showing "[key]".
-func TestLookupFallbackRenders(t *testing.T) {
-	root := writeSite(t, map[string]string{
-		"en": "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"Billing\"\n",
-		"zh": "lang = \"zh-CN\"\n\"a\" = \"价格\"\n",
-	})
-	var d diag.List
-	r := New(Options{Root: root, Lang: "zh"}, &d)
-	if d.HasErrors() {
-		t.Fatalf("New reported errors:\n%s", diagText(&d))
-	}
-	b, err := r.Render(&Page{Kind: "page"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := string(b), `<html lang="zh-CN">价格|Billing</html>`; got != want {
-		t.Errorf("got %s, want %s", got, want)
 	}
 }
 
@@ -102,17 +86,16 @@ func TestLookupFallbackRenders(t *testing.T) {
 func TestCatalogErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		lang     string
 		catalogs map[string]string
 		want     string
 	}{
-		{"no language file", "zh", map[string]string{"en": "\"a\" = \"A\"\n"}, "templates/i18n/zh.toml"},
-		{"no English file", "zh", map[string]string{"zh": "\"a\" = \"甲\"\n"}, "templates/i18n/en.toml"},
-		{"broken language file", "zh", map[string]string{"en": "\"a\" = \"A\"\n", "zh": "\"a\" = \n"}, "templates/i18n/zh.toml:1"},
+		{"no language file", map[string]string{"en": "\"a\" = \"A\"\n"}, "templates/i18n/zh.toml:1:1: cannot read the zh UI strings"},
+		{"no English file", map[string]string{"zh": "\"a\" = \"甲\"\n"}, "templates/i18n/en.toml:1:1: cannot read"},
+		{"broken language file", map[string]string{"en": "\"a\" = \"A\"\n", "zh": "\"a\" = \n"}, "templates/i18n/zh.toml:1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d diag.List
-			New(Options{Root: writeSite(t, tc.catalogs), Lang: tc.lang}, &d)
+			LoadStrings(writeSite(t, tc.catalogs), []string{"en", "zh"}, &d)
 			if !d.HasErrors() || !strings.Contains(diagText(&d), tc.want) {
 				t.Errorf("want an error naming %s, got:\n%s", tc.want, diagText(&d))
 			}
@@ -216,57 +199,23 @@ func TestKeyRE(t *testing.T) {
 	}
 }
 
-// TestRepoCatalogs: every catalog under templates/i18n loads over English
-// without errors, defines only keys English has (anything else is a typo
-// that would never be looked up), and keeps English's printf verbs.
+// TestRepoCatalogs: the repository's catalogs pass LoadStrings' checks:
+// every language has every key of en.toml, no other key, and the same
+// printf verbs.
 func TestRepoCatalogs(t *testing.T) {
-	en := readCatalog(t, "en")
 	files, _ := filepath.Glob(filepath.Join(repoRoot, "templates", "i18n", "*.toml"))
-	// A space is not read as a flag: "% off" and "% utilisation" in
-	// en.toml are literal percent signs in strings no template printfs,
-	// and their translations ("% 的优惠") cannot keep the letter after it.
-	verbs := regexp.MustCompile(`%[-+#0-9.]*[a-zA-Z%]`)
+	langs := []string{DefaultLang}
 	for _, f := range files {
-		lang := strings.TrimSuffix(filepath.Base(f), ".toml")
-		if lang == DefaultLang {
-			continue
+		if l := strings.TrimSuffix(filepath.Base(f), ".toml"); l != DefaultLang {
+			langs = append(langs, l)
 		}
-		t.Run(lang, func(t *testing.T) {
-			var d diag.List
-			// The strings New would load, without the templates (which
-			// need the build's template functions).
-			r := &Renderer{strings: loadStrings(filepath.Join(repoRoot, "templates"), lang, &d)}
-			if d.HasErrors() {
-				t.Fatalf("loading the catalogs reported errors:\n%s", diagText(&d))
-			}
-			cat := readCatalog(t, lang)
-			var missing []string
-			for k, v := range cat {
-				e, ok := en[k]
-				if !ok {
-					t.Errorf("%s.toml defines %q, which en.toml does not", lang, k)
-					continue
-				}
-				if k != "lang" && strings.Join(verbs.FindAllString(v, -1), " ") != strings.Join(verbs.FindAllString(e, -1), " ") {
-					t.Errorf("%s.toml %q = %q: printf verbs differ from English %q", lang, k, v, e)
-				}
-				if got := r.T(k); got != v {
-					t.Errorf("T(%q) = %q, want the %s string %q", k, got, lang, v)
-				}
-			}
-			for k := range en {
-				if _, ok := cat[k]; !ok {
-					missing = append(missing, k)
-				}
-			}
-			sort.Strings(missing)
-			// Untranslated keys fall back to English.
-			for _, k := range missing {
-				if got := r.T(k); got != en[k] {
-					t.Errorf("T(%q) = %q, want the English fallback %q", k, got, en[k])
-				}
-			}
-			t.Logf("%s: %d of %d keys translated, %d fall back to English", lang, len(cat), len(en), len(missing))
-		})
+	}
+	var d diag.List
+	s := LoadStrings(repoRoot, langs, &d)
+	if d.HasErrors() {
+		t.Fatalf("the catalogs:\n%s", diagText(&d))
+	}
+	for _, l := range langs {
+		t.Logf("%s: %d keys", l, len(s.For(l)))
 	}
 }
