@@ -59,8 +59,8 @@ type Page struct {
 	// TextLang is the language the text is written in (Lang, unless
 	// Fallback).
 	TextLang string
-	File string // path relative to the site root
-	HTML template.HTML
+	File     string // path relative to the site root
+	HTML     template.HTML
 	// Headings are the page's level-2 headings, for a table of contents.
 	Headings []Heading
 }
