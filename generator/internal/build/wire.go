@@ -55,7 +55,7 @@ func (s *siteBuild) dataPages() {
 		s.tree.Add(s.prefix+feed.ChangesPath, b)
 	}
 
-	set, err := chartdata.Charts(s.dd)
+	set, err := chartdata.Charts(s.dd, s.r.T)
 	if err != nil {
 		s.d.Errorf("data", 0, 0, "charts: %v", err)
 	} else {

@@ -74,6 +74,8 @@ type Options struct {
 	// Count heads the count column of a Ranges table; "Values" when
 	// empty.
 	Count string
+	// NoData is shown in an empty chart; "No data" when empty.
+	NoData string
 }
 
 // Chart is a rendered chart and its data as a table.
@@ -294,7 +296,13 @@ func (g *svg) open() {
 }
 
 // empty writes a "No data" note in the middle of the chart.
-func (g *svg) empty() { g.text(g.w/2, g.h/2, "middle", "no-data", "No data") }
+func (g *svg) empty() {
+	msg := g.o.NoData
+	if msg == "" {
+		msg = "No data"
+	}
+	g.text(g.w/2, g.h/2, "middle", "no-data", msg)
+}
 
 func (g *svg) close() []byte {
 	g.b.WriteString(`</svg>`)

@@ -76,47 +76,48 @@ type Set struct {
 	PriceVsBF16, PricePerGB, Spread chart.Chart
 }
 
-// Charts renders the three charts with English texts (ids PriceVsBF16ID,
-// PricePerGBID and SpreadID).
-func Charts(d *derive.Data) (Set, error) {
+// Charts renders the three charts (ids PriceVsBF16ID, PricePerGBID and
+// SpreadID) with their texts from t, the edition's UI-string lookup (keys
+// chart.*), so every edition reads its own language.
+func Charts(d *derive.Data, t func(string) string) (Set, error) {
 	cur := d.Currency
-	perGPUHour := cur + " per GPU-hour"
+	perGPUHour := fmt.Sprintf(t("chart.unit.pergpuhour"), cur)
 	var s Set
 	var err error
 	pts := PriceVsBF16(d)
 	s.PriceVsBF16, err = chart.Scatter(pts, chart.Options{
-		ID:    PriceVsBF16ID,
-		Title: "Cheapest on-demand price against dense BF16 compute",
-		Desc: fmt.Sprintf("Scatter plot of %d GPUs, both axes logarithmic: horizontally each GPU's dense (non-sparse) BF16 TFLOPS, vertically its cheapest on-demand price per GPU-hour in %s. Points lower and further right give more compute per %s. The table lists the same figures.",
-			len(pts), cur, cur),
-		Label: "GPU",
-		X:     chart.Axis{Label: "Dense BF16", Unit: "TFLOPS", Log: true},
-		Y:     chart.Axis{Label: "Cheapest on-demand price", Unit: perGPUHour, Log: true},
+		ID:     PriceVsBF16ID,
+		Title:  t("chart.scatter.title"),
+		Desc:   fmt.Sprintf(t("chart.scatter.desc"), len(pts), cur, cur),
+		Label:  t("chart.label.gpu"),
+		NoData: t("chart.nodata"),
+		X:      chart.Axis{Label: t("chart.scatter.x"), Unit: "TFLOPS", Log: true},
+		Y:      chart.Axis{Label: t("chart.scatter.y"), Unit: perGPUHour, Log: true},
 	})
 	if err != nil {
 		return Set{}, err
 	}
 	bars := PricePerGB(d)
 	s.PricePerGB, err = chart.Bars(bars, chart.Options{
-		ID:    PricePerGBID,
-		Title: "Price per GB of GPU memory",
-		Desc: fmt.Sprintf("Bar chart of %d GPUs, cheapest first: each GPU's cheapest on-demand price per GPU-hour in %s divided by its memory in GB. The table lists the same figures.",
-			len(bars), cur),
-		Label: "GPU",
-		X:     chart.Axis{Label: "Cheapest on-demand price per GB of memory", Unit: cur + " per GB-hour"},
+		ID:     PricePerGBID,
+		Title:  t("chart.pergb.title"),
+		Desc:   fmt.Sprintf(t("chart.pergb.desc"), len(bars), cur),
+		Label:  t("chart.label.gpu"),
+		NoData: t("chart.nodata"),
+		X:      chart.Axis{Label: t("chart.pergb.x"), Unit: fmt.Sprintf(t("chart.unit.pergbhour"), cur)},
 	})
 	if err != nil {
 		return Set{}, err
 	}
 	series := Spread(d)
 	s.Spread, err = chart.Ranges(series, chart.Options{
-		ID:    SpreadID,
-		Title: "Spread of on-demand prices per GPU",
-		Desc: fmt.Sprintf("Range chart of %d GPUs, lowest median first, logarithmic axis: for each GPU a line from its cheapest to its dearest on-demand offer, a dot per offer and a tick at the median, in %s per GPU-hour. The table lists the count, minimum, median and maximum.",
-			len(series), cur),
-		Label: "GPU",
-		Count: "Offers",
-		X:     chart.Axis{Label: "On-demand price", Unit: perGPUHour, Log: true},
+		ID:     SpreadID,
+		Title:  t("chart.spread.title"),
+		Desc:   fmt.Sprintf(t("chart.spread.desc"), len(series), cur),
+		Label:  t("chart.label.gpu"),
+		Count:  t("chart.spread.count"),
+		NoData: t("chart.nodata"),
+		X:      chart.Axis{Label: t("chart.spread.x"), Unit: perGPUHour, Log: true},
 	})
 	if err != nil {
 		return Set{}, err

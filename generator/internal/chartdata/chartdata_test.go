@@ -3,6 +3,8 @@ package chartdata
 import (
 	"bytes"
 	"encoding/xml"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"io"
 	"testing"
 	"time"
@@ -61,9 +63,12 @@ func TestInputsMatchDerive(t *testing.T) {
 }
 
 func TestCharts(t *testing.T) {
+	var d diag.List
+	strs := render.LoadStrings(testcat.RepoRoot(), []string{"en", "zh"}, &d)
 	for _, tc := range data(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Charts(tc.d)
+			en := strs.For("en")
+			s, err := Charts(tc.d, func(k string) string { return en[k] })
 			if err != nil {
 				t.Fatal(err)
 			}
