@@ -1,14 +1,17 @@
 // Monthly cost of an offer for a usage pattern, the same arithmetic as
-// derive.TCO at build time (tco_test.go has worked examples). State lives
-// in the URL query string.
+// derive.TCO at build time (tco_test.go has worked examples): each price of
+// the offer's default region is a line; a committed price is paid for every
+// hour of the month and gets a break-even against on-demand; a day, week
+// or month price is paid in whole units. Hidden-cost rates arrive converted
+// into the offer's currency (egress as tiers in GB). State lives in the URL
+// query string.
 (() => {
   const form = document.getElementById("tco");
   const el = document.getElementById("tco-data");
   if (!form || !el) return;
-  const offers = JSON.parse(el.textContent);
+  const { offers, text } = JSON.parse(el.textContent);
   const f = form.elements;
   const HOURS = 730;
-  const modes = { "on-demand": "On-demand", "reserved-1y": "Reserved 1 year", "reserved-3y": "Reserved 3 years", spot: "Spot" };
   const $ = (id) => document.getElementById(id);
 
   function money(v, cur) {
@@ -25,6 +28,17 @@
     return (runs * per) / 3600;
   }
 
+  function egress(tiers, gb) {
+    let total = 0;
+    let below = 0;
+    for (const [upper, price] of tiers) {
+      const up = upper == null ? Infinity : upper;
+      if (gb > below) total += (Math.min(gb, up) - below) * price;
+      below = up;
+    }
+    return total;
+  }
+
   function update(push) {
     const o = offers[f.offer.value];
     if (!o) return;
@@ -32,41 +46,66 @@
     const job = +f.job.value || 0;
     const missing = [];
     let extras = 0;
-    [["storage", o.storage, +f.storage.value], ["egress", o.egress, +f.egress.value], ["public IP", o.ip, (+f.ips.value) * HOURS]].forEach(([name, rate, qty]) => {
-      if (!(qty > 0)) return;
-      if (rate == null) missing.push(name);
-      else extras += rate * qty;
-    });
-    const used = util * HOURS;
-    const hours = billed(o, used, job);
+    const storage = +f.storage.value, gb = +f.egress.value, ips = +f.ips.value;
+    if (storage > 0) {
+      if (o.storage == null) missing.push("storage");
+      else extras += o.storage * storage;
+    }
+    if (gb > 0) {
+      if (o.egress == null) missing.push("egress");
+      else extras += egress(o.egress, gb);
+    }
+    if (ips > 0) {
+      if (o.ip == null) missing.push("public IP");
+      else extras += o.ip * ips;
+    }
+    const hours = billed(o, util * HOURS, job);
     const body = $("t-result").tBodies[0];
     body.replaceChildren();
     const notes = [];
-    for (const m of Object.keys(modes)) {
-      const price = o.prices[m];
-      if (price == null) continue;
-      const bh = m.startsWith("reserved") ? HOURS : hours;
-      const compute = bh * price;
+    const od = o.lines.find((l) => l.billing === "on-demand");
+    for (const l of o.lines) {
+      let bh, compute;
+      if (l.billing === "committed") {
+        bh = HOURS;
+        compute = HOURS * l.hourly;
+      } else if (l.unitHours > 1) {
+        const units = Math.ceil(hours / l.unitHours - 1e-9);
+        bh = units * l.unitHours;
+        compute = units * l.price;
+      } else {
+        bh = hours;
+        compute = hours * l.price;
+      }
       const tr = document.createElement("tr");
       const th = document.createElement("th");
       th.scope = "row";
-      th.textContent = modes[m];
+      th.textContent = l.label;
       tr.append(th);
-      for (const [v, cls] of [[bh.toFixed(1)], [money(compute, o.currency)], [money(extras, o.currency)], [money(compute + extras, o.currency)]]) {
+      for (const v of [bh.toFixed(1), money(compute, o.currency), money(extras, o.currency), money(compute + extras, o.currency)]) {
         const td = document.createElement("td");
         td.className = "num";
         td.textContent = v;
         tr.append(td);
       }
       body.append(tr);
-      if (m.startsWith("reserved") && o.prices["on-demand"] > 0) {
-        notes.push(modes[m] + " is cheaper than on-demand above " + ((price / o.prices["on-demand"]) * 100).toFixed(0) + " % utilisation.");
+      if (l.billing === "committed" && od && od.hourly > 0) {
+        notes.push(l.label + " " + text.breakEven + " " + ((l.hourly / od.hourly) * 100).toFixed(0) + " " + text.pct);
       }
     }
     $("t-title").textContent = o.label;
-    $("t-result").caption.textContent = "Monthly cost in " + o.currency + " (730 hours a month; reserved capacity is paid for every hour)";
-    $("t-breakeven").textContent = notes.length ? notes.join(" ") : "This offer has no reserved price in the catalog, so there is no break-even to show.";
-    $("t-missing").textContent = missing.length ? "Not recorded for this provider, so not counted: " + missing.join(", ") + "." : "";
+    $("t-region").textContent = o.region;
+    $("t-result").caption.textContent = text.caption + " " + o.currency + " (730 " + $("t-result").dataset.hours + ")";
+    $("t-breakeven").textContent = notes.length ? notes.join(" ") : text.noBreakEven;
+    $("t-missing").textContent = missing.length ? text.missing + " " + missing.map((m) => text.missingName[m]).join(", ") + "." : "";
+    const costs = $("t-costs");
+    costs.replaceChildren();
+    for (const c of o.costs) {
+      const li = document.createElement("li");
+      li.textContent = c;
+      costs.append(li);
+    }
+    $("t-stopped").textContent = o.stopped;
     if (push) {
       const q = new URLSearchParams();
       for (const e of form.elements) if (e.name) q.set(e.name, e.value);

@@ -15,12 +15,6 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
-// tcoModes are the billing modes in the order of the page's table, with
-// their labels (templates/i18n, static/js/tco.js).
-var tcoModes = []struct{ mode, label string }{
-	{"on-demand", "On-demand"}, {"reserved-1y", "Reserved 1 year"}, {"reserved-3y", "Reserved 3 years"}, {"spot", "Spot"},
-}
-
 // tcoFields are the TCO form's controls besides the offer, in form order.
 var tcoFields = []string{"util", "job", "storage", "egress", "ips"}
 
@@ -37,6 +31,8 @@ type tcoShown struct {
 	Rows      [][]string `json:"rows"`
 	BreakEven string     `json:"breakEven"`
 	Missing   string     `json:"missing"`
+	Region    string     `json:"region"`
+	Labels    []string   `json:"labels"` // the line labels the page's data gives the offer (from the Go build)
 	Form      map[string]string
 }
 
@@ -53,6 +49,8 @@ func readTCO(b *Browser) tcoShown {
 			rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())),
 			breakEven: document.getElementById("t-breakeven").textContent.trim(),
 			missing: document.getElementById("t-missing").textContent.trim(),
+			region: document.getElementById("t-region").textContent.trim(),
+			labels: JSON.parse(document.getElementById("tco-data").textContent).offers[form.offer].lines.map((l) => l.label),
 			Form: form,
 		};
 	})()`, &s)
@@ -61,7 +59,7 @@ func readTCO(b *Browser) tcoShown {
 
 // wantTCO is what the page must show for the case: derive.TCO's result,
 // formatted as static/js/tco.js formats it.
-func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase) tcoShown {
+func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase, labels []string) tcoShown {
 	t.Helper()
 	util := min(max(atof(t, c.set["util"]), 0), 100) / 100
 	ips, err := strconv.Atoi(c.set["ips"])
@@ -75,31 +73,31 @@ func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase) tcoShown {
 	cur := o.Currency
 	w := tcoShown{
 		Title:   o.Provider.Name + " " + o.Instance + " (" + render.Num(float64(o.GPUCount)) + "× " + o.GPU.Name + ")",
-		Caption: "Monthly cost in " + cur + " (730 hours a month; reserved capacity is paid for every hour)",
+		Caption: "Monthly cost in " + cur + " (730 hours a month; committed capacity is paid for every hour)",
 		Form:    map[string]string{"offer": o.ID},
 	}
 	for k, v := range c.set {
 		w.Form[k] = v
 	}
 	var notes []string
-	for _, m := range tcoModes {
-		i := slices.IndexFunc(res.Lines, func(l derive.TCOLine) bool { return l.Billing == m.mode })
-		if i < 0 {
-			continue
-		}
-		l := res.Lines[i]
-		w.Rows = append(w.Rows, []string{m.label, jsToFixed(l.BilledHours, 1), jsMoney(l.Compute, cur), jsMoney(l.Extras, cur), jsMoney(l.Total, cur)})
-		if v, ok := res.BreakEven[m.mode]; ok {
-			notes = append(notes, m.label+" is cheaper than on-demand above "+jsToFixed(v*100, 0)+" % utilisation.")
-		}
+	if len(labels) != len(res.Lines) {
+		t.Fatalf("derive.TCO gives lines %+v; the page's data labels %q", res.Lines, labels)
 	}
-	if len(w.Rows) != len(res.Lines) {
-		t.Fatalf("derive.TCO gives lines %v; the test knows the modes %v", res.Lines, tcoModes)
+	for i, l := range res.Lines {
+		label := labels[i]
+		if !strings.HasPrefix(label, map[string]string{"on-demand": "On-demand", "committed": "Committed", "spot": "Spot"}[l.Billing]) {
+			t.Errorf("line %d (%s) is labelled %q", i, l.Billing, label)
+		}
+		w.Rows = append(w.Rows, []string{label, jsToFixed(l.BilledHours, 1), jsMoney(l.Compute, cur), jsMoney(l.Extras, cur), jsMoney(l.Total, cur)})
+		if l.HasBreakEven {
+			notes = append(notes, label+" is cheaper than on-demand above "+jsToFixed(l.BreakEven*100, 0)+" % utilisation.")
+		}
 	}
 	w.BreakEven = strings.Join(notes, " ")
 	if len(notes) == 0 {
-		w.BreakEven = "This offer has no reserved price in the catalog, so there is no break-even to show."
+		w.BreakEven = "This offer has no committed price (reserved instance, savings plan, committed-use discount, subscription) in the catalog, so there is no break-even to show."
 	}
+	w.Labels = labels
 	if len(res.Missing) > 0 {
 		w.Missing = "Not recorded for this provider, so not counted: " + strings.Join(res.Missing, ", ") + "."
 	}
@@ -122,10 +120,13 @@ func runTCO(t *testing.T, b *Browser, fx *catalog.FX, c tcoCase) {
 		q += "&" + name + "=" + url.QueryEscape(c.set[name])
 	}
 	b.Poll("location.search === "+jsStr(q), "location.search")
-	want := wantTCO(t, fx, c)
+	want := wantTCO(t, fx, c, readTCO(b).Labels)
 	check := func(when string) {
 		t.Helper()
 		got := readTCO(b)
+		if region := derive.TCODefaultRegion(c.offer); region != "" && !strings.Contains(got.Region, region) {
+			t.Errorf("%s: region line %q does not name the region priced, %s", when, got.Region, region)
+		}
 		if got.Title != want.Title || got.Caption != want.Caption {
 			t.Errorf("%s: title %q, caption %q; want %q, %q", when, got.Title, got.Caption, want.Title, want.Caption)
 		}
@@ -150,6 +151,9 @@ func runTCO(t *testing.T, b *Browser, fx *catalog.FX, c tcoCase) {
 	b.Navigate(loc)
 	check("after reloading " + loc)
 }
+
+// hasCosts reports whether the provider data records hidden costs.
+func hasCosts(p *catalog.Provider) bool { return p.HiddenCosts != nil || len(p.ExtraCosts) > 0 }
 
 // hasPrices reports whether the offer is priced in every mode given.
 func hasPrices(o *catalog.Offer, modes ...string) bool {
@@ -179,16 +183,16 @@ func TestTCO(t *testing.T) {
 		return nil
 	}
 	reserved := pick(func(o *catalog.Offer) bool {
-		return hasPrices(o, "on-demand") && (hasPrices(o, "reserved-1y") || hasPrices(o, "reserved-3y"))
+		return hasPrices(o, "on-demand", "committed") && derive.TCO(o, derive.TCOInput{}, &g.cat.FX).Lines[0].Billing == "on-demand"
 	})
 	hidden := pick(func(o *catalog.Offer) bool {
-		return hasPrices(o, "on-demand", "spot") && o.Provider.HiddenCosts != nil
+		return hasPrices(o, "on-demand", "spot") && hasCosts(o.Provider)
 	})
 	if hidden == nil {
-		hidden = pick(func(o *catalog.Offer) bool { return hasPrices(o, "on-demand") && o.Provider.HiddenCosts != nil })
+		hidden = pick(func(o *catalog.Offer) bool { return hasPrices(o, "on-demand") && hasCosts(o.Provider) })
 	}
 	minimum := pick(func(o *catalog.Offer) bool {
-		return hasPrices(o, "on-demand", "spot") && o.Provider.Billing.MinimumSeconds != nil && o.Provider.HiddenCosts == nil
+		return hasPrices(o, "on-demand", "spot") && o.Provider.Billing.MinimumSeconds != nil && !hasCosts(o.Provider)
 	})
 	foreign := pick(func(o *catalog.Offer) bool { return o.Currency != g.cat.FX.Base })
 	var cases []tcoCase
@@ -196,7 +200,7 @@ func TestTCO(t *testing.T) {
 		cases = append(cases, tcoCase{"on-demand and reserved: " + reserved.ID, reserved,
 			map[string]string{"util": "65", "job": "24", "storage": "1000", "egress": "250", "ips": "1"}})
 	} else {
-		t.Logf("no offer of the catalog has a reserved price: the break-even is tested on a fixture copy (TestTCOBreakEven)")
+		t.Logf("no offer of the catalog has a committed price: the break-even is tested on a fixture copy (TestTCOBreakEven)")
 	}
 	if hidden != nil {
 		cases = append(cases, tcoCase{"hidden costs recorded: " + hidden.ID, hidden,

@@ -2,7 +2,11 @@ package build
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
+	"math"
+	"strconv"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -10,26 +14,174 @@ import (
 )
 
 // TCOPage is the data of the cost-of-ownership page: a server-rendered
-// example for one offer and the data the script needs for any offer.
+// example for one offer (priced in its default region) and the data the
+// script needs for any offer.
 type TCOPage struct {
 	Offer  *catalog.Offer
 	Input  derive.TCOInput
 	Result derive.TCOResult
-	Offers []*catalog.Offer
-	JSON   template.JS
+	// Lines are Result.Lines with their labels, in the same order.
+	Lines []TCOLineView
+	// HasBreakEven is true when a line has a break-even.
+	HasBreakEven bool
+	// Region describes the region priced ("" when the prices name none).
+	Region string
+	// Costs describe the hidden costs counted, with their source and date.
+	Costs []string
+	// Stopped describes what a stopped instance costs, when recorded.
+	Stopped string
+	Offers  []*catalog.Offer
+	JSON    template.JS
 }
 
+// TCOLineView is a TCO line with its label ("Committed, 12 months, no
+// upfront").
+type TCOLineView struct {
+	derive.TCOLine
+	Label string
+}
+
+// tcoOffer is one offer in the page's JSON: the prices of its default
+// region and the hidden-cost rates converted into its currency.
 type tcoOffer struct {
-	Label    string             `json:"label"`
-	Currency string             `json:"currency"`
-	Prices   map[string]float64 `json:"prices"`
-	Inc      string             `json:"inc"`
-	Min      int                `json:"min"`
-	// Hidden-cost rates converted into the offer's currency; absent when
-	// the provider data records none.
-	Storage *float64 `json:"storage,omitempty"`
-	Egress  *float64 `json:"egress,omitempty"`
-	IP      *float64 `json:"ip,omitempty"`
+	Label    string    `json:"label"`
+	Currency string    `json:"currency"`
+	Region   string    `json:"region"` // the region text shown ("" when none)
+	Lines    []tcoLine `json:"lines"`
+	Inc      string    `json:"inc"`
+	Min      int       `json:"min"`
+	// Hidden-cost rates in the offer's currency; absent when the provider
+	// data records none. Storage is per GB-month, IP per address-month,
+	// egress a list of [upper bound in GB or null, price per GB] tiers.
+	Storage *float64      `json:"storage,omitempty"`
+	Egress  [][2]*float64 `json:"egress,omitempty"`
+	IP      *float64      `json:"ip,omitempty"`
+	Costs   []string      `json:"costs"`
+	Stopped string        `json:"stopped"`
+}
+
+type tcoLine struct {
+	Label     string  `json:"label"`
+	Billing   string  `json:"billing"`
+	Price     float64 `json:"price"`
+	Hourly    float64 `json:"hourly"`
+	UnitHours float64 `json:"unitHours"`
+}
+
+// tcoText is the page script's strings, from the UI-string catalog.
+type tcoText struct {
+	Caption     string            `json:"caption"`
+	BreakEven   string            `json:"breakEven"`
+	Pct         string            `json:"pct"`
+	NoBreakEven string            `json:"noBreakEven"`
+	Missing     string            `json:"missing"`
+	MissingName map[string]string `json:"missingName"`
+}
+
+// tcoLabel names a TCO line: the billing mode, a commitment's term,
+// payment and kind, and a unit other than the hour.
+func (s *siteBuild) tcoLabel(l derive.TCOLine) string {
+	t := s.r.T
+	label := t("billing." + l.Billing)
+	if l.Billing == "committed" {
+		label += ", " + s.termLabel(l.TermMonths)
+		if l.Payment != "" {
+			label += ", " + t("payment."+l.Payment)
+		}
+		if l.Commitment != "" {
+			label += " (" + t("commitment."+l.Commitment) + ")"
+		}
+	}
+	if l.Unit != "" && l.Unit != "hour" {
+		label += ", " + t("unit.per."+l.Unit)
+	}
+	return label
+}
+
+// termLabel names a commitment term: "1 month", "1 year", "3 years",
+// "6 months".
+func (s *siteBuild) termLabel(months int) string {
+	switch {
+	case months == 1:
+		return s.r.T("billing.term.month")
+	case months == 12:
+		return s.r.T("billing.term.year")
+	case months%12 == 0:
+		return fmt.Sprintf(s.r.T("billing.term.years"), months/12)
+	}
+	return fmt.Sprintf(s.r.T("billing.term"), months)
+}
+
+// regionText describes the region an offer's TCO is priced in.
+func (s *siteBuild) regionText(o *catalog.Offer, region string) string {
+	if region == "" {
+		return ""
+	}
+	name := region
+	for _, r := range o.Provider.Regions {
+		if r.ID == region && r.DisplayName() != region {
+			name = r.DisplayName() + " (" + region + ")"
+		}
+	}
+	text := s.r.T("tco.region") + " " + name
+	if n := len(derive.TCORegions(o)); n > 1 {
+		text += fmt.Sprintf(s.r.T("tco.region.others"), n-1)
+	}
+	return text
+}
+
+// costText describes a hidden cost counted: "Egress: 0.12 USD per GB up to
+// 1024 GB, then ... (third-party, as of 2026-07-30)".
+func (s *siteBuild) costText(c derive.TCOCost) string {
+	t := s.r.T
+	name := t("tco.cost." + c.Kind)
+	if c.Legacy {
+		return name + " " + t("tco.cost.legacy")
+	}
+	e := c.Entry
+	return name + " " + s.costRate(e) + " (" + t("evidence."+e.Evidence) + ", " + t("tco.cost.asof") + " " + e.AsOf.Format(time.DateOnly) + ")"
+}
+
+// costRate writes an extra cost's rate as the provider data holds it:
+// "0.3 CNY per GB-month", "0.12 USD per GiB up to 1024, 0.11 USD per GiB
+// up to 10240, 0.08 USD per GiB above that".
+func (s *siteBuild) costRate(e catalog.ExtraCost) string {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	unit := s.r.T("costunit." + e.Unit)
+	if len(e.Tiers) > 0 {
+		out := ""
+		for i, tr := range e.Tiers {
+			if i > 0 {
+				out += ", "
+			}
+			out += num(tr.Price) + " " + e.Currency + " " + unit
+			if tr.UpToGB != nil {
+				out += " " + s.r.T("provider.costs.upto") + " " + num(*tr.UpToGB)
+			} else if i > 0 {
+				out += " " + s.r.T("provider.costs.above")
+			}
+		}
+		return out
+	}
+	if e.Price == nil {
+		return ""
+	}
+	return num(*e.Price) + " " + e.Currency + " " + unit
+}
+
+func (s *siteBuild) stoppedText(e *catalog.ExtraCost) string {
+	if e == nil || e.ComputeBilled == nil {
+		return ""
+	}
+	key := "tco.stopped.free"
+	if *e.ComputeBilled {
+		key = "tco.stopped.billed"
+	}
+	out := s.r.T(key)
+	if e.Notes != "" {
+		out += " " + e.Notes
+	}
+	return out
 }
 
 func (s *siteBuild) tcoPage() {
@@ -37,49 +189,120 @@ func (s *siteBuild) tcoPage() {
 		return
 	}
 	// The default example: the first offer with an on-demand and a
-	// reserved price (so the break-even shows), else the cheapest
-	// on-demand H100 SXM offer, else the first offer.
+	// committed price in its default region (so the break-even shows),
+	// else the cheapest on-demand H100 SXM offer, else the first offer.
 	def := s.cat.Offers[0]
 	if r := s.dd.Cheapest("h100-sxm5-80gb"); r != nil {
 		def = r.Offer
 	}
+	in := derive.TCOInput{Utilisation: 0.5, JobHours: 8, StorageGB: 500, EgressGB: 100, PublicIPs: 1}
 	for _, o := range s.cat.Offers {
-		_, od := o.Price("on-demand")
-		_, r1 := o.Price("reserved-1y")
-		_, r3 := o.Price("reserved-3y")
-		if od && (r1 || r3) {
+		res := derive.TCO(o, in, &s.cat.FX)
+		if len(res.Lines) > 0 && res.Lines[0].Billing == "on-demand" && hasBreakEven(res) {
 			def = o
 			break
 		}
 	}
-	in := derive.TCOInput{Utilisation: 0.5, JobHours: 8, StorageGB: 500, EgressGB: 100, PublicIPs: 1}
 	data := map[string]tcoOffer{}
 	for _, o := range s.cat.Offers {
+		region := derive.TCODefaultRegion(o)
+		// The rates: a month of one unit of each, priced as derive.TCO does.
+		rates := derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1}, &s.cat.FX)
 		t := tcoOffer{Label: o.Provider.Name + " " + o.Instance + " (" + render.Num(float64(o.GPUCount)) + "× " + o.GPU.Name + ")",
-			Currency: o.Currency, Prices: map[string]float64{}, Inc: o.Provider.Billing.Increment}
+			Currency: o.Currency, Region: s.regionText(o, region), Inc: o.Provider.Billing.Increment, Costs: []string{}}
 		if o.Provider.Billing.MinimumSeconds != nil {
 			t.Min = *o.Provider.Billing.MinimumSeconds
 		}
-		for _, p := range o.Prices {
-			t.Prices[p.Billing] = p.Price
-		}
-		if h := o.Provider.HiddenCosts; h != nil {
-			conv := func(v *float64) *float64 {
-				if v == nil {
-					return nil
-				}
-				c, ok := s.cat.FX.Convert(*v, h.Currency, o.Currency)
-				if !ok {
-					return nil
-				}
-				return &c
+		for _, c := range rates.Costs {
+			v := c.Amount
+			switch c.Kind {
+			case "block-storage":
+				t.Storage = &v
+			case "public-ipv4":
+				t.IP = &v
 			}
-			t.Storage, t.Egress, t.IP = conv(h.StoragePerGBMonth), conv(h.EgressPerGB), conv(h.PublicIPPerHour)
 		}
+		t.Egress = s.egressTiers(o, region)
+		full := derive.TCOIn(o, region, in, &s.cat.FX)
+		for _, l := range full.Lines {
+			t.Lines = append(t.Lines, tcoLine{Label: s.tcoLabel(l), Billing: l.Billing, Price: l.Price, Hourly: l.Hourly, UnitHours: catalog.UnitHours(l.Unit)})
+		}
+		for _, c := range derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
+			t.Costs = append(t.Costs, s.costText(c))
+		}
+		t.Stopped = s.stoppedText(full.Stopped)
 		data[o.ID] = t
 	}
-	b, _ := json.Marshal(data)
+	tr := s.r.T
+	text := tcoText{Caption: tr("tco.caption"), BreakEven: tr("tco.breakeven"), Pct: tr("tco.breakeven.pct"), NoBreakEven: tr("tco.nobreakeven"),
+		Missing: tr("tco.missing"), MissingName: map[string]string{"storage": tr("tco.missing.storage"), "egress": tr("tco.missing.egress"), "public IP": tr("tco.missing.ip")}}
+	b, _ := json.Marshal(map[string]any{"offers": data, "text": text})
+	res := derive.TCO(def, in, &s.cat.FX)
+	page := &TCOPage{Offer: def, Input: in, Result: res, Offers: s.cat.Offers, JSON: template.JS(b),
+		Region: s.regionText(def, res.Region), Stopped: s.stoppedText(res.Stopped), HasBreakEven: hasBreakEven(res)}
+	for _, l := range res.Lines {
+		page.Lines = append(page.Lines, TCOLineView{TCOLine: l, Label: s.tcoLabel(l)})
+	}
+	for _, c := range derive.TCOIn(def, res.Region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
+		page.Costs = append(page.Costs, s.costText(c))
+	}
+	for i, m := range res.Missing {
+		res.Missing[i] = text.MissingName[m]
+	}
+	page.Result = res
 	s.page(&render.Page{Kind: "tco", Path: "tco/", Title: s.r.T("tco.title"), Description: s.r.T("tco.description"),
-		Data:    &TCOPage{Offer: def, Input: in, Result: derive.TCO(def, in, &s.cat.FX), Offers: s.cat.Offers, JSON: template.JS(b)},
-		Scripts: []string{"js/tco.js"}})
+		Data: page, Scripts: []string{"js/tco.js"}})
+}
+
+func hasBreakEven(r derive.TCOResult) bool {
+	for _, l := range r.Lines {
+		if l.HasBreakEven {
+			return true
+		}
+	}
+	return false
+}
+
+// egressTiers returns the egress charge of the offer's region as tiers in
+// GB with prices per GB in the offer's currency, or nil when none is
+// recorded. A flat price is one unbounded tier.
+func (s *siteBuild) egressTiers(o *catalog.Offer, region string) [][2]*float64 {
+	p := o.Provider
+	costRegion := region
+	if costRegion == "" && len(o.Regions) > 0 {
+		costRegion = o.Regions[0]
+	}
+	conv := func(v float64, cur string) (float64, bool) { return s.cat.FX.Convert(v, cur, o.Currency) }
+	if e, ok := p.CostFor("egress", costRegion); ok && (e.Price != nil || len(e.Tiers) > 0) {
+		// Bounds and prices per GB: a GiB tier bound b is b / (GiB per GB)
+		// GB, a price per GiB x (GiB per GB) per GB.
+		scale := 1.0
+		if e.Unit == "gib" {
+			scale = 1e9 / (1 << 30)
+		}
+		tiers := e.Tiers
+		if len(tiers) == 0 {
+			tiers = []catalog.Tier{{Price: *e.Price}}
+		}
+		var out [][2]*float64
+		for _, t := range tiers {
+			price, ok := conv(t.Price*scale, e.Currency)
+			if !ok {
+				return nil
+			}
+			var bound *float64
+			if t.UpToGB != nil {
+				b := *t.UpToGB / scale
+				bound = &b
+			}
+			out = append(out, [2]*float64{bound, &price})
+		}
+		return out
+	}
+	if h := p.HiddenCosts; h != nil && h.EgressPerGB != nil {
+		if v, ok := conv(*h.EgressPerGB, h.Currency); ok && !math.IsNaN(v) {
+			return [][2]*float64{{nil, &v}}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,6 @@
 // Package derive computes what pages need from a validated catalog: price
-// statistics per GPU, the flat price table, price ages and cheapest offers.
-// It performs no I/O.
+// statistics per GPU, the flat price table, price ages, price histories
+// and cheapest offers. It performs no I/O.
 package derive
 
 import (
@@ -11,17 +11,81 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 )
 
-// Row is one priced offer in one billing mode, with derived figures.
+// Row is one current price of an offer: the newest observation of one
+// price key (billing mode, unit, term, payment, commitment, region), with
+// derived figures and the key's history.
 type Row struct {
-	Offer    *catalog.Offer
-	Price    catalog.Price
-	PerGPU   float64 // in the offer's currency
-	PerGPUDC float64 // per GPU-hour in the display currency
-	InstDC   float64 // per instance-hour in the display currency
+	Offer *catalog.Offer
+	// Price is the current observation (the newest of its key).
+	Price catalog.Price
+	// Evidence is the price's evidence kind: first-party,
+	// first-party-docs-repo, third-party or community-dataset ("" where
+	// the catalog records none).
+	Evidence string
+	// Region is the provider region id the price applies to; "" when it
+	// applies to all of the offer's regions (Regions lists them).
+	Region string
+	// RegionName is the region's display name ("" with Region "").
+	RegionName string
+	// Regions are the region ids the row applies to: Region, or the
+	// offer's regions.
+	Regions []string
+	// TermMonths is the commitment term of a committed price, 0 otherwise.
+	TermMonths int
+	// Payment and Commitment describe a committed price ("" when not
+	// stated).
+	Payment, Commitment string
+	// Unit is what the price is quoted per: hour, day, week or month.
+	Unit string
+	// HourlyEquivalent is the price per instance-hour in the offer's
+	// currency: the price divided by the hours of its unit.
+	HourlyEquivalent float64
+	// History is every observation of the price's key, oldest first (the
+	// current one last); a chart is drawn where it has two or more.
+	History []HistoryPoint
+	// Spread is set on a headline row (GPURows, OfferRows) whose mode is
+	// priced in more than one region: the regional range.
+	Spread *Spread
+
+	PerGPU   float64 // hourly equivalent per GPU, in the offer's currency
+	PerGPUDC float64 // hourly equivalent per GPU in the display currency
+	InstDC   float64 // hourly equivalent per instance in the display currency
 	AgeDays  int
 	Band     string // fresh, ageing, stale
 	// TFLOPSPerDC is dense BF16 TFLOPS per display-currency unit per hour, 0 if unknown.
 	TFLOPSPerDC float64
+}
+
+// HistoryPoint is one observation of a price.
+type HistoryPoint struct {
+	AsOf     time.Time
+	Price    float64 // as quoted, per unit, in the offer's currency
+	Hourly   float64 // the hourly equivalent, in the offer's currency
+	Source   string
+	Evidence string
+}
+
+// Spread is the range of one price mode across an offer's regions, per
+// GPU-hour in the display currency.
+type Spread struct {
+	N                int     // regions priced
+	MinDC, MaxDC     float64 // cheapest and dearest region
+	Cheapest, Dearest string // their region ids
+}
+
+// Mode is a kind of price, whatever its region: a billing mode with its
+// term (committed) and unit.
+type Mode struct {
+	Billing    string
+	TermMonths int
+	Payment    string
+	Commitment string
+	Unit       string
+}
+
+// Mode returns the row's mode.
+func (r *Row) Mode() Mode {
+	return Mode{Billing: r.Price.Billing, TermMonths: r.TermMonths, Payment: r.Payment, Commitment: r.Commitment, Unit: r.Unit}
 }
 
 // Stats summarises per-GPU-hour prices in the display currency.
@@ -36,38 +100,100 @@ type Data struct {
 	Cat      *catalog.Catalog
 	Now      time.Time
 	Currency string // display currency
-	Rows     []*Row // every price, sorted by GPU, billing, per-GPU price
-	byGPU    map[string][]*Row
-	byOffer  map[string][]*Row
-	fits     map[string]int // memo of minGPUs
+	// Rows is every current price, each region separately, sorted by GPU,
+	// billing mode, per-GPU price.
+	Rows []*Row
+	// Headline is one row per offer and mode: the cheapest region's, with
+	// the regional Spread; the same order as Rows.
+	Headline []*Row
+	byGPU    map[string][]*Row // headline rows
+	byOffer  map[string][]*Row // headline rows, in file order of their modes
+	regional map[string][]*Row // every row of an offer, in file order
+	fits     map[string]int    // memo of minGPUs
 }
 
 // New derives the data of c. now fixes "today" for price ages.
 func New(c *catalog.Catalog, now time.Time) *Data {
-	d := &Data{Cat: c, Now: now, Currency: c.Site.DisplayCurrency, byGPU: map[string][]*Row{}, byOffer: map[string][]*Row{}, fits: map[string]int{}}
+	d := &Data{Cat: c, Now: now, Currency: c.Site.DisplayCurrency, byGPU: map[string][]*Row{}, byOffer: map[string][]*Row{},
+		regional: map[string][]*Row{}, fits: map[string]int{}}
 	if d.Currency == "" {
 		d.Currency = c.FX.Base
 	}
 	for _, o := range c.Offers {
-		for _, p := range o.Prices {
-			r := &Row{Offer: o, Price: p, PerGPU: p.PerGPU(o)}
-			r.InstDC, _ = c.FX.Convert(p.Price, o.Currency, d.Currency)
-			r.PerGPUDC = r.InstDC / float64(o.GPUCount)
-			r.AgeDays = AgeDays(p.AsOf, now)
-			r.Band = Band(r.AgeDays, c.Site.Staleness)
-			if o.GPU.BF16TFLOPS != nil && r.PerGPUDC > 0 {
-				r.TFLOPSPerDC = *o.GPU.BF16TFLOPS / r.PerGPUDC
-			}
+		var rows []*Row
+		for _, p := range o.Current() {
+			r := d.row(o, p)
+			rows = append(rows, r)
 			d.Rows = append(d.Rows, r)
-			d.byGPU[o.GPU.ID] = append(d.byGPU[o.GPU.ID], r)
-			d.byOffer[o.ID] = append(d.byOffer[o.ID], r)
+		}
+		d.regional[o.ID] = rows
+		// Headline rows: per mode, the cheapest region (first in file
+		// order among equals).
+		var order []Mode
+		best := map[Mode]*Row{}
+		all := map[Mode][]*Row{}
+		for _, r := range rows {
+			m := r.Mode()
+			if best[m] == nil {
+				order = append(order, m)
+				best[m] = r
+			} else if r.PerGPUDC < best[m].PerGPUDC {
+				best[m] = r
+			}
+			all[m] = append(all[m], r)
+		}
+		for _, m := range order {
+			h := best[m]
+			if rs := all[m]; len(rs) > 1 {
+				cp := *h
+				s := &Spread{N: len(rs), MinDC: h.PerGPUDC, MaxDC: h.PerGPUDC, Cheapest: h.Region, Dearest: h.Region}
+				for _, r := range rs {
+					if r.PerGPUDC > s.MaxDC {
+						s.MaxDC, s.Dearest = r.PerGPUDC, r.Region
+					}
+				}
+				cp.Spread = s
+				h = &cp
+			}
+			d.Headline = append(d.Headline, h)
+			d.byGPU[o.GPU.ID] = append(d.byGPU[o.GPU.ID], h)
+			d.byOffer[o.ID] = append(d.byOffer[o.ID], h)
 		}
 	}
 	sort.SliceStable(d.Rows, func(i, j int) bool { return rowLess(d.Rows[i], d.Rows[j]) })
+	sort.SliceStable(d.Headline, func(i, j int) bool { return rowLess(d.Headline[i], d.Headline[j]) })
 	for _, rows := range d.byGPU {
 		sort.SliceStable(rows, func(i, j int) bool { return rowLess(rows[i], rows[j]) })
 	}
 	return d
+}
+
+// row derives the row of one current price.
+func (d *Data) row(o *catalog.Offer, p catalog.Price) *Row {
+	c := d.Cat
+	r := &Row{Offer: o, Price: p, Evidence: p.EvidenceKind(), Region: p.Region, TermMonths: p.TermMonths,
+		Payment: p.Payment, Commitment: p.Commitment, Unit: p.Unit, HourlyEquivalent: p.Hourly(), PerGPU: p.HourlyPerGPU(o)}
+	if r.Region != "" {
+		r.Regions = []string{r.Region}
+		for _, reg := range o.Provider.Regions {
+			if reg.ID == r.Region {
+				r.RegionName = reg.DisplayName()
+			}
+		}
+	} else {
+		r.Regions = o.Regions
+	}
+	for _, h := range o.History(p.Key()) {
+		r.History = append(r.History, HistoryPoint{AsOf: h.AsOf, Price: h.Price, Hourly: h.Hourly(), Source: h.Source, Evidence: h.EvidenceKind()})
+	}
+	r.InstDC, _ = c.FX.Convert(r.HourlyEquivalent, o.Currency, d.Currency)
+	r.PerGPUDC = r.InstDC / float64(o.GPUCount)
+	r.AgeDays = AgeDays(p.AsOf, d.Now)
+	r.Band = Band(r.AgeDays, c.Site.Staleness)
+	if o.GPU.BF16TFLOPS != nil && r.PerGPUDC > 0 {
+		r.TFLOPSPerDC = *o.GPU.BF16TFLOPS / r.PerGPUDC
+	}
+	return r
 }
 
 func modeIndex(m string) int {
@@ -86,10 +212,16 @@ func rowLess(a, b *Row) bool {
 	if a.Price.Billing != b.Price.Billing {
 		return modeIndex(a.Price.Billing) < modeIndex(b.Price.Billing)
 	}
+	if a.TermMonths != b.TermMonths {
+		return a.TermMonths < b.TermMonths
+	}
 	if a.PerGPUDC != b.PerGPUDC {
 		return a.PerGPUDC < b.PerGPUDC
 	}
-	return a.Offer.ID < b.Offer.ID
+	if a.Offer.ID != b.Offer.ID {
+		return a.Offer.ID < b.Offer.ID
+	}
+	return a.Region < b.Region
 }
 
 // AgeDays is the number of whole days from asOf to now (never negative).
@@ -116,18 +248,56 @@ func Band(days int, s catalog.Staleness) string {
 	}
 }
 
-// GPURows returns the GPU's price rows (sorted by billing mode, then price).
+// GPURows returns the GPU's headline rows: one per offer and mode, at the
+// offer's cheapest region (sorted by billing mode, term, then price).
 func (d *Data) GPURows(id string) []*Row { return d.byGPU[id] }
 
-// OfferRows returns the offer's price rows in file order.
+// OfferRows returns the offer's headline rows (one per mode), in the order
+// the modes first appear in its file.
 func (d *Data) OfferRows(offerID string) []*Row { return d.byOffer[offerID] }
 
-// GPUStats returns per-GPU-hour price statistics for one GPU and billing mode.
+// RegionRows returns every current price of the offer, each region
+// separately, in file order.
+func (d *Data) RegionRows(offerID string) []*Row { return d.regional[offerID] }
+
+// GPUModes returns the modes the GPU's offers are priced in, in display
+// order (billing mode, then term, then unit).
+func (d *Data) GPUModes(id string) []Mode {
+	seen := map[Mode]bool{}
+	var out []Mode
+	for _, r := range d.byGPU[id] {
+		m := Mode{Billing: r.Price.Billing, TermMonths: r.TermMonths}
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Billing != out[j].Billing {
+			return modeIndex(out[i].Billing) < modeIndex(out[j].Billing)
+		}
+		return out[i].TermMonths < out[j].TermMonths
+	})
+	return out
+}
+
+// GPUStats returns per-GPU-hour price statistics for one GPU and billing
+// mode, over its offers' headline rows (one per offer and mode).
 func (d *Data) GPUStats(id, billing string) Stats {
+	return d.stats(id, func(r *Row) bool { return r.Price.Billing == billing })
+}
+
+// GPUModeStats returns the statistics of one GPU for a billing mode and
+// term (as GPUModes lists them).
+func (d *Data) GPUModeStats(id string, m Mode) Stats {
+	return d.stats(id, func(r *Row) bool { return r.Price.Billing == m.Billing && r.TermMonths == m.TermMonths })
+}
+
+func (d *Data) stats(id string, keep func(*Row) bool) Stats {
 	var vals []float64
 	var s Stats
 	for _, r := range d.byGPU[id] {
-		if r.Price.Billing != billing {
+		if !keep(r) {
 			continue
 		}
 		vals = append(vals, r.PerGPUDC)

@@ -2,6 +2,7 @@ package derive
 
 import (
 	"math"
+	"sort"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 )
@@ -18,25 +19,54 @@ type TCOInput struct {
 	PublicIPs   int     // public addresses kept all month
 }
 
-// TCOLine is the monthly cost of one billing mode, in the offer's currency.
+// TCOLine is the monthly cost of one current price of the offer in the
+// chosen region, in the offer's currency.
 type TCOLine struct {
-	Billing     string
-	Compute     float64 // instance hours billed x hourly price
-	Extras      float64 // storage, egress and public IPs (0 where the provider data records none)
-	Total       float64
+	Billing    string // on-demand, committed or spot
+	TermMonths int    // committed only
+	Payment    string // committed only, may be empty
+	Commitment string // committed only, may be empty
+	Unit       string // the price's unit
+	Region     string // the price's region; "" when it applies to all the offer's regions
+	Price      float64
+	Hourly     float64 // the hourly equivalent
+	// BilledHours are the hours paid for: usage rounded up to the billing
+	// increment and minimum, then to whole units for day/week/month
+	// prices; every hour of the month for a committed price.
 	BilledHours float64
+	Compute     float64 // what the billed hours cost
+	Extras      float64 // storage, egress and public IPs (only those the provider data records)
+	Total       float64
+	// BreakEven is, for a committed price with an on-demand price beside
+	// it, the utilisation above which the commitment is cheaper (its
+	// hourly equivalent / the on-demand one); HasBreakEven says whether it
+	// is set.
+	BreakEven    float64
+	HasBreakEven bool
 }
 
-// TCOResult is the monthly cost of an offer in every mode it is priced in,
-// with the break-even utilisation between on-demand and each other mode.
+// TCOCost is one hidden cost counted, converted into the offer's currency.
+type TCOCost struct {
+	Kind   string  // egress, public-ipv4, block-storage
+	Amount float64 // per month, in the offer's currency
+	// Entry is the dated provider entry it was computed from; Legacy is
+	// true when it came from the undated [hidden_costs] table instead.
+	Entry  catalog.ExtraCost
+	Legacy bool
+}
+
+// TCOResult is the monthly cost of an offer in every mode it is priced in
+// the region, with the break-even utilisation of each commitment.
 type TCOResult struct {
-	Lines []TCOLine
-	// BreakEven maps "reserved-1y" etc. to the utilisation above which it
-	// is cheaper than on-demand (reserved is paid for every hour of the
-	// month; spot is billed per hour used, so it has no break-even).
-	BreakEven map[string]float64
-	// Missing names the hidden costs the provider data does not record.
+	Region string // the region priced; "" when the offer's prices name none
+	Lines  []TCOLine
+	Costs  []TCOCost
+	// Missing names the hidden costs asked for that the provider data
+	// does not record ("storage", "egress", "public IP").
 	Missing []string
+	// Stopped is the provider's stopped-instance entry for the region,
+	// when it records one.
+	Stopped *catalog.ExtraCost
 }
 
 // billedHours rounds usage up to the provider's billing increment and
@@ -60,53 +90,173 @@ func billedHours(in TCOInput, p *catalog.Provider) float64 {
 	return runs * per / 3600
 }
 
-// TCO computes the monthly cost of an offer. Amounts are in the offer's
-// currency; hidden costs recorded in another currency are converted with fx.
-func TCO(o *catalog.Offer, in TCOInput, fx *catalog.FX) TCOResult {
-	res := TCOResult{BreakEven: map[string]float64{}}
-	p := o.Provider
-	extras := 0.0
-	h := p.HiddenCosts
-	add := func(name string, rate *float64, qty float64) {
-		if qty <= 0 {
-			return
+// TCORegions returns the regions the offer's TCO can be priced in: the
+// regions its on-demand prices name (file order), or [""] when its prices
+// name none.
+func TCORegions(o *catalog.Offer) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range o.Current() {
+		if p.Region != "" && !seen[p.Region] {
+			seen[p.Region] = true
+			out = append(out, p.Region)
 		}
-		if h == nil || rate == nil {
-			res.Missing = append(res.Missing, name)
-			return
-		}
-		v, ok := fx.Convert(*rate*qty, h.Currency, o.Currency)
-		if !ok {
-			res.Missing = append(res.Missing, name)
-			return
-		}
-		extras += v
 	}
-	if h != nil {
-		add("storage", h.StoragePerGBMonth, in.StorageGB)
-		add("egress", h.EgressPerGB, in.EgressGB)
-		add("public IP", h.PublicIPPerHour, float64(in.PublicIPs)*HoursPerMonth)
-	} else {
-		add("storage", nil, in.StorageGB)
-		add("egress", nil, in.EgressGB)
-		add("public IP", nil, float64(in.PublicIPs))
+	if len(out) == 0 {
+		return []string{""}
+	}
+	return out
+}
+
+// TCODefaultRegion is the region the TCO page prices an offer in by
+// default: that of its cheapest current on-demand price (else of its
+// cheapest price).
+func TCODefaultRegion(o *catalog.Offer) string {
+	if p, ok := o.Price("on-demand"); ok {
+		return p.Region
+	}
+	best := -1.0
+	region := ""
+	for _, p := range o.Current() {
+		if best < 0 || p.Hourly() < best {
+			best, region = p.Hourly(), p.Region
+		}
+	}
+	return region
+}
+
+// regionPrices returns the offer's current prices that apply in region:
+// per mode, the price naming the region, else the one naming none. They
+// are ordered on-demand, committed (by term), spot.
+func regionPrices(o *catalog.Offer, region string) []catalog.Price {
+	byMode := map[catalog.PriceKey]catalog.Price{}
+	var order []catalog.PriceKey
+	for _, p := range o.Current() {
+		if p.Region != region && p.Region != "" {
+			continue
+		}
+		m := p.Key().Mode()
+		if q, ok := byMode[m]; !ok {
+			order = append(order, m)
+			byMode[m] = p
+		} else if q.Region == "" && p.Region == region {
+			byMode[m] = p
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if a.Billing != b.Billing {
+			return modeIndex(a.Billing) < modeIndex(b.Billing)
+		}
+		return a.TermMonths < b.TermMonths
+	})
+	out := make([]catalog.Price, len(order))
+	for i, m := range order {
+		out[i] = byMode[m]
+	}
+	return out
+}
+
+// TCO computes the monthly cost of an offer in its default region
+// (TCODefaultRegion).
+func TCO(o *catalog.Offer, in TCOInput, fx *catalog.FX) TCOResult {
+	return TCOIn(o, TCODefaultRegion(o), in, fx)
+}
+
+// TCOIn computes the monthly cost of an offer priced in a region (""
+// for prices that name none). Amounts are in the offer's currency; hidden
+// costs recorded in another currency are converted with fx. Hidden costs
+// come from the provider's current [[extra_costs]] for the region (see
+// catalog.Provider.CostFor), else from its [hidden_costs] table.
+func TCOIn(o *catalog.Offer, region string, in TCOInput, fx *catalog.FX) TCOResult {
+	res := TCOResult{Region: region}
+	p := o.Provider
+	costRegion := region
+	if costRegion == "" && len(o.Regions) > 0 {
+		costRegion = o.Regions[0]
+	}
+	extras := 0.0
+	for _, k := range []struct {
+		kind, name string
+		qty        float64
+		legacy     *float64
+		legacyQty  float64
+	}{
+		{"block-storage", "storage", in.StorageGB, legacyRate(p, "storage"), in.StorageGB},
+		{"egress", "egress", in.EgressGB, legacyRate(p, "egress"), in.EgressGB},
+		{"public-ipv4", "public IP", float64(in.PublicIPs), legacyRate(p, "ip"), float64(in.PublicIPs) * HoursPerMonth},
+	} {
+		if k.qty <= 0 {
+			continue
+		}
+		if e, ok := p.CostFor(k.kind, costRegion); ok {
+			if amt, ok := e.Amount(k.qty); ok {
+				if v, ok := fx.Convert(amt, e.Currency, o.Currency); ok {
+					extras += v
+					res.Costs = append(res.Costs, TCOCost{Kind: k.kind, Amount: v, Entry: e})
+					continue
+				}
+			}
+		}
+		if k.legacy != nil {
+			if v, ok := fx.Convert(*k.legacy*k.legacyQty, p.HiddenCosts.Currency, o.Currency); ok {
+				extras += v
+				res.Costs = append(res.Costs, TCOCost{Kind: k.kind, Amount: v, Legacy: true})
+				continue
+			}
+		}
+		res.Missing = append(res.Missing, k.name)
+	}
+	if e, ok := p.CostFor("stopped-instance", costRegion); ok {
+		res.Stopped = &e
 	}
 	billed := billedHours(in, p)
-	od, hasOD := o.Price("on-demand")
-	for _, pr := range o.Prices {
-		l := TCOLine{Billing: pr.Billing, Extras: extras}
-		switch pr.Billing {
-		case "reserved-1y", "reserved-3y":
+	prices := regionPrices(o, region)
+	var od *catalog.Price
+	for i := range prices {
+		if prices[i].Billing == "on-demand" {
+			od = &prices[i]
+			break
+		}
+	}
+	for _, pr := range prices {
+		l := TCOLine{Billing: pr.Billing, TermMonths: pr.TermMonths, Payment: pr.Payment, Commitment: pr.Commitment,
+			Unit: pr.Unit, Region: pr.Region, Price: pr.Price, Hourly: pr.Hourly(), Extras: extras}
+		switch {
+		case pr.Billing == "committed":
 			l.BilledHours = HoursPerMonth
-			if hasOD && od.Price > 0 {
-				res.BreakEven[pr.Billing] = pr.Price / od.Price
+			l.Compute = HoursPerMonth * pr.Hourly()
+			if od != nil && od.Hourly() > 0 {
+				l.BreakEven, l.HasBreakEven = pr.Hourly()/od.Hourly(), true
 			}
+		case pr.HoursPerUnit() > 1:
+			// Rented by the day, week or month: whole units cover the usage.
+			units := math.Ceil(billed/pr.HoursPerUnit() - 1e-9)
+			l.BilledHours = units * pr.HoursPerUnit()
+			l.Compute = units * pr.Price
 		default:
 			l.BilledHours = billed
+			l.Compute = billed * pr.Price
 		}
-		l.Compute = l.BilledHours * pr.Price
 		l.Total = l.Compute + l.Extras
 		res.Lines = append(res.Lines, l)
 	}
 	return res
+}
+
+// legacyRate returns a rate of the provider's [hidden_costs] table, or nil.
+func legacyRate(p *catalog.Provider, which string) *float64 {
+	h := p.HiddenCosts
+	if h == nil {
+		return nil
+	}
+	switch which {
+	case "storage":
+		return h.StoragePerGBMonth
+	case "egress":
+		return h.EgressPerGB
+	case "ip":
+		return h.PublicIPPerHour
+	}
+	return nil
 }
