@@ -1,6 +1,8 @@
 // Package catdiff compares two catalogs and reports what changed as
 // Markdown, for pull-request review: GPUs, providers, offers and model
-// presets added and removed, price changes per offer and billing mode, and
+// presets added and removed, price changes per offer and price key
+// (billing mode, term, unit, region; old -> new with both dates, and the
+// earlier observations added or removed), and
 // field changes of GPUs, providers, offers and models. Output is
 // deterministic: entries sort by id, fields follow the data format.
 package catdiff
@@ -269,9 +271,10 @@ func offerChanges(base, head *catalog.Catalog) []string {
 	return diffEntities(conv(base), conv(head))
 }
 
-// priceChanges reports, for every offer in both catalogs, each billing
-// mode whose price, currency, date or source changed, was added or was
-// removed.
+// priceChanges reports, for every offer in both catalogs, each price
+// (billing mode, term, unit, region: one price key) whose current
+// observation changed (old -> new with both dates), was added or was
+// removed, and the earlier observations (history) added or removed.
 func priceChanges(base, head *catalog.Catalog) []string {
 	bo := map[string]*catalog.Offer{}
 	for _, o := range base.Offers {
@@ -288,25 +291,96 @@ func priceChanges(base, head *catalog.Catalog) []string {
 		if !ok {
 			continue // a new offer: its prices are listed with it
 		}
-		for _, mode := range catalog.BillingModes() {
-			bp, bok := b.Price(mode)
-			hp, hok := h.Price(mode)
-			var line string
+		bc, hc := currentByKey(b), currentByKey(h)
+		keys := slices.Collect(maps.Keys(hc))
+		for pk := range bc {
+			if _, ok := hc[pk]; !ok {
+				keys = append(keys, pk)
+			}
+		}
+		slices.SortFunc(keys, keyCompare)
+		for _, pk := range keys {
+			bp, bok := bc[pk]
+			hp, hok := hc[pk]
+			var parts []string
 			switch {
 			case bok && hok:
-				line = priceChange(bp, b.Currency, hp, h.Currency)
+				if l := priceChange(bp, b.Currency, hp, h.Currency); l != "" {
+					parts = append(parts, l)
+				}
 			case hok:
-				line = "added " + price(hp, h.Currency)
+				parts = append(parts, "added "+price(hp, h.Currency))
 			case bok:
-				line = "removed; was " + price(bp, b.Currency)
+				parts = append(parts, "removed; was "+price(bp, b.Currency))
 			}
-			if line != "" {
-				out = append(out, fmt.Sprintf("- %s, %s: %s", offerName(h), mode, line))
+			parts = append(parts, historyChanges(b, h, pk, bp, hp)...)
+			if len(parts) > 0 {
+				out = append(out, fmt.Sprintf("- %s, %s: %s", offerName(h), pk, strings.Join(parts, "; ")))
 			}
 		}
 	}
 	if len(out) > 0 {
 		out = append([]string{fmt.Sprintf("Changed (%d):", len(out)), ""}, out...)
+	}
+	return out
+}
+
+// currentByKey maps each price key of the offer to its current
+// observation.
+func currentByKey(o *catalog.Offer) map[catalog.PriceKey]catalog.Price {
+	m := map[catalog.PriceKey]catalog.Price{}
+	for _, p := range o.Current() {
+		m[p.Key()] = p
+	}
+	return m
+}
+
+// keyCompare orders price keys: billing mode (on-demand, committed, spot),
+// term, unit, payment, commitment, region.
+func keyCompare(a, b catalog.PriceKey) int {
+	mi := func(m string) int {
+		if i := slices.Index(catalog.BillingModes(), m); i >= 0 {
+			return i
+		}
+		return len(catalog.BillingModes())
+	}
+	if c := mi(a.Billing) - mi(b.Billing); c != 0 {
+		return c
+	}
+	if c := a.TermMonths - b.TermMonths; c != 0 {
+		return c
+	}
+	for _, c := range []int{strings.Compare(a.Unit, b.Unit), strings.Compare(a.Payment, b.Payment), strings.Compare(a.Commitment, b.Commitment)} {
+		if c != 0 {
+			return c
+		}
+	}
+	return strings.Compare(a.Region, b.Region)
+}
+
+// historyChanges lists the earlier observations of a price key added in
+// head or removed from base (the current observations are reported by
+// priceChange; a base current price kept as history in head is the
+// change itself, not an addition).
+func historyChanges(b, h *catalog.Offer, k catalog.PriceKey, bcur, hcur catalog.Price) []string {
+	id := func(p catalog.Price) string { return p.AsOf.Format(time.DateOnly) + "\x00" + num(p.Price) }
+	bset, hset := map[string]bool{}, map[string]bool{}
+	for _, p := range b.History(k) {
+		bset[id(p)] = true
+	}
+	for _, p := range h.History(k) {
+		hset[id(p)] = true
+	}
+	var out []string
+	for _, p := range h.History(k) {
+		if !bset[id(p)] && !(p.AsOf.Equal(hcur.AsOf) && p.Price == hcur.Price) {
+			out = append(out, "earlier observation added: "+price(p, h.Currency))
+		}
+	}
+	for _, p := range b.History(k) {
+		if !hset[id(p)] && !(p.AsOf.Equal(bcur.AsOf) && p.Price == bcur.Price) {
+			out = append(out, "earlier observation removed: "+price(p, b.Currency))
+		}
 	}
 	return out
 }
