@@ -205,23 +205,50 @@ func Guides(pages []*content.Page, o Options) ([]byte, error) {
 	return marshal(f)
 }
 
-// Observation is one price as the changes feed lists it.
+// Observation is one price as the changes feed lists it: a dated
+// observation of one price key, with the observation before it when there
+// is one (then the entry is a price change).
 type Observation struct {
 	Provider string // provider name
 	Instance string
-	Billing  string
-	Price    float64 // per instance-hour, in Currency
+	Billing  string  // the price key as text: "on-demand", "committed 12 months in us-east-1"
+	Price    float64 // as quoted, per Unit, in Currency
 	Currency string
 	AsOf     time.Time
+	Unit     string // hour when empty
+	// Prev is the previous observation of the same price key, nil for
+	// the first.
+	Prev *Previous
+}
+
+// Previous is the observation a price changed from.
+type Previous struct {
+	Price float64
+	AsOf  time.Time
 }
 
 // Text is the observation's line in the feed, e.g. "Price of Lambda
-// gpu_1x_h100_sxm5 (on-demand) as of 2026-09-25: 3.29 USD per hour".
-// The price is printed exactly as the catalog holds it.
+// gpu_1x_h100_sxm5 (on-demand) as of 2026-09-25: 3.29 USD per hour", and
+// for a change "... : 2.99 USD per hour, was 3.29 USD as of 2026-01-10
+// (-9.1%)". Prices are printed exactly as the catalog holds them.
 func (ob Observation) Text() string {
-	return fmt.Sprintf("Price of %s %s (%s) as of %s: %s %s per hour", ob.Provider, ob.Instance, ob.Billing,
-		ob.AsOf.Format(time.DateOnly), strconv.FormatFloat(ob.Price, 'f', -1, 64), ob.Currency)
+	unit := ob.Unit
+	if unit == "" {
+		unit = "hour"
+	}
+	s := fmt.Sprintf("Price of %s %s (%s) as of %s: %s %s per %s", ob.Provider, ob.Instance, ob.Billing,
+		ob.AsOf.Format(time.DateOnly), strconv.FormatFloat(ob.Price, 'f', -1, 64), ob.Currency, unit)
+	if p := ob.Prev; p != nil {
+		s += fmt.Sprintf(", was %s %s as of %s", strconv.FormatFloat(p.Price, 'f', -1, 64), ob.Currency, p.AsOf.Format(time.DateOnly))
+		if p.Price > 0 {
+			s += fmt.Sprintf(" (%+.1f%%)", (ob.Price-p.Price)/p.Price*100)
+		}
+	}
+	return s
 }
+
+// Changed reports whether the observation changes an earlier price.
+func (ob Observation) Changed() bool { return ob.Prev != nil && ob.Prev.Price != ob.Price }
 
 // Day is the price observations of one date.
 type Day struct {
@@ -229,17 +256,35 @@ type Day struct {
 	Observations []Observation
 }
 
-// Observations groups every price of c by its as_of date, newest date
-// first, keeping at most limit dates (all when limit <= 0). Within a date,
-// observations are in catalog order (offers by provider then file order,
-// prices in file order).
+// Changes counts the day's observations that change an earlier price.
+func (d Day) Changes() int {
+	n := 0
+	for _, ob := range d.Observations {
+		if ob.Changed() {
+			n++
+		}
+	}
+	return n
+}
+
+// Observations groups every price observation of c by its as_of date,
+// newest date first, keeping at most limit dates (all when limit <= 0).
+// Within a date, observations are in catalog order (offers by provider
+// then file order, prices in file order). An observation with an earlier
+// one of the same price key carries it as Prev.
 func Observations(c *catalog.Catalog, limit int) []Day {
 	by := map[time.Time][]Observation{}
 	for _, o := range c.Offers {
 		for _, p := range o.Prices {
 			d := time.Date(p.AsOf.Year(), p.AsOf.Month(), p.AsOf.Day(), 0, 0, 0, 0, time.UTC)
-			by[d] = append(by[d], Observation{Provider: o.Provider.Name, Instance: o.Instance, Billing: p.Billing,
-				Price: p.Price, Currency: o.Currency, AsOf: d})
+			ob := Observation{Provider: o.Provider.Name, Instance: o.Instance, Billing: p.Key().String(),
+				Price: p.Price, Currency: o.Currency, AsOf: d, Unit: p.Unit}
+			for _, h := range o.History(p.Key()) {
+				if h.AsOf.Before(p.AsOf) {
+					ob.Prev = &Previous{Price: h.Price, AsOf: h.AsOf}
+				}
+			}
+			by[d] = append(by[d], ob)
 		}
 	}
 	days := make([]Day, 0, len(by))
@@ -255,9 +300,9 @@ func Observations(c *catalog.Catalog, limit int) []Day {
 
 // Changes returns changes.atom: one entry per date on which catalog
 // prices were observed (their as_of date), newest MaxChangeDates dates
-// first, each listing that date's prices. The catalog records no
-// "added" or "changed" dates, so the entries are observations, not
-// changes, and the subtitle says so.
+// first, each listing that date's prices; a price with an earlier
+// observation of the same key is listed as a change from it (old -> new,
+// both dates), and the entry's title counts the changes.
 func Changes(c *catalog.Catalog, o Options) ([]byte, error) {
 	s, err := newSite(o.BaseURL)
 	if err != nil {
@@ -270,8 +315,8 @@ func Changes(c *catalog.Catalog, o Options) ([]byte, error) {
 	f := atomFeed{
 		Lang:     o.Lang,
 		ID:       s.id(ChangesPath, "feed:changes"),
-		Title:    o.Title + ": price observations",
-		Subtitle: fmt.Sprintf("Catalog prices grouped by the date they were observed (their as-of date), newest %d dates. An entry lists the prices read on that date; it does not mean they changed then.", MaxChangeDates),
+		Title:    o.Title + ": price observations and changes",
+		Subtitle: fmt.Sprintf("Catalog prices grouped by the date they were observed (their as-of date), newest %d dates. An entry lists the prices read on that date; a price with an earlier observation shows what it was (a changed price), the others were observed for the first time.", MaxChangeDates),
 		Links: []atomLink{
 			{Rel: "self", Type: "application/atom+xml", Href: s.link(ChangesPath)},
 			{Rel: "alternate", Type: "text/html", Href: s.link(pricing)},
@@ -294,13 +339,17 @@ func Changes(c *catalog.Catalog, o Options) ([]byte, error) {
 		if len(d.Observations) == 1 {
 			noun = "price"
 		}
+		title := fmt.Sprintf("%d %s observed on %s", len(d.Observations), noun, day)
+		if n := d.Changes(); n > 0 {
+			title += fmt.Sprintf(" (%d changed)", n)
+		}
 		id := s.id(ChangesPath, "prices:"+day)
 		if s.origin != "" {
 			id += "#" + day
 		}
 		f.Entries = append(f.Entries, atomEntry{
 			ID:      id,
-			Title:   fmt.Sprintf("%d %s observed on %s", len(d.Observations), noun, day),
+			Title:   title,
 			Updated: stamp(d.Date),
 			Link:    atomLink{Rel: "alternate", Type: "text/html", Href: s.link(pricing)},
 			Content: &atomText{Type: "html", Body: b.String()},

@@ -3,6 +3,8 @@ package feed
 import (
 	"bytes"
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -192,7 +194,17 @@ func TestChanges(t *testing.T) {
 				for _, o := range tc.cat.Offers {
 					for _, p := range o.Prices {
 						d := p.AsOf.Format(time.DateOnly)
-						want[d] = append(want[d], Observation{Provider: o.Provider.Name, Instance: o.Instance, Billing: p.Billing, Price: p.Price, Currency: o.Currency, AsOf: p.AsOf}.Text())
+						ob := Observation{Provider: o.Provider.Name, Instance: o.Instance, Billing: p.Key().String(), Price: p.Price, Currency: o.Currency, AsOf: p.AsOf, Unit: p.Unit}
+						var prev *catalog.Price
+						for _, q := range o.Prices {
+							if q.Key() == p.Key() && q.AsOf.Before(p.AsOf) && (prev == nil || q.AsOf.After(prev.AsOf)) {
+								prev = &q
+							}
+						}
+						if prev != nil {
+							ob.Prev = &Previous{Price: prev.Price, AsOf: prev.AsOf}
+						}
+						want[d] = append(want[d], ob.Text())
 					}
 				}
 				wantN := min(len(want), MaxChangeDates)
@@ -232,8 +244,11 @@ func TestObservationText(t *testing.T) {
 		ob   Observation
 		want string
 	}{
-		{Observation{"Acme Cloud", "alpha.8x", "on-demand", 40, "USD", time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}, "Price of Acme Cloud alpha.8x (on-demand) as of 2025-06-01: 40 USD per hour"},
-		{Observation{"Drachen", "gpu.a1", "spot", 1.0 / 3, "CNY", time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC)}, "Price of Drachen gpu.a1 (spot) as of 2025-09-01: 0.3333333333333333 CNY per hour"},
+		{Observation{Provider: "Acme Cloud", Instance: "alpha.8x", Billing: "on-demand", Price: 40, Currency: "USD", AsOf: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}, "Price of Acme Cloud alpha.8x (on-demand) as of 2025-06-01: 40 USD per hour"},
+		{Observation{Provider: "Drachen", Instance: "gpu.a1", Billing: "spot", Price: 1.0 / 3, Currency: "CNY", AsOf: time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC), Unit: "hour"}, "Price of Drachen gpu.a1 (spot) as of 2025-09-01: 0.3333333333333333 CNY per hour"},
+		{Observation{Provider: "Drachen", Instance: "gpu.a1", Billing: "committed 1 months, subscription, per month", Price: 14600, Currency: "CNY", AsOf: time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC), Unit: "month",
+			Prev: &Previous{Price: 16000, AsOf: time.Date(2024, 9, 1, 0, 0, 0, 0, time.UTC)}},
+			"Price of Drachen gpu.a1 (committed 1 months, subscription, per month) as of 2025-09-01: 14600 CNY per month, was 16000 CNY as of 2024-09-01 (-8.8%)"},
 	} {
 		if got := tc.ob.Text(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
@@ -249,5 +264,44 @@ func TestObservationsLimit(t *testing.T) {
 	}
 	if got := Observations(c, 2); len(got) != 2 || !got[0].Date.Equal(all[0].Date) || !got[1].Date.Equal(all[1].Date) {
 		t.Errorf("limit 2: %+v", got)
+	}
+}
+
+// TestChangesListsPriceChanges adds an older observation of a fixture
+// price: the newer one becomes a change, and its day's title counts it.
+func TestChangesListsPriceChanges(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(testcat.FixtureRoot())); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "data", "offers", "drachen.toml")
+	b, _ := os.ReadFile(p)
+	b = append(b, []byte("\n[[offers.prices]]\nbilling = \"on-demand\"\nprice = 30.0\nas_of = 2024-09-01\nsource = \"https://drachen.example/price-2024\"\n")...)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, d := catalog.Load(root, testcat.FixtureNow)
+	if c == nil {
+		t.Fatalf("does not load: %v", d.Errors())
+	}
+	out, err := Changes(c, Options{BaseURL: "/", Title: "Atlas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := parse(t, out)
+	var found bool
+	for _, e := range f.Entries {
+		if e.Updated[:10] == "2025-09-01" {
+			found = true
+			if e.Title != "1 price observed on 2025-09-01 (1 changed)" {
+				t.Errorf("title %q", e.Title)
+			}
+			if want := "Price of Drachen Yun gpu.a1 (on-demand) as of 2025-09-01: 28 CNY per hour, was 30 CNY as of 2024-09-01 (-6.7%)"; !strings.Contains(e.Content.Body, want) {
+				t.Errorf("no %q in %s", want, e.Content.Body)
+			}
+		}
+	}
+	if !found {
+		t.Error("no entry for 2025-09-01")
 	}
 }
