@@ -21,10 +21,21 @@ type Error struct {
 	Line, Col int
 	Key       string
 	Args      [5]string
+	_         [0]func() // not comparable: spares the WebAssembly build an equality function
+}
+
+// newError builds an *Error; key is without KeyPrefix. It is not inlined
+// so that each of its many call sites stays small in the WebAssembly build.
+//
+//go:noinline
+func newError(key string, line, col int, a0, a1, a2, a3, a4 string) *Error {
+	return &Error{Line: line, Col: col, Key: KeyPrefix + key, Args: [5]string{a0, a1, a2, a3, a4}}
 }
 
 // Error renders the message in English, without the position (callers
 // print path:line:col: before it).
+//
+//go:noinline
 func (e *Error) Error() string {
 	return sizing.FillMessage(lookup(e.Key), e.Args, func(s string) string { return s })
 }
@@ -54,6 +65,7 @@ unknown_arch	model_type "{s}" is not one this reader knows ({f}), and its {0} ke
 // atText is AtKey's English text.
 const atText = "line {0}, column {1}: {s}"
 
+//go:noinline
 func lookup(key string) string {
 	if len(key) > len(KeyPrefix) && key[:len(KeyPrefix)] == KeyPrefix {
 		key = key[len(KeyPrefix):]
@@ -80,6 +92,8 @@ func lookup(key string) string {
 
 // MessageKeys returns every message key the parser produces, with its
 // English text, and AtKey: the entries a UI catalog must translate.
+//
+//go:noinline
 func MessageKeys() [][2]string {
 	var out [][2]string
 	t := messages
@@ -102,6 +116,8 @@ func MessageKeys() [][2]string {
 
 // Positioned renders err as "line L, column C: message" in English (for a
 // *Error with a position), else err.Error().
+//
+//go:noinline
 func Positioned(err error) string {
 	e, ok := err.(*Error)
 	if !ok || e.Line == 0 {

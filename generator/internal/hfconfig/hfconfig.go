@@ -62,11 +62,15 @@ type Config struct {
 
 // KnownTypes returns the model types the parser reads, in the order the
 // messages list them.
+//
+//go:noinline
 func KnownTypes() []string {
 	return []string{"llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "gemma2", "gemma3", "deepseek_v3", "phi3"}
 }
 
 // archOf maps a model_type to the architecture family the reader handles.
+//
+//go:noinline
 func archOf(t string) string {
 	switch t {
 	case "llama", "mistral", "phi3", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2", "deepseek_v3":
@@ -91,6 +95,8 @@ type reader struct {
 
 // num returns the whole number under key, def when it is absent or null,
 // recording a type or range error. required keys report their absence.
+//
+//go:noinline
 func (r *reader) num(key string, def int, required bool, lo int) int {
 	if r.err != nil {
 		return def
@@ -106,21 +112,23 @@ func (r *reader) num(key string, def int, required bool, lo int) int {
 		return def
 	}
 	if v.kind != jNumber || v.str == "NaN" || v.str == "Infinity" || v.str == "-Infinity" {
-		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "type", Args: [5]string{key, strconv.Itoa(v.line), strconv.Itoa(v.col)}}
+		r.err = newError("type", v.line, v.col, key, strconv.Itoa(v.line), strconv.Itoa(v.col), "", "")
 		return def
 	}
 	if v.num < float64(lo) || v.num > maxDim {
-		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "range", Args: [5]string{key, v.str, strconv.Itoa(lo), strconv.Itoa(maxDim)}}
+		r.err = newError("range", v.line, v.col, key, v.str, strconv.Itoa(lo), strconv.Itoa(maxDim), "")
 		return def
 	}
 	if v.num != float64(int64(v.num)) {
-		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "type", Args: [5]string{key, strconv.Itoa(v.line), strconv.Itoa(v.col)}}
+		r.err = newError("type", v.line, v.col, key, strconv.Itoa(v.line), strconv.Itoa(v.col), "", "")
 		return def
 	}
 	return int(v.num)
 }
 
 // boolean returns the boolean under key, def when absent or null.
+//
+//go:noinline
 func (r *reader) boolean(key string, def bool) bool {
 	if r.err != nil {
 		return def
@@ -133,18 +141,21 @@ func (r *reader) boolean(key string, def bool) bool {
 		return def
 	}
 	if v.kind != jBool {
-		r.err = &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "bool", Args: [5]string{key, strconv.Itoa(v.line), strconv.Itoa(v.col)}}
+		r.err = newError("bool", v.line, v.col, key, strconv.Itoa(v.line), strconv.Itoa(v.col), "", "")
 		return def
 	}
 	return v.b
 }
 
+//go:noinline
 func (r *reader) missing(key string) *Error {
-	return &Error{Line: r.obj.line, Col: r.obj.col, Key: KeyPrefix + "missing", Args: [5]string{key, strconv.Itoa(r.obj.line), strconv.Itoa(r.obj.col)}}
+	return newError("missing", r.obj.line, r.obj.col, key, strconv.Itoa(r.obj.line), strconv.Itoa(r.obj.col), "", "")
 }
 
 // at returns the value of key (in the architecture object, else the top
 // level) for an error position; the object itself when absent.
+//
+//go:noinline
 func (r *reader) at(key string) *value {
 	if v, _ := r.obj.get(key); v != nil {
 		return v
@@ -156,6 +167,8 @@ func (r *reader) at(key string) *value {
 }
 
 // has reports whether key is present and not null.
+//
+//go:noinline
 func (r *reader) has(key string) bool {
 	v, _ := r.obj.get(key)
 	return v != nil && v.kind != jNull
@@ -163,16 +176,18 @@ func (r *reader) has(key string) bool {
 
 // Parse reads a config.json. Errors are *Error, positioned at the
 // offending value (or, for a missing key, the object that should hold it).
+//
+//go:noinline
 func Parse(data []byte) (Config, error) {
 	if len(data) > MaxSize {
-		return Config{}, &Error{Line: 1, Col: 1, Key: KeyPrefix + "size", Args: [5]string{"", "1", "1", strconv.Itoa(MaxSize)}}
+		return Config{}, newError("size", 1, 1, "", "1", "1", strconv.Itoa(MaxSize), "")
 	}
 	root, perr := parseDocument(data)
 	if perr != nil {
 		return Config{}, perr
 	}
 	if root.kind != jObject {
-		return Config{}, &Error{Line: root.line, Col: root.col, Key: KeyPrefix + "not_object", Args: [5]string{"", strconv.Itoa(root.line), strconv.Itoa(root.col)}}
+		return Config{}, newError("not_object", root.line, root.col, "", strconv.Itoa(root.line), strconv.Itoa(root.col), "", "")
 	}
 	obj := root
 	if tc, _ := root.get("text_config"); tc != nil && tc.kind == jObject {
@@ -198,11 +213,11 @@ func Parse(data []byte) (Config, error) {
 			name = "(none)"
 		}
 		if len(miss) > 0 {
-			return Config{}, &Error{Line: obj.line, Col: obj.col, Key: KeyPrefix + "unknown_type", Args: [5]string{name, join(miss), strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes())}}
+			return Config{}, newError("unknown_type", obj.line, obj.col, name, join(miss), strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes()))
 		}
 		for _, k := range [...]string{"num_experts", "num_local_experts", "n_routed_experts", "kv_lora_rank", "moe_intermediate_size"} {
 			if r.has(k) {
-				return Config{}, &Error{Line: obj.line, Col: obj.col, Key: KeyPrefix + "unknown_arch", Args: [5]string{name, k, strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes())}}
+				return Config{}, newError("unknown_arch", obj.line, obj.col, name, k, strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes()))
 			}
 		}
 		arch, c.Generic = "llama", true
@@ -225,6 +240,7 @@ func Parse(data []byte) (Config, error) {
 	return c, nil
 }
 
+//go:noinline
 func modelType(obj *value) string {
 	if v, _ := obj.get("model_type"); v != nil && v.kind == jString {
 		return v.str
@@ -232,6 +248,7 @@ func modelType(obj *value) string {
 	return ""
 }
 
+//go:noinline
 func join(list []string) string {
 	var b []byte
 	for i, s := range list {
@@ -244,6 +261,8 @@ func join(list []string) string {
 }
 
 // model reads the architecture of one family and counts its parameters.
+//
+//go:noinline
 func (r *reader) model(arch string) (sizing.Model, error) {
 	var m sizing.Model
 	h := r.num("hidden_size", 0, true, 1)
@@ -269,11 +288,11 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 	}
 	if kv > heads || heads%kv != 0 {
 		v := r.at("num_key_value_heads")
-		return m, &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "kv_heads", Args: [5]string{"num_key_value_heads", strconv.Itoa(kv), strconv.Itoa(heads)}}
+		return m, newError("kv_heads", v.line, v.col, "num_key_value_heads", strconv.Itoa(kv), strconv.Itoa(heads), "", "")
 	}
 	if headDim == 0 && h%heads != 0 {
 		v := r.at("num_attention_heads")
-		return m, &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "heads_hidden", Args: [5]string{"num_attention_heads", strconv.Itoa(heads), strconv.Itoa(h)}}
+		return m, newError("heads_hidden", v.line, v.col, "num_attention_heads", strconv.Itoa(heads), strconv.Itoa(h), "", "")
 	}
 	if headDim == 0 {
 		headDim = h / heads
@@ -370,18 +389,20 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 		k := r.num("num_experts_per_tok", 0, true, 1)
 		f := r.num("moe_intermediate_size", 0, true, 1)
 		step := r.num("decoder_sparse_step", 1, false, 1)
-		only := map[int]bool{}
+		// Layer i is sparse when (i+1) is a multiple of the step and i is
+		// not listed in mlp_only_layers (Qwen3MoeDecoderLayer); counted
+		// without a per-layer table, so a huge layer count costs nothing.
+		moe := layers / step
 		if ml, _ := r.obj.get("mlp_only_layers"); ml != nil && ml.kind == jArray {
+			seen := map[int]bool{}
 			for _, it := range ml.items {
-				if it.kind == jNumber && it.num == float64(int(it.num)) {
-					only[int(it.num)] = true
+				if it.kind == jNumber && it.num >= 0 && it.num < float64(layers) && it.num == float64(int(it.num)) {
+					i := int(it.num)
+					if !seen[i] && (i+1)%step == 0 {
+						moe--
+					}
+					seen[i] = true
 				}
-			}
-		}
-		moe := 0
-		for i := 0; i < layers; i++ {
-			if !only[i] && (i+1)%step == 0 {
-				moe++
 			}
 		}
 		m.Experts, m.ExpertsPerToken, m.FFN = e, k, f
@@ -447,7 +468,7 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 	}
 	if m.Experts > 0 && m.ExpertsPerToken > m.Experts {
 		v := r.at("num_experts_per_tok")
-		return m, &Error{Line: v.line, Col: v.col, Key: KeyPrefix + "experts", Args: [5]string{"num_experts_per_tok", strconv.Itoa(m.ExpertsPerToken), strconv.Itoa(m.Experts)}}
+		return m, newError("experts", v.line, v.col, "num_experts_per_tok", strconv.Itoa(m.ExpertsPerToken), strconv.Itoa(m.Experts), "", "")
 	}
 	m.Params, m.ActiveParams = cnt.totals()
 	if m.ActiveParams == m.Params {
@@ -474,6 +495,8 @@ type counts struct {
 // the embeddings (twice unless tied), every layer's attention and norms,
 // the dense layers' MLPs, the MoE layers' routers, routed and shared
 // experts (top-k routed for the active count), and the final norm.
+//
+//go:noinline
 func (c counts) totals() (total, active int64) {
 	emb := c.vocab * c.h
 	if !c.tied {

@@ -154,6 +154,20 @@ func TestTypeRules(t *testing.T) {
 	if c, err := Parse([]byte(qwen)); err != nil || c.Model.SlidingWindow != 4096 || c.Model.LocalLayers != 4 {
 		t.Errorf("qwen2 sliding window: %+v %v", c.Model, err)
 	}
+	// Qwen3MoeDecoderLayer: layer i is sparse when (i+1) % decoder_sparse_step
+	// == 0 and i is not in mlp_only_layers. 8 layers, step 2: layers 1, 3, 5
+	// and 7 are sparse; mlp_only_layers [3, 3, 4, 99] removes 3 once (4 is
+	// dense already, 99 is out of range): 3 sparse, 5 dense.
+	moe := `{"model_type": "qwen3_moe", "hidden_size": 256, "intermediate_size": 1024, "moe_intermediate_size": 128,
+		"num_hidden_layers": 8, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000,
+		"num_experts": 16, "num_experts_per_tok": 2, "decoder_sparse_step": 2, "mlp_only_layers": [3, 3, 4, 99]}`
+	if c, err := Parse([]byte(moe)); err != nil || c.Model.DenseLayers != 5 || c.Model.DenseFFN != 1024 || c.Model.FFN != 128 {
+		t.Errorf("qwen3_moe sparse step: %+v %v", c.Model, err)
+	}
+	huge := strings.Replace(moe, `"num_hidden_layers": 8`, `"num_hidden_layers": 16000000`, 1)
+	if c, err := Parse([]byte(huge)); err == nil && c.Model.DenseLayers != 16000000-8000000+1 {
+		t.Errorf("qwen3_moe huge layer count: %+v", c.Model)
+	}
 	// Unknown type with every Llama key: read generically.
 	generic := `{"model_type": "granite", "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 40,
 		"num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 49155, "tie_word_embeddings": true}`

@@ -21,6 +21,7 @@ const (
 // value is one JSON value with its position (1-based line and column of
 // its first character).
 type value struct {
+	_         [0]func() // not comparable (see Error)
 	kind      kind
 	str       string // a string's text, a number's literal
 	num       float64
@@ -32,6 +33,7 @@ type value struct {
 
 // member is one key of an object with the position of the key.
 type member struct {
+	_         [0]func() // not comparable (see Error)
 	key       string
 	val       *value
 	line, col int
@@ -39,6 +41,8 @@ type member struct {
 
 // get returns the value of key in object v (the last one when a key is
 // repeated, as Python's json module keeps), or nil.
+//
+//go:noinline
 func (v *value) get(key string) (*value, *member) {
 	if v == nil || v.kind != jObject {
 		return nil, nil
@@ -66,12 +70,15 @@ type parser struct {
 	depth     int
 }
 
+//go:noinline
 func (p *parser) errAt(key string, line, col int, s string) *Error {
-	return &Error{Line: line, Col: col, Key: KeyPrefix + key, Args: [5]string{s, strconv.Itoa(line), strconv.Itoa(col)}}
+	return newError(key, line, col, s, strconv.Itoa(line), strconv.Itoa(col), "", "")
 }
 
+//go:noinline
 func (p *parser) err(key, s string) *Error { return p.errAt(key, p.line, p.col, s) }
 
+//go:noinline
 func (p *parser) advance() {
 	if p.src[p.i] == '\n' {
 		p.line++
@@ -82,6 +89,7 @@ func (p *parser) advance() {
 	p.i++
 }
 
+//go:noinline
 func (p *parser) skipSpace() {
 	for p.i < len(p.src) {
 		switch p.src[p.i] {
@@ -94,6 +102,8 @@ func (p *parser) skipSpace() {
 }
 
 // parseDocument reads one JSON value and nothing after it but space.
+//
+//go:noinline
 func parseDocument(src []byte) (*value, *Error) {
 	p := &parser{src: src, line: 1, col: 1}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
@@ -111,15 +121,20 @@ func parseDocument(src []byte) (*value, *Error) {
 	return v, nil
 }
 
-// quoted renders the character at the position for a message.
+// quoted renders the byte at the position for a message: "x" for a
+// printable ASCII character, else its code ("0x0a").
+//
+//go:noinline
 func (p *parser) quoted() string {
 	c := p.src[p.i]
-	if c < 0x20 || c >= 0x7f {
-		return strconv.QuoteRuneToASCII(rune(c))
+	if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+		const hex = "0123456789abcdef"
+		return string([]byte{'0', 'x', hex[c>>4], hex[c&15]})
 	}
-	return strconv.Quote(string(c))
+	return string([]byte{'"', c, '"'})
 }
 
+//go:noinline
 func (p *parser) value() (*value, *Error) {
 	if p.i >= len(p.src) {
 		return nil, p.err("eof", "")
@@ -157,10 +172,12 @@ func (p *parser) value() (*value, *Error) {
 	}
 }
 
+//go:noinline
 func (p *parser) hasPrefix(s string) bool {
 	return len(p.src)-p.i >= len(s) && string(p.src[p.i:p.i+len(s)]) == s
 }
 
+//go:noinline
 func (p *parser) literal(v *value, word string, k kind, b bool) (*value, *Error) {
 	if !p.hasPrefix(word) {
 		return nil, p.err("char", p.quoted())
@@ -176,6 +193,7 @@ func (p *parser) literal(v *value, word string, k kind, b bool) (*value, *Error)
 	return v, nil
 }
 
+//go:noinline
 func (p *parser) enter() *Error {
 	p.depth++
 	if p.depth > maxDepth {
@@ -184,6 +202,7 @@ func (p *parser) enter() *Error {
 	return nil
 }
 
+//go:noinline
 func (p *parser) object(v *value) (*value, *Error) {
 	if err := p.enter(); err != nil {
 		return nil, err
@@ -242,6 +261,7 @@ func (p *parser) object(v *value) (*value, *Error) {
 	}
 }
 
+//go:noinline
 func (p *parser) array(v *value) (*value, *Error) {
 	if err := p.enter(); err != nil {
 		return nil, err
@@ -280,6 +300,8 @@ func (p *parser) array(v *value) (*value, *Error) {
 
 // string reads a JSON string at p.i (which is '"'). Escapes are decoded;
 // the config keys and values the reader uses are plain ASCII.
+//
+//go:noinline
 func (p *parser) string() (string, *Error) {
 	line, col := p.line, p.col
 	p.advance() // "
@@ -318,8 +340,8 @@ func (p *parser) string() (string, *Error) {
 				if len(p.src)-p.i < 5 {
 					return "", p.errAt("unterminated", line, col, "")
 				}
-				n, err := strconv.ParseUint(string(p.src[p.i+1:p.i+5]), 16, 32)
-				if err != nil {
+				n := hex4(p.src[p.i+1 : p.i+5])
+				if n < 0 {
 					return "", p.err("escape", "")
 				}
 				b = append(b, string(rune(n))...)
@@ -338,6 +360,8 @@ func (p *parser) string() (string, *Error) {
 }
 
 // number reads a JSON number (RFC 8259 grammar).
+//
+//go:noinline
 func (p *parser) number(v *value) (*value, *Error) {
 	start := p.i
 	if p.src[p.i] == '-' {
@@ -375,17 +399,89 @@ func (p *parser) number(v *value) (*value, *Error) {
 		}
 	}
 	v.kind, v.str = jNumber, string(p.src[start:p.i])
-	f, err := strconv.ParseFloat(v.str, 64)
-	if err != nil {
-		// Out of float64 range: keep ±Inf, which the reader rejects as a
-		// size out of range.
-		v.num = f
-		return v, nil
-	}
-	v.num = f
+	v.num = decimal(v.str)
 	return v, nil
 }
 
+// hex4 reads four hexadecimal digits, or returns -1.
+//
+//go:noinline
+func hex4(b []byte) int {
+	n := 0
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			n = n*16 + int(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n*16 + int(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			n = n*16 + int(c-'A') + 10
+		default:
+			return -1
+		}
+	}
+	return n
+}
+
+// decimal evaluates a JSON number literal (already checked against the
+// grammar). It is exact for the whole numbers up to 2^53 and the simple
+// decimals config files hold, which is all the reader needs: sizes are
+// whole numbers, and any other value is reported as one that is not.
+// (strconv.ParseFloat would add about 40 kB to the WebAssembly build.)
+// Magnitudes past 1e300 saturate to ±1e300.
+//
+//go:noinline
+func decimal(s string) float64 {
+	neg := false
+	if s != "" && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	var mant float64
+	exp := 0
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		mant = mant*10 + float64(s[i]-'0')
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			mant = mant*10 + float64(s[i]-'0')
+			exp--
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		e := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if e < 10000 {
+				e = e*10 + int(s[i]-'0')
+			}
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	for ; exp > 0 && mant < 1e300; exp-- {
+		mant *= 10
+	}
+	for ; exp < 0 && mant != 0; exp++ {
+		mant /= 10
+	}
+	if mant > 1e300 {
+		mant = 1e300
+	}
+	if neg {
+		return -mant
+	}
+	return mant
+}
+
+//go:noinline
 func (p *parser) bad() *Error {
 	if p.i >= len(p.src) {
 		return p.err("eof", "")
