@@ -391,17 +391,17 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 		step := r.num("decoder_sparse_step", 1, false, 1)
 		// Layer i is sparse when (i+1) is a multiple of the step and i is
 		// not listed in mlp_only_layers (Qwen3MoeDecoderLayer); counted
-		// without a per-layer table, so a huge layer count costs nothing.
+		// with a bit per layer only when the list is given.
 		moe := layers / step
-		if ml, _ := r.obj.get("mlp_only_layers"); ml != nil && ml.kind == jArray {
-			seen := map[int]bool{}
+		if ml, _ := r.obj.get("mlp_only_layers"); ml != nil && ml.kind == jArray && len(ml.items) > 0 {
+			seen := make([]uint64, layers/64+1)
 			for _, it := range ml.items {
 				if it.kind == jNumber && it.num >= 0 && it.num < float64(layers) && it.num == float64(int(it.num)) {
 					i := int(it.num)
-					if !seen[i] && (i+1)%step == 0 {
+					if seen[i/64]&(1<<(i%64)) == 0 && (i+1)%step == 0 {
 						moe--
 					}
-					seen[i] = true
+					seen[i/64] |= 1 << (i % 64)
 				}
 			}
 		}
