@@ -66,7 +66,7 @@ func sitePages(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if !e.IsDir() || e.Name() == "assets" {
+		if !e.IsDir() || e.Name() == "assets" || editionDir(dir, e.Name()) {
 			continue
 		}
 		sec := e.Name() + "/"
@@ -95,7 +95,28 @@ func sitePages(t *testing.T, dir string) []string {
 			}
 		}
 	}
+	// Every other edition has the same page set under /<code>/: audit each
+	// template there too (other languages' text can break contrast or
+	// layout, and their markup carries lang).
+	for _, e := range entries {
+		if e.IsDir() && editionDir(dir, e.Name()) {
+			for _, p := range pages[:len(pages):len(pages)] {
+				pages = append(pages, e.Name()+"/"+p)
+			}
+		}
+	}
 	return pages
+}
+
+// editionDir reports whether name is a language edition's folder of the
+// built site (it has its own home page and 404 page).
+func editionDir(dir, name string) bool {
+	for _, f := range []string{"index.html", "404.html"} {
+		if _, err := os.Stat(filepath.Join(dir, name, f)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 type axeNode struct {

@@ -239,13 +239,13 @@ func FileServer(dir string) http.Handler {
 		}
 		f, err := os.Open(file)
 		if err != nil {
-			notFound(w, dir)
+			notFound(w, dir, p)
 			return
 		}
 		defer f.Close()
 		st, err := f.Stat()
 		if err != nil || st.IsDir() {
-			notFound(w, dir)
+			notFound(w, dir, p)
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
@@ -253,8 +253,16 @@ func FileServer(dir string) http.Handler {
 	})
 }
 
-func notFound(w http.ResponseWriter, dir string) {
-	b, err := os.ReadFile(filepath.Join(dir, "404.html"))
+// notFound answers with the 404 page nearest to the request: a language
+// edition's own (/zh/404.html) for a path in it, else the site's.
+func notFound(w http.ResponseWriter, dir, p string) {
+	page := filepath.Join(dir, "404.html")
+	if first, _, ok := strings.Cut(strings.TrimPrefix(p, "/"), "/"); ok && first != "" {
+		if _, err := os.Stat(filepath.Join(dir, first, "404.html")); err == nil {
+			page = filepath.Join(dir, first, "404.html")
+		}
+	}
+	b, err := os.ReadFile(page)
 	if errors.Is(err, os.ErrNotExist) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 		return

@@ -46,6 +46,11 @@ func TestGolden(t *testing.T) {
 		"guides/first-guide/index.html",
 		"faq/index.html",
 		"models/tiny-7b/index.html",
+		"zh/index.html",
+		"zh/gpus/alpha-80gb/index.html",
+		"zh/providers/drachen/index.html",
+		"zh/guides/first-guide/index.html",
+		"zh/faq/index.html",
 		"sitemap.xml",
 		"robots.txt",
 	}

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/export"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/search"
 )
 
 // The site is built once per language edition (data/site.toml's
@@ -35,10 +37,20 @@ func dateStyles(ls []catalog.Language) map[string]string {
 }
 
 // neutralPath reports the files served once for every edition: the data
-// exports and the content-hashed assets (stylesheet, scripts, the
-// calculator's WebAssembly).
+// exports, JSON data files the scripts fetch (all but the search index,
+// which holds the edition's text) and the content-hashed assets
+// (stylesheet, scripts, the calculator's WebAssembly).
 func neutralPath(p string) bool {
-	return strings.HasPrefix(p, "api/v1/") || p == export.CSVPath || strings.HasPrefix(p, "assets/")
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	switch {
+	case strings.HasPrefix(p, "api/v1/"), p == export.CSVPath, strings.HasPrefix(p, "assets/"), p == "favicon.svg":
+		return true
+	case strings.HasSuffix(p, ".json"):
+		return p != search.IndexPath
+	}
+	return false
 }
 
 // site returns the site configuration as the current edition shows it:
@@ -90,3 +102,21 @@ func (s *siteBuild) editionInfo(p string) render.Edition {
 	return render.Edition{Code: s.lang.Code, Tag: s.lang.Tag, Name: s.lang.Name, Default: s.prefix == "",
 		DefaultURL: s.editionURL(s.editions[0].Code, p), Alternates: s.alternatesOf(p)}
 }
+
+// rebase turns the root-relative links of a guide ("/calculator/", and
+// the ones shortcodes write) into links of the page's edition under the
+// site's base path: "/gpu/zh/calculator/" for the Chinese edition of a
+// site served at /gpu/. Language-neutral files keep one URL.
+func (s *siteBuild) rebase(h any) (out templateHTML) {
+	str := rootLinkRE.ReplaceAllStringFunc(toString(h), func(m string) string {
+		sub := rootLinkRE.FindStringSubmatch(m)
+		p := sub[2]
+		if neutralPath(p) {
+			return sub[1] + `="` + s.base + p + `"`
+		}
+		return sub[1] + `="` + s.base + s.prefix + p + `"`
+	})
+	return templateHTML(str)
+}
+
+var rootLinkRE = regexp.MustCompile(`\b(href|src)="/([^/"][^"]*|)"`)

@@ -2,7 +2,6 @@ package build
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -181,24 +180,6 @@ func (s *siteBuild) pages() {
 	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
 	s.extraPages()
 }
-
-// rebase turns the root-relative links of a guide ("/calculator/", and
-// the ones shortcodes write) into links of the page's edition under the
-// site's base path: "/gpu/zh/calculator/" for the Chinese edition of a
-// site served at /gpu/. Language-neutral files keep one URL.
-func (s *siteBuild) rebase(h any) (out templateHTML) {
-	str := rootLinkRE.ReplaceAllStringFunc(toString(h), func(m string) string {
-		sub := rootLinkRE.FindStringSubmatch(m)
-		p := sub[2]
-		if neutralPath(p) {
-			return sub[1] + `="` + s.base + p + `"`
-		}
-		return sub[1] + `="` + s.base + s.prefix + p + `"`
-	})
-	return templateHTML(str)
-}
-
-var rootLinkRE = regexp.MustCompile(`\b(href|src)="/([^/"][^"]*|)"`)
 
 func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
 	return g.Name + " (" + g.Vendor + " " + g.Architecture + ", " + render.Num(g.MemoryGB) + " GB " + g.MemoryType + "): " + r.T("gpu.description")

@@ -83,6 +83,13 @@ func Handler(dir string) (http.Handler, error) {
 		status := http.StatusOK
 		if _, err := root.Stat(name); errors.Is(err, fs.ErrNotExist) || name == "_headers" {
 			name, status = "404.html", http.StatusNotFound
+			// A language edition's own 404 page, as hosts that look for
+			// the nearest 404.html (Cloudflare Pages) serve it.
+			if first, _, ok := strings.Cut(strings.TrimPrefix(p, "/"), "/"); ok && first != "" {
+				if _, err := root.Stat(first + "/404.html"); err == nil {
+					name = first + "/404.html"
+				}
+			}
 		}
 		for _, rule := range rules {
 			if match(rule.Pattern, p) {
