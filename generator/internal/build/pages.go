@@ -22,8 +22,9 @@ type GPUSummary struct {
 
 // ModeStats pairs a billing mode with its statistics.
 type ModeStats struct {
-	Mode  string
-	Stats derive.Stats
+	Mode       string
+	TermMonths int // committed: the term the statistics are of
+	Stats      derive.Stats
 }
 
 // GPUPage is the data of a GPU page.
@@ -39,6 +40,9 @@ type GPUPage struct {
 	Fits      []derive.GPUFit
 	Scenarios []derive.Scenario
 	Limit     int // rows shown before "show all" (0: all)
+	// History holds the price histories of the offers with two or more
+	// observations of a price (templates/_pricehistory.html).
+	History []PriceHistory
 }
 
 // ProviderPage is the data of a provider page.
@@ -129,11 +133,12 @@ func (s *siteBuild) pages() {
 		if g.ExportVariantOf != "" {
 			gp.Variant = s.cat.GPU(g.ExportVariantOf)
 		}
-		for _, m := range catalog.BillingModes() {
-			if st := s.dd.GPUStats(g.ID, m); st.N > 0 {
-				gp.Stats = append(gp.Stats, ModeStats{Mode: m, Stats: st})
+		for _, m := range s.dd.GPUModes(g.ID) {
+			if st := s.dd.GPUModeStats(g.ID, m); st.N > 0 {
+				gp.Stats = append(gp.Stats, ModeStats{Mode: m.Billing, TermMonths: m.TermMonths, Stats: st})
 			}
 		}
+		gp.History = s.gpuHistories(g.ID)
 		s.page(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Data: gp})
 	}
 	s.page(&render.Page{Kind: "providers", Path: "providers/", Title: t("providers.title"), Description: t("providers.description"),

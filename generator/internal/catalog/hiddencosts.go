@@ -284,3 +284,27 @@ func checkCostCurrencies(d *diag.List, p *Provider, currencies map[string]bool) 
 		d.Errorf(p.File, at.Line, at.Col, "currency %q is not in data/fx.toml%s", e.Currency, suggestID(e.Currency, mapKeys(currencies)))
 	}
 }
+
+// ComputeState is "billed" or "not-billed" for a stopped-instance entry
+// (whether the instance price is still charged while it is stopped), ""
+// otherwise: a key suffix for templates.
+func (e ExtraCost) ComputeState() string {
+	switch {
+	case e.ComputeBilled == nil:
+		return ""
+	case *e.ComputeBilled:
+		return "billed"
+	}
+	return "not-billed"
+}
+
+// RegionName is the display name of the entry's region in the provider's
+// regions ("" for an all-regions entry).
+func (p *Provider) RegionName(id string) string {
+	for _, r := range p.Regions {
+		if r.ID == id {
+			return r.DisplayName()
+		}
+	}
+	return id
+}
