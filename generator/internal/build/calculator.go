@@ -197,7 +197,7 @@ func (s *siteBuild) calculator() {
 		sg := derive.SizingGPU(cg)
 		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec, BF16Flops: sg.DenseBF16FLOPS, MemoryGB: cg.MemoryGB})
 	}
-	for _, r := range s.dd.Rows {
+	for _, r := range s.dd.Headline { // one row per offer and mode (its cheapest region), not every region
 		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: r.Offer.GPU.ID, GPUName: r.Offer.GPU.Name, Count: r.Offer.GPUCount, Provider: r.Offer.Provider.ID, Name: r.Offer.Provider.Name,
 			Instance: r.Offer.Instance, Billing: r.Price.Billing, Price: r.InstDC, AsOf: r.Price.AsOf.Format("2006-01-02")})
 	}
