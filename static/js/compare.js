@@ -17,7 +17,7 @@
   }
 
   function table(caption, head, rows) {
-    const wrap = h("div", null, { class: "table-wrap" });
+    const wrap = h("div", null, { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption });
     const t = h("table", null, { class: "compare" });
     t.append(h("caption", caption));
     const tr = h("tr");

@@ -22,9 +22,9 @@
         })
         .then((html) => {
           const doc = new DOMParser().parseFromString(html, "text/html");
-          const have = new Set(rows.map((r) => r.dataset.id + " " + r.dataset.billing));
+          const have = new Set(rows.map((r) => r.dataset.key));
           for (const r of doc.querySelectorAll("#prices tbody tr")) {
-            if (!have.has(r.dataset.id + " " + r.dataset.billing)) tbody.append(document.adoptNode(r));
+            if (!have.has(r.dataset.key)) tbody.append(document.adoptNode(r));
           }
           rows = [...tbody.rows];
           lastSort = "";
@@ -42,7 +42,8 @@
   const countWord = "offers shown";
   const facets = ["gpu", "vendor", "form", "count", "provider", "country", "billing", "ic"];
   const numeric = { pergpu: 1, inst: 1, tpd: 1, vram: 1, count: 1, age: 1 };
-  const textColumns = { gpu: 0, provider: 1, billing: 5 }; // cells sorted by their text
+  const textColumns = { gpu: ".c-gpu", provider: ".c-prov", billing: ".c-bill" }; // cells sorted by their text
+  const staleBox = document.getElementById("hide-stale");
   const maxCur = document.getElementById("f-max-cur");
 
   // Native (quoted-currency) price cells, kept to restore them; taken
@@ -50,8 +51,13 @@
   let lastCur = base;
   let lastSort = "pergpu asc"; // the server's order
 
+  // The query keys this script owns; others (cols, stale: tables.js) are
+  // kept as they are.
+  const own = new Set([...form.elements].map((el) => el.name).filter(Boolean).concat("all"));
+
   function state() {
-    const q = new URLSearchParams();
+    const q = new URLSearchParams(location.search);
+    for (const k of own) q.delete(k);
     for (const el of form.elements) {
       if (el.name && el.value && !(el.name === "sort" && el.value === "pergpu") && !(el.name === "dir" && el.value === "asc") && !(el.name === "cur" && el.value === base)) {
         q.set(el.name, el.value);
@@ -86,7 +92,8 @@
     const region = f.region.value;
     const cur = f.cur.value || base;
     const rate = fx[cur] || 1;
-    const filtering = facets.some((k) => f[k].value) || region || minVram > 0 || !isNaN(maxPrice);
+    const hideStale = !!(staleBox && staleBox.checked);
+    const filtering = facets.some((k) => f[k].value) || region || minVram > 0 || !isNaN(maxPrice) || hideStale;
     let matches = 0;
     for (const r of rows) {
       const d = r.dataset;
@@ -94,6 +101,7 @@
       ok = ok && (!region || d.regions.split(" ").includes(region));
       ok = ok && parseFloat(d.vram) >= minVram;
       ok = ok && (isNaN(maxPrice) || parseFloat(d.pergpu) * rate <= maxPrice);
+      ok = ok && !(hideStale && d.band === "stale");
       r._match = ok;
       if (ok) matches++;
     }
@@ -120,18 +128,19 @@
     if (push) {
       const q = state();
       if (showAll && limit < total) q.set("all", "1");
-      const qs = q.toString();
+      const qs = q.toString().replace(/%2C/g, ",");
       history.replaceState(null, "", qs ? "?" + qs : location.pathname);
     }
   }
 
   function sortRows(key, dir) {
     const order = rows.map((r, i) => [r, i]);
-    const col = textColumns[key] || 0;
+    const col = textColumns[key] || ".c-gpu";
+    const text = (r) => (r.querySelector(col) || {}).textContent || "";
     order.sort((a, b) => {
       let c;
       if (numeric[key]) c = parseFloat(a[0].dataset[key]) - parseFloat(b[0].dataset[key]);
-      else c = a[0].cells[col].textContent.localeCompare(b[0].cells[col].textContent);
+      else c = text(a[0]).localeCompare(text(b[0]));
       return c * dir || a[1] - b[1];
     });
     tbody.append(...order.map((x) => x[0]));
@@ -149,25 +158,21 @@
   // Currency: the quoted price stays; the converted line follows the switch.
   function convert(cur, rate) {
     for (const r of rows) {
-      if (!r._cells) r._cells = [r.cells[6], r.cells[7]].map((c) => c.cloneNode(true));
-      [6, 7].forEach((ci, k) => {
-        const cell = r._cells[k].cloneNode(true);
-        const v = parseFloat(k === 0 ? r.dataset.inst : r.dataset.pergpu) * rate;
+      for (const [sel, key] of [[".c-price", "inst"], [".c-pergpu", "pergpu"]]) {
+        const cell = r.querySelector(sel);
+        const v = parseFloat(r.dataset[key]) * rate;
         let conv = cell.querySelector(".conv");
         if (r.dataset.cur !== cur) {
           if (!conv) {
-            cell.append(document.createElement("br"));
             conv = document.createElement("span");
             conv.className = "conv";
             cell.append(conv);
           }
           conv.textContent = "≈ " + money(v, cur);
         } else if (conv) {
-          conv.previousSibling.remove();
           conv.remove();
         }
-        r.replaceChild(cell, r.cells[ci]);
-      });
+      }
     }
   }
 
@@ -186,9 +191,9 @@
       if (r.hidden) continue;
       const d = r.dataset;
       const quoted = d.price; // the catalog's exact figure, not the rounded display
-      lines.push([d.gpu, d.provider, r.cells[2].firstChild.textContent.trim(), d.count, d.vram, d.billing, quoted, d.cur,
+      lines.push([d.gpu, d.provider, r.querySelector(".c-inst").textContent.trim(), d.count, d.vram, d.billing, quoted, d.cur,
         (parseFloat(d.inst) * rate).toFixed(4), (parseFloat(d.pergpu) * rate).toFixed(4),
-        r.cells[9].textContent.trim().split(" ")[0], r.cells[10].querySelector("a").href].map(csvField).join(","));
+        r.querySelector(".c-age time").getAttribute("datetime"), r.querySelector(".c-src a").href].map(csvField).join(","));
     }
     const blob = new Blob([lines.join("\n") + "\n"], { type: "text/csv" });
     const a = document.createElement("a");
@@ -216,6 +221,7 @@
   form.addEventListener("input", () => apply(true));
   form.addEventListener("submit", (e) => { e.preventDefault(); apply(true); });
   form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
+  if (staleBox) staleBox.addEventListener("change", () => apply(true));
   csvButton.hidden = false;
   // The CSV lists the rows shown: once the rest of the rows arrived, apply
   // the form to them (they come unhidden) before reading the table.
@@ -229,7 +235,11 @@
   }
   // The server-rendered table is the default view; only a shared URL
   // needs work on load.
-  if (new URLSearchParams(location.search).get("all") === "1") showAll = true;
-  if (location.search) apply(false);
+  const q0 = new URLSearchParams(location.search);
+  // On a phone the filters fold away until asked for, unless the URL sets one.
+  const box = document.getElementById("filter-box");
+  if (box && matchMedia("(max-width: 40rem)").matches && ![...q0.keys()].some((k) => own.has(k) && k !== "all")) box.open = false;
+  if (q0.get("all") === "1") showAll = true;
+  if ([...q0.keys()].some((k) => own.has(k)) || (staleBox && staleBox.checked)) apply(false);
   else markSort(lastSort.split(" ")[0], 1);
 })();

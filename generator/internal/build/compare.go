@@ -79,6 +79,7 @@ func (s *siteBuild) comparePages() {
 			}
 		}
 	}
+	s.instancesPage()
 	idx.JSON = s.compareJSON()
 	s.page(&render.Page{Kind: "compareindex", Path: "compare/", Title: s.r.T("compare.title"), Description: s.r.T("compare.description"),
 		Data: idx, Scripts: []string{"js/compare.js"}})
@@ -169,4 +170,103 @@ func specRows(g *catalog.GPU) map[string]string {
 		"FP32": opt(g.FP32TFLOPS, " TFLOPS"), "TF32 tensor": opt(g.TF32TFLOPS, " TFLOPS"), "BF16/FP16 tensor": bf,
 		"FP8 tensor": opt(g.FP8TFLOPS, " TFLOPS"), "INT8": opt(g.INT8TOPS, " TOPS"), "TDP": opt(g.TDPW, " W"), "Interconnect": ic,
 	}
+}
+
+// InstancesPath is the instance comparison page; InstancesDataPath the
+// data its script reads.
+const (
+	InstancesPath     = "compare/instances/"
+	InstancesDataPath = "compare/instances.json"
+)
+
+// InstancesPage is the data of the instance comparison page: the page
+// itself is a frame that compares the offers named in ?o= from the JSON
+// at DataURL.
+type InstancesPage struct {
+	DataURL  string
+	Currency string
+}
+
+// instancePrice is one price of an offer in the comparison data.
+type instancePrice struct {
+	Billing string  `json:"b"`           // readable billing mode
+	Region  string  `json:"r,omitempty"` // the region the price is for, when not all the offer's
+	Quoted  string  `json:"q"`           // per instance-hour as quoted
+	PerGPU  string  `json:"g"`           // per GPU-hour as quoted
+	DC      float64 `json:"dc"`          // per GPU-hour in the display currency, for comparing
+	DCS     string  `json:"dcs"`         // the same, formatted
+	AsOf    string  `json:"d"`
+	Band    string  `json:"band"`
+	Source  string  `json:"src"`
+	Ev      string  `json:"ev,omitempty"` // readable evidence kind
+}
+
+// instanceOffer is one offer in the comparison data; numbers are absent
+// when the catalog has none.
+type instanceOffer struct {
+	Provider   string          `json:"p"`
+	ProviderID string          `json:"pid"`
+	Instance   string          `json:"i"`
+	GPU        string          `json:"gn"`
+	GPUID      string          `json:"gid"`
+	Count      int             `json:"n"`
+	VRAM       float64         `json:"vram"`
+	VRAMTotal  float64         `json:"vramt"`
+	VCPU       *int            `json:"vcpu,omitempty"`
+	RAM        *float64        `json:"ram,omitempty"`
+	Disk       *float64        `json:"disk,omitempty"`
+	Net        *float64        `json:"net,omitempty"`
+	BF16       *float64        `json:"bf16,omitempty"` // per GPU, dense
+	BW         float64         `json:"bw"`             // memory bandwidth per GPU, GB/s
+	IC         string          `json:"ic"`
+	Regions    []string        `json:"reg"`
+	Prices     []instancePrice `json:"prices"`
+}
+
+// instancesPage renders the instance comparison page and its data: every
+// priced offer, with what the comparison shows.
+func (s *siteBuild) instancesPage() {
+	t := s.r.T
+	offers := map[string]instanceOffer{}
+	for _, o := range s.cat.Offers {
+		rows := s.dd.OfferRows(o.ID)
+		if len(rows) == 0 {
+			continue
+		}
+		g := o.GPU
+		ic := g.Interconnect.Kind
+		if g.Interconnect.Generation != "" {
+			ic += " " + g.Interconnect.Generation
+		}
+		if g.Interconnect.BandwidthGBs != nil {
+			ic += ", " + render.Num(*g.Interconnect.BandwidthGBs) + " GB/s"
+		}
+		x := instanceOffer{Provider: o.Provider.Name, ProviderID: o.Provider.ID, Instance: o.Instance, GPU: g.Name, GPUID: g.ID, Count: o.GPUCount,
+			VRAM: o.VRAMPerGPUGB, VRAMTotal: o.VRAMTotalGB, VCPU: o.VCPU, RAM: o.RAMGB, Disk: o.LocalDiskGB, Net: o.NetworkGbps,
+			BF16: g.BF16TFLOPS, BW: g.MemoryBWGBs, IC: ic, Regions: o.Regions}
+		if x.VRAMTotal == 0 {
+			x.VRAMTotal = o.VRAMPerGPUGB * float64(o.GPUCount)
+		}
+		for _, r := range rows {
+			p := instancePrice{Billing: t("billing." + r.Price.Billing), Region: r.Price.Region, Quoted: render.Money(r.Price.Price, o.Currency),
+				PerGPU: render.Money(r.PerGPU, o.Currency), DC: derive.Round4(r.PerGPUDC), DCS: render.Money(r.PerGPUDC, s.dd.Currency),
+				AsOf: r.Price.AsOf.Format("2006-01-02"), Band: r.Band, Source: r.Price.Source}
+			if r.Price.Evidence != "" {
+				p.Ev = t("evidence." + r.Price.Evidence)
+			}
+			x.Prices = append(x.Prices, p)
+		}
+		offers[o.ID] = x
+	}
+	b, err := json.Marshal(struct {
+		Currency string                   `json:"cur"`
+		Offers   map[string]instanceOffer `json:"offers"`
+	}{s.dd.Currency, offers})
+	if err != nil {
+		s.d.Errorf("data", 0, 0, "instance comparison data: %v", err)
+		return
+	}
+	s.tree.Add(s.prefix+InstancesDataPath, b)
+	s.page(&render.Page{Kind: "compareinstances", Path: InstancesPath, Title: t("instances.title"), Description: t("instances.description"),
+		Scripts: []string{"js/instances.js"}, Data: &InstancesPage{DataURL: s.r.URL(InstancesDataPath), Currency: s.dd.Currency}})
 }

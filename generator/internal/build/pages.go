@@ -99,7 +99,7 @@ func (s *siteBuild) pages() {
 
 	sections := map[string][]*content.Page{}
 	for _, g := range s.guides {
-		g.HTML = s.rebase(g.HTML)
+		g.HTML = templateHTML(readableCode(string(s.rebase(g.HTML))))
 		if content.TopLevel(g.Section) {
 			continue
 		}
@@ -139,7 +139,7 @@ func (s *siteBuild) pages() {
 			}
 		}
 		gp.History = s.gpuHistories(g.ID)
-		s.page(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Data: gp})
+		s.page(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Scripts: []string{"js/tables.js"}, Data: gp})
 	}
 	s.page(&render.Page{Kind: "providers", Path: "providers/", Title: t("providers.title"), Description: t("providers.description"),
 		Data: map[string]any{"Providers": s.cat.Providers}})
@@ -152,7 +152,7 @@ func (s *siteBuild) pages() {
 		if desc == "" {
 			desc = p.Name + ": " + t("provider.description")
 		}
-		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: p.Name, Description: desc,
+		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: p.Name, Description: desc, Scripts: []string{"js/tables.js"},
 			Data: &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}})
 	}
 	byPrice := append([]*derive.Row(nil), s.dd.Rows...)
@@ -169,7 +169,7 @@ func (s *siteBuild) pages() {
 		if all {
 			pp.Limit, path, title = 0, "pricing/all/", t("pricing.title")+" (every row)"
 		}
-		s.page(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/pricing.js"}, Data: pp})
+		s.page(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/tables.js", "js/pricing.js"}, Data: pp})
 	}
 	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
 		Data: map[string]any{"Sections": guideSections}})
