@@ -6,7 +6,7 @@
 //   </form>
 //
 // Without this script the form submits to the search page. With it, the
-// index (built by generator/internal/search: [{t, u, k, s, x}]) is fetched
+// index (built by generator/internal/search: [{t, u, k, s, x, a, w}]) is fetched
 // on the first focus or key press, and the top matches are listed as links
 // while typing: every query word must prefix a word of the entry; a match
 // in the title ranks above one in the keywords, which ranks above one in
@@ -27,7 +27,21 @@
   let base = input.dataset.base || "/";
   if (!base.endsWith("/")) base += "/";
   const KIND_WEIGHT = { gpu: 3, provider: 3, model: 2, guide: 1, offer: 0 };
-  const KIND_LABEL = { gpu: "GPU", provider: "Provider", offer: "Instance", model: "Model", guide: "Guide" };
+  // The edition's words (data-i18n, from templates/i18n/<lang>.toml's
+  // "search.js.*" keys), with English defaults.
+  let T = {};
+  try {
+    T = JSON.parse(input.dataset.i18n || "{}");
+  } catch (_) {}
+  const tr = (k, d) => T[k] || d;
+  const KIND_LABEL = {
+    gpu: tr("kind.gpu", "GPU"),
+    provider: tr("kind.provider", "Provider"),
+    offer: tr("kind.offer", "Instance"),
+    model: tr("kind.model", "Model"),
+    guide: tr("kind.guide", "Guide"),
+  };
+  const count = (n) => (n === 1 ? tr("one", "1 result") : tr("many", "%d results").replace("%d", String(n)));
 
   let index = null; // prepared entries, once loaded
   let loading = null; // the pending load
@@ -44,23 +58,38 @@
   list.hidden = true;
 
   // words lowercases, strips accents and splits at anything that is not a
-  // letter or digit (as the generator's search.Words does).
-  const words = (s) =>
+  // letter or digit (as the generator's search.Words does); a run of Han
+  // characters, which has no spaces between words, becomes its overlapping
+  // character pairs ("按量计费" -> 按量 量计 计费), so any word inside it can
+  // be found.
+  const HAN = /\p{Script=Han}/u;
+  const bigrams = (run) => {
+    const cs = Array.from(run);
+    if (cs.length < 2) return cs;
+    const out = [];
+    for (let i = 0; i + 1 < cs.length; i++) out.push(cs[i] + cs[i + 1]);
+    return out;
+  };
+  const split = (s) =>
     (s || "")
       .toLowerCase()
+      .normalize("NFKC")
       .normalize("NFKD")
       .replace(/[\u0300-\u036f]/g, "")
       .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean);
+      .filter(Boolean)
+      // Han runs apart from Latin letters and digits: "h100价格" -> h100, 价格.
+      .flatMap((w) => w.split(/(\p{Script=Han}+)/u).filter(Boolean));
+  const words = (s) => split(s).flatMap((w) => (HAN.test(w) ? bigrams(w) : [w]));
 
   function prepare(entries) {
     return entries.map((e, i) => ({
       e,
       i,
       title: words(e.t).join(" "),
-      t: words(e.t),
+      t: words(e.t).concat(words(e.a)),
       x: words(e.x),
-      s: words(e.s),
+      s: words(e.s).concat(words(e.w)),
     }));
   }
 
@@ -78,7 +107,7 @@
         })
         .catch((err) => {
           loading = null; // try again on the next focus
-          say("Search is unavailable; press Enter to use the search page.");
+          say(tr("unavailable", "Search is unavailable; press Enter to use the search page."));
           throw err;
         });
     }
@@ -126,13 +155,38 @@
     return total + (KIND_WEIGHT[p.e.k] || 0);
   }
 
+  // hanScore scores a run of Han characters of the query: its character
+  // pairs are looked up like words, and the entry matches when at least 60 %
+  // of them are found (推理延迟 finds a page on 推理 and 延迟 that never
+  // writes 理延), or -1.
+  function hanScore(p, run) {
+    const bs = bigrams(run);
+    let found = 0;
+    let total = 0;
+    for (const b of bs) {
+      const sc = score(p, [b], "");
+      if (sc > 0) {
+        found++;
+        total += sc - (KIND_WEIGHT[p.e.k] || 0);
+      }
+    }
+    return found >= Math.ceil(bs.length * 0.6) ? total : -1;
+  }
+
   function search(query) {
-    const qs = words(query);
-    if (!qs.length || !index) return [];
+    const parts = split(query);
+    const qs = parts.filter((w) => !HAN.test(w));
+    const runs = parts.filter((w) => HAN.test(w));
+    if (!parts.length || !index) return [];
     const phrase = qs.join(" ");
     const hits = [];
     for (const p of index) {
-      const sc = score(p, qs, phrase);
+      let sc = qs.length ? score(p, qs, phrase) : KIND_WEIGHT[p.e.k] || 0;
+      for (const r of runs) {
+        if (sc < 0) break;
+        const h = hanScore(p, r);
+        sc = h < 0 ? -1 : sc + h;
+      }
       if (sc >= 0) hits.push({ p, sc });
     }
     hits.sort((a, b) => b.sc - a.sc || a.p.e.t.length - b.p.e.t.length || a.p.i - b.p.i);
@@ -208,12 +262,12 @@
       li.className = "search-none";
       li.setAttribute("role", "option");
       li.setAttribute("aria-disabled", "true");
-      li.textContent = "No matches";
+      li.textContent = tr("none", "No matches");
       items.push(li);
     }
     list.replaceChildren(...items);
     open(items.length > 0);
-    say(query ? (shown.length ? `${shown.length} result${shown.length === 1 ? "" : "s"}` : "No matches") : "");
+    say(query ? (shown.length ? count(shown.length) : tr("none", "No matches")) : "");
   }
 
   function update() {

@@ -62,7 +62,9 @@ func (s *siteBuild) dataPages() {
 		s.page(&render.Page{Kind: "charts", Path: "charts/", Title: s.r.T("charts.title"), Description: s.r.T("charts.description"), Data: set})
 	}
 
-	idx, err := search.Index(search.Input{Catalog: s.cat, Pages: s.guides, GuidePath: GuidePath, Extra: []search.Entry{
+	idx, err := search.Index(search.Input{Catalog: s.cat, Pages: s.guides, GuidePath: GuidePath, Lang: s.lang.Code, Glossary: s.cat.Glossary,
+		KindKeywords: map[string]string{search.KindGPU: s.r.T("search.kw.gpu"), search.KindProvider: s.r.T("search.kw.provider"), search.KindModel: s.r.T("search.kw.model")},
+		Extra: []search.Entry{
 		{Title: s.r.T("calc.title"), URL: "calculator/", Kind: "page", Summary: s.r.T("calc.description")},
 		{Title: s.r.T("compare.title"), URL: "compare/", Kind: "page", Summary: s.r.T("compare.description")},
 		{Title: s.r.T("pricing.title"), URL: "pricing/", Kind: "page", Summary: s.r.T("pricing.description")},

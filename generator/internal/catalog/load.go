@@ -22,6 +22,9 @@ type Catalog struct {
 	Providers []*Provider // sorted by id
 	Offers    []*Offer    // sorted by provider, then file order
 	Models    []*Model    // sorted by id
+	// Glossary is data/glossary.toml's terms, in file order (none when
+	// the file is absent).
+	Glossary []Term
 
 	gpus      map[string]*GPU
 	providers map[string]*Provider
@@ -71,6 +74,7 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 		}
 		checkLanguages(ck(siteFile), &c.Site, known)
 	}
+	loadGlossary(root, c, d, ck)
 	datasets := map[string]bool{}
 	for _, ds := range c.Site.Datasets {
 		datasets[ds.ID] = true

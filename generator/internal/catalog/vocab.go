@@ -138,6 +138,8 @@ func RequiredKeys(t reflect.Type) []string {
 	switch t {
 	case reflect.TypeFor[Site]():
 		return []string{"title", "base_url", "repo_url", "staleness"}
+	case reflect.TypeFor[Term]():
+		return []string{"en", "zh"}
 	case reflect.TypeFor[Language]():
 		return []string{"code", "lang", "name"}
 	case reflect.TypeFor[Staleness]():

@@ -10,6 +10,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"math"
@@ -222,6 +223,20 @@ func (r *Renderer) URL(p string) string {
 	return r.edition + p
 }
 
+// JSONStrings returns, as a JSON object, the UI strings whose keys start
+// with prefix, keyed by the rest of the key: what a page's script needs in
+// the edition's language ({{i18njson "search.js."}} in a data attribute).
+func (r *Renderer) JSONStrings(prefix string) string {
+	m := map[string]string{}
+	for k, v := range r.strings {
+		if rest, ok := strings.CutPrefix(k, prefix); ok {
+			m[rest] = v
+		}
+	}
+	b, _ := json.Marshal(m) // map keys are sorted: stable output
+	return string(b)
+}
+
 // RootURL returns the URL of a path below the site's base, outside any
 // edition.
 func (r *Renderer) RootURL(p string) string { return r.base + strings.TrimPrefix(p, "/") }
@@ -255,6 +270,7 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 			return r.RootURL(h), nil
 		},
 		"rooturl": r.RootURL,
+		"i18njson": r.JSONStrings,
 		"money":   Money,
 		"gib":     sizing.FormatGiB,
 		"flops":   sizing.FormatFLOPs,

@@ -44,6 +44,12 @@ type Entry struct {
 	// Keywords are extra lowercase words, space-separated, ranked after
 	// the title: words already in the title or summary are left out.
 	Keywords string `json:"x,omitempty"`
+	// Aliases are other names of what the title names, ranked as the
+	// title: the edition's rendering of a glossary term in it ("昇腾" for
+	// "Ascend 910B").
+	Aliases string `json:"a,omitempty"`
+	// Related are words of terms the summary names, ranked as the summary.
+	Related string `json:"w,omitempty"`
 }
 
 // Input is what the index is built from.
@@ -57,6 +63,14 @@ type Input struct {
 	GuidePath func(*content.Page) string
 	// Extra entries are appended as given (e.g. the calculator page).
 	Extra []Entry
+	// Lang is the edition's language code; for one other than English,
+	// entries are localized (see localize) with Glossary and KindKeywords.
+	Lang string
+	// Glossary is the site's glossary (data/glossary.toml).
+	Glossary []catalog.Term
+	// KindKeywords are extra keywords for every entry of a kind, in the
+	// edition's language (a GPU page is about its "价格", say).
+	KindKeywords map[string]string
 }
 
 func defaultGuidePath(p *content.Page) string {
@@ -111,7 +125,7 @@ func Entries(in Input) []Entry {
 		}
 		out = append(out, entry(p.Title, path(p), KindGuide, p.Description, append(hs, p.Section)...))
 	}
-	return append(out, in.Extra...)
+	return localize(append(out, in.Extra...), in)
 }
 
 // entry builds an entry, reducing the keyword texts to the distinct
