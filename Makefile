@@ -38,13 +38,13 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./generator/internal/content
 	$(GO) test -run '^$$' -fuzz FuzzEstimate -fuzztime $(FUZZTIME) ./generator/internal/sizing
 	$(GO) test -run '^$$' -fuzz FuzzLinkAllowed -fuzztime $(FUZZTIME) ./generator/internal/safetext
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./generator/internal/hfconfig
 
 # Every fuzz target for 10 minutes (run by hand, not in CI); a crasher is
 # kept under the package's testdata/fuzz/ as a regression seed.
 .PHONY: fuzz-long
 fuzz-long:
 	$(MAKE) fuzz FUZZTIME=10m
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./generator/internal/hfconfig
 
 clean:
 	rm -rf $(OUT)
