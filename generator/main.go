@@ -76,7 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 type buildFlags struct {
 	root, out, baseURL   string
 	noCompress, noMinify bool
-	force                bool
+	force, noCache       bool
+	cacheDir             string
 }
 
 func (b *buildFlags) register(fs *flag.FlagSet) {
@@ -85,6 +86,8 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.baseURL, "base-url", "", "URL the site is served from, e.g. https://intranet.example/gpu/ (default: base_url in data/site.toml)")
 	fs.BoolVar(&b.noCompress, "no-precompress", false, "do not write .br and .gz siblings of text files")
 	fs.BoolVar(&b.noMinify, "no-minify", false, "leave HTML, SVG, JSON and XML unminified (for reading the output)")
+	fs.BoolVar(&b.noCache, "no-cache", false, "compress every file afresh instead of reusing the precompression cache")
+	fs.StringVar(&b.cacheDir, "cache-dir", "", "precompression cache directory (default: the user cache directory's gpu-atlas/precompress; safe to delete)")
 	fs.BoolVar(&b.force, "force", false, "replace -out even when it exists and was not written by the generator (never the site root or its source folders)")
 }
 
@@ -93,7 +96,7 @@ func (b *buildFlags) options() (build.Options, error) {
 	if err != nil {
 		return build.Options{}, err
 	}
-	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify, Force: b.force}, nil
+	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify, Force: b.force, NoCache: b.noCache, CacheDir: b.cacheDir}, nil
 }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) int {

@@ -20,6 +20,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/precompress"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -39,6 +40,11 @@ type Options struct {
 	// (see reuse.go). Only for callers that know the generator's Go
 	// sources did not change since that build: the dev server sets it.
 	Reuse *output.Tree
+	// CacheDir holds the precompression cache (default: the user cache
+	// directory's gpu-atlas/precompress); NoCache compresses everything
+	// afresh. Neither changes the output.
+	CacheDir string
+	NoCache  bool
 	// Force lets the build replace an output target that exists and was
 	// not written by the generator (see output.CheckTarget). The site root
 	// and its source folders are refused whatever Force says.
@@ -182,7 +188,15 @@ func site(o Options) (*output.Tree, *diag.List) {
 		minifyTree(tree, d)
 	}
 	if o.Precompress {
-		precompress(tree)
+		var cache *precompress.Cache
+		if !o.NoCache {
+			dir := o.CacheDir
+			if dir == "" {
+				dir = precompress.DefaultDir()
+			}
+			cache = precompress.OpenCache(dir, 0)
+		}
+		precompress.Tree(tree, cache)
 	}
 	return tree, d
 }

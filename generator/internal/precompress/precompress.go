@@ -1,0 +1,137 @@
+// Package precompress adds .br and .gz siblings to the text files of a
+// built site, for hosts that serve precompressed files (nginx
+// gzip_static/brotli_static, CDNs). Compression is the most expensive step
+// of a build and nearly every file is unchanged between two builds, so
+// results go through a content-addressed cache: a rebuild compresses only
+// what changed. The output does not depend on the cache: a warm, cold,
+// corrupted or absent cache gives the same bytes.
+package precompress
+
+import (
+	"bytes"
+	"compress/gzip"
+	"path"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/andybalholm/brotli"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+)
+
+// MinSize is the smallest file worth compressing.
+const MinSize = 256
+
+// Settings of the compressors. Brotli runs at quality 9 (within a few per
+// cent of 11 for HTML at a fraction of the time) except for the
+// WebAssembly engine, the largest file and the one with a size budget,
+// which gets 11. gzip runs at its best compression; its header carries no
+// name or time, so output is byte-identical between builds.
+const (
+	brotliQuality     = 9
+	brotliWASMQuality = brotli.BestCompression
+	gzipLevel         = gzip.BestCompression
+)
+
+// Compressible reports whether a file is text worth precompressing.
+func Compressible(p string) bool {
+	switch path.Ext(p) {
+	case ".html", ".css", ".js", ".svg", ".json", ".xml", ".txt", ".csv", ".atom", ".wasm", ".map":
+		return true
+	}
+	return false
+}
+
+// Stats count what a run did.
+type Stats struct {
+	Files      int // files given siblings
+	Compressed int // compressions run (two per file at most)
+	Cached     int // compressions answered by the cache
+}
+
+// Tree adds p.br and p.gz beside every compressible file p of at least
+// MinSize bytes, compressing on all cores and reusing c's results (c may
+// be nil: no cache).
+func Tree(tree *output.Tree, c *Cache) Stats {
+	type job struct {
+		path string
+		data []byte
+	}
+	var jobs []job
+	for _, p := range tree.Paths() {
+		if !Compressible(p) {
+			continue
+		}
+		if b, _ := tree.Get(p); len(b) >= MinSize {
+			jobs = append(jobs, job{p, b})
+		}
+	}
+	br := make([][]byte, len(jobs))
+	gz := make([][]byte, len(jobs))
+	var compressed, cached atomic.Int64
+	do := func(method string, data []byte, f func([]byte) []byte) []byte {
+		if out, ok := c.Get(method, data); ok {
+			cached.Add(1)
+			return out
+		}
+		out := f(data)
+		compressed.Add(1)
+		c.Put(method, data, out)
+		return out
+	}
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				j := jobs[i]
+				q := brotliQuality
+				if path.Ext(j.path) == ".wasm" {
+					q = brotliWASMQuality
+				}
+				br[i] = do(brotliMethod(q), j.data, func(b []byte) []byte { return Brotli(b, q) })
+				gz[i] = do(gzipMethod(), j.data, Gzip)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		tree.Add(j.path+".br", br[i])
+		tree.Add(j.path+".gz", gz[i])
+	}
+	c.Prune()
+	return Stats{Files: len(jobs), Compressed: int(compressed.Load()), Cached: int(cached.Load())}
+}
+
+// Brotli compresses b at quality q.
+func Brotli(b []byte, q int) []byte {
+	var out bytes.Buffer
+	w := brotli.NewWriterLevel(&out, q)
+	w.Write(b)
+	w.Close()
+	return out.Bytes()
+}
+
+// Gzip compresses b at the best compression, with no name or time in the
+// header.
+func Gzip(b []byte) []byte {
+	var out bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&out, gzipLevel)
+	w.Write(b)
+	w.Close()
+	return out.Bytes()
+}
+
+// The method names key the cache: a change of compressor, its version or
+// its settings must change them. Brotli is github.com/andybalholm/brotli
+// (pinned by go.mod: the version is in the name); gzip is the standard
+// library's, whose output may change with the Go release.
+func brotliMethod(q int) string { return "brotli-v1.2.0-q" + strconv.Itoa(q) }
+func gzipMethod() string        { return "gzip-" + runtime.Version() + "-l" + strconv.Itoa(gzipLevel) }
