@@ -22,6 +22,15 @@ func (q Quantity) English() string {
 	return FillMessage(lookupMessage("unit."+q.Unit[len(UnitKeyPrefix):]), [5]string{"", q.Num}, func(s string) string { return s })
 }
 
+// Name is the unit's name without UnitKeyPrefix ("gib", "rate", "ms",
+// "none"), for templates that print the number and a translated unit.
+func (q Quantity) Name() string {
+	if len(q.Unit) < len(UnitKeyPrefix) {
+		return "none"
+	}
+	return q.Unit[len(UnitKeyPrefix):]
+}
+
 func quantity(num, unit string) Quantity { return Quantity{Num: num, Unit: UnitKeyPrefix + unit} }
 
 func none() Quantity { return quantity("", "none") }

@@ -22,3 +22,25 @@ func TestDisplay(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantityName checks the unit names templates print with the
+// edition's unit strings (serve.u.<name>).
+func TestQuantityName(t *testing.T) {
+	tests := []struct {
+		q         Quantity
+		num, name string
+		english   string
+	}{
+		{LatencyQuantity(0.0423), "42.3", "ms", "42.3 ms"},
+		{LatencyQuantity(2.5), "2.50", "s", "2.50 s"},
+		{RateQuantity(41.25), "41.2", "rate", "41.2 tokens/s"},
+		{RateQuantity(0), "", "none", "–"},
+		{GiBQuantity(1 << 30), "1.00", "gib", "1.00 GiB"},
+		{Quantity{}, "", "none", ""},
+	}
+	for _, tt := range tests {
+		if tt.q.Num != tt.num || tt.q.Name() != tt.name || (tt.q.Unit != "" && tt.q.English() != tt.english) {
+			t.Errorf("%+v: num %q name %q english %q, want %q %q %q", tt.q, tt.q.Num, tt.q.Name(), tt.q.English(), tt.num, tt.name, tt.english)
+		}
+	}
+}
