@@ -173,7 +173,7 @@
     return found >= Math.ceil(bs.length * 0.6) ? total : -1;
   }
 
-  function search(query) {
+  function search(query, limit = MAX) {
     const parts = split(query);
     const qs = parts.filter((w) => !HAN.test(w));
     const runs = parts.filter((w) => HAN.test(w));
@@ -190,7 +190,7 @@
       if (sc >= 0) hits.push({ p, sc });
     }
     hits.sort((a, b) => b.sc - a.sc || a.p.e.t.length - b.p.e.t.length || a.p.i - b.p.i);
-    return hits.slice(0, MAX).map((h) => h.p.e);
+    return hits.slice(0, limit).map((h) => h.p.e);
   }
 
   function say(text) {
@@ -332,13 +332,102 @@
     input.select();
   });
 
-  // On the search page itself (the form's target), show the results of ?q=.
-  const q = new URLSearchParams(window.location.search).get("q");
-  const form = input.form;
-  if (q && !input.value) {
-    input.value = q;
-    if (form && new URL(form.action, window.location.href).pathname === window.location.pathname) {
-      load().then(render, () => {});
+  // The search page (/search/?q=): every match (up to 50) for the query
+  // in the URL, listed in the page with its kind and a snippet whose
+  // matching words are marked. The page's own box edits the query (kept
+  // in the URL); ArrowDown moves from it into the results, ArrowDown and
+  // ArrowUp between them, Escape back to the box. The header's list stays
+  // closed here.
+  const page = document.getElementById("search-page-results");
+  const pageInput = document.getElementById("search-q");
+  if (!page || !pageInput) return;
+  const pageStatus = document.getElementById("search-page-status");
+  pageInput.value = new URLSearchParams(window.location.search).get("q") || "";
+
+  // marked appends text to el with each word that starts with a query
+  // word in a <mark>.
+  function marked(el, text, qs) {
+    const re = /[\p{L}\p{N}]+/gu;
+    let at = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const w = words(m[0])[0] || "";
+      if (!qs.some((q) => w.startsWith(q))) continue;
+      el.append(text.slice(at, m.index));
+      const mk = document.createElement("mark");
+      mk.textContent = m[0];
+      el.append(mk);
+      at = m.index + m[0].length;
+    }
+    el.append(text.slice(at));
+  }
+
+  function renderPage(push) {
+    const query = pageInput.value.trim();
+    const hits = query && index ? search(query, 50) : [];
+    const qs = words(query);
+    page.replaceChildren(
+      ...hits.map((e) => {
+        const li = document.createElement("li");
+        li.className = `search-hit search-${e.k}`;
+        const a = document.createElement("a");
+        a.href = base + e.u;
+        marked(a, e.t, qs);
+        const kind = document.createElement("span");
+        kind.className = "search-kind";
+        kind.textContent = KIND_LABEL[e.k] || e.k;
+        li.append(kind, " ", a);
+        if (e.s) {
+          const p = document.createElement("p");
+          p.className = "search-snippet";
+          marked(p, e.s, qs);
+          li.append(p);
+        }
+        return li;
+      }),
+    );
+    if (pageStatus) pageStatus.textContent = query ? (hits.length ? count(hits.length) : tr("none", "No matches")) : "";
+    if (push) {
+      const q = new URLSearchParams(window.location.search);
+      if (query) q.set("q", query);
+      else q.delete("q");
+      const qstr = q.toString();
+      history.replaceState(null, "", qstr ? "?" + qstr : window.location.pathname);
     }
   }
+
+  load().then(
+    () => renderPage(false),
+    () => {
+      if (pageStatus) pageStatus.textContent = tr("unavailable", "Search is unavailable.");
+    },
+  );
+  pageInput.addEventListener("input", () => renderPage(true));
+  if (pageInput.form) {
+    pageInput.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      renderPage(true);
+    });
+  }
+  const links = () => [...page.querySelectorAll("a")];
+  pageInput.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowDown" && links().length) {
+      ev.preventDefault();
+      links()[0].focus();
+    }
+  });
+  page.addEventListener("keydown", (ev) => {
+    const ls = links();
+    const i = ls.indexOf(document.activeElement);
+    if (i < 0) return;
+    if (ev.key === "ArrowDown" && i + 1 < ls.length) {
+      ev.preventDefault();
+      ls[i + 1].focus();
+    } else if (ev.key === "ArrowUp") {
+      ev.preventDefault();
+      (i > 0 ? ls[i - 1] : pageInput).focus();
+    } else if (ev.key === "Escape") {
+      ev.preventDefault();
+      pageInput.focus();
+    }
+  });
 })();

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,5 +143,109 @@ func TestSearch(t *testing.T) {
 	b.Press(kb.Escape)
 	if s := readSearch(b); s.Open || s.Value != "" {
 		t.Errorf("after Escape twice: list open %v, box %q; want closed and empty", s.Open, s.Value)
+	}
+}
+
+// TestSearchPage drives the results page: /search/?q=h100 lists the H100
+// GPU pages first, each with its kind and a snippet whose matching words
+// are marked, while the header's list stays closed; ArrowDown moves from
+// the page's box into the results and between them, ArrowUp back to the
+// box; typing a new query updates the list and the URL; Enter on a result
+// opens it; a query without matches says so.
+func TestSearchPage(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	raw, err := os.ReadFile(filepath.Join(SiteDir(base), filepath.FromSlash(search.IndexPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []search.Entry
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		t.Fatal(err)
+	}
+	var h100 []string
+	for _, e := range entries {
+		if e.Kind == search.KindGPU && slices.Contains(search.Words(e.Title), "h100") {
+			h100 = append(h100, "/"+e.URL)
+		}
+	}
+	b := New(t, base)
+	type pageState struct {
+		Value   string   `json:"value"`
+		Hrefs   []string `json:"hrefs"`
+		Kinds   []string `json:"kinds"`
+		Marks   int      `json:"marks"`
+		Status  string   `json:"status"`
+		Open    bool     `json:"open"`
+		Focused string   `json:"focused"`
+		Search  string   `json:"search"`
+	}
+	read := func() pageState {
+		var s pageState
+		b.Eval(`(() => {
+			const hits = [...document.querySelectorAll("#search-page-results li")];
+			const a = document.activeElement;
+			return {
+				value: document.getElementById("search-q").value,
+				hrefs: hits.map((li) => li.querySelector("a").getAttribute("href")),
+				kinds: hits.map((li) => li.querySelector(".search-kind").textContent),
+				marks: document.querySelectorAll("#search-page-results .search-snippet mark, #search-page-results a mark").length,
+				status: document.getElementById("search-page-status").textContent,
+				open: !document.getElementById("search-results").hidden,
+				focused: a.id || a.getAttribute("href") || a.tagName,
+				search: location.search,
+			};
+		})()`, &s)
+		return s
+	}
+	b.Navigate("search/?q=h100")
+	b.Poll(`document.querySelectorAll("#search-page-results li").length > 0`, `document.getElementById("search-page-status").textContent`)
+	s := read()
+	if s.Value != "h100" || s.Open {
+		t.Errorf("the page's box holds %q, the header list open=%v; want h100 and closed", s.Value, s.Open)
+	}
+	if len(s.Hrefs) < len(h100) {
+		t.Fatalf("results %q: want the %d H100 GPU pages first", s.Hrefs, len(h100))
+	}
+	if first := slices.Sorted(slices.Values(s.Hrefs[:len(h100)])); !slices.Equal(first, slices.Sorted(slices.Values(h100))) {
+		t.Errorf("the first results are %q, want the H100 GPU pages %q", s.Hrefs[:len(h100)], h100)
+	}
+	if s.Kinds[0] != "GPU" || s.Marks < len(h100) {
+		t.Errorf("first kind %q, %d marked words; want GPU and every H100 title marked", s.Kinds[0], s.Marks)
+	}
+	if want := fmt.Sprintf("%d results", len(s.Hrefs)); s.Status != want {
+		t.Errorf("status %q, want %q", s.Status, want)
+	}
+	b.Click("#search-q")
+	b.Press(kb.ArrowDown)
+	if f := read().Focused; f != s.Hrefs[0] {
+		t.Errorf("ArrowDown from the box focused %q, want the first result %q", f, s.Hrefs[0])
+	}
+	b.Press(kb.ArrowDown)
+	if f := read().Focused; f != s.Hrefs[1] {
+		t.Errorf("a second ArrowDown focused %q, want the second result %q", f, s.Hrefs[1])
+	}
+	b.Press(kb.ArrowUp)
+	b.Press(kb.ArrowUp)
+	if f := read().Focused; f != "search-q" {
+		t.Errorf("ArrowUp from the first result focused %q, want the box", f)
+	}
+	// A new query: the list and the URL follow.
+	b.SetValue("#search-q", "mi300x")
+	b.Poll(`location.search === "?q=mi300x"`, "location.search")
+	s = read()
+	if len(s.Hrefs) == 0 || !strings.Contains(s.Hrefs[0], "mi300x") {
+		t.Errorf("results for mi300x: %q", s.Hrefs)
+	}
+	b.Click("#search-q")
+	b.Press(kb.ArrowDown)
+	b.Follow(0, func() { b.Press(kb.Enter) })
+	if got := b.Location(); got != strings.TrimSuffix(base, "/")+s.Hrefs[0] {
+		t.Errorf("Enter on the first result opened %s, want %s", got, s.Hrefs[0])
+	}
+	b.Navigate("search/?q=zzqqxx")
+	b.Poll(`document.getElementById("search-page-status").textContent !== ""`, `document.getElementById("search-page-status").textContent`)
+	if s := read(); s.Status != "No matches" || len(s.Hrefs) != 0 {
+		t.Errorf("a query without matches: status %q, %d results", s.Status, len(s.Hrefs))
 	}
 }

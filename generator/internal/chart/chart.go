@@ -15,6 +15,7 @@
 package chart
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"html"
@@ -82,13 +83,34 @@ type Options struct {
 type Chart struct {
 	// SVG is the <svg> element, ready to inline in HTML.
 	SVG []byte
+	// Narrow is the same chart laid out for a phone (NarrowWidth user
+	// units wide, so its 12-unit text is 12 px on a 390 px screen), with
+	// the ids ID+"-n", ID+"-n-title" and ID+"-n-desc"; nil when the chart
+	// kind has no narrow layout.
+	Narrow []byte
 	// Table holds the plotted data, in plotted order.
 	Table Table
 }
 
-// HTML returns the SVG for html/template. The markup is built by this
-// package with every text escaped.
-func (c Chart) HTML() template.HTML { return template.HTML(c.SVG) }
+// NarrowWidth is the width of a chart's narrow layout in user units: at
+// most the content width of a 390 px phone screen (358 px), so that it is
+// drawn at scale 1 or larger.
+const NarrowWidth = 350
+
+// HTML returns the chart for html/template. With a narrow layout it is
+// both SVGs, classed chart-wide and chart-narrow for the stylesheet to
+// show one by the screen's width; without one it is the SVG in a box that
+// scrolls sideways on a narrow screen (chart-scroll, focusable and named
+// by the chart's title) rather than shrinking its text. The markup is
+// built by this package with every text escaped.
+func (c Chart) HTML() template.HTML {
+	if c.Narrow != nil {
+		wide := bytes.Replace(c.SVG, []byte(`<svg xmlns="http://www.w3.org/2000/svg" class="chart"`), []byte(`<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-wide"`), 1)
+		narrow := bytes.Replace(c.Narrow, []byte(`<svg xmlns="http://www.w3.org/2000/svg" class="chart"`), []byte(`<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-narrow"`), 1)
+		return template.HTML(string(wide) + string(narrow))
+	}
+	return template.HTML(`<div class="chart-scroll" tabindex="0" role="region" aria-label="` + esc(c.Table.Caption) + `">` + string(c.SVG) + `</div>`)
+}
 
 // Table is a chart's data for an HTML table.
 type Table struct {
@@ -336,22 +358,92 @@ func (g *svg) line(x1, y1, x2, y2 float64, class string) {
 }
 
 // xAxis draws vertical grid lines with tick labels below the plot and
-// the axis title under them.
+// the axis title under them. A tick label that would touch the one
+// before it, or reach past the drawing, is left out (its grid line
+// stays); a title too long for the drawing wraps onto a second line.
 func (g *svg) xAxis(s scale, top, bottom float64, a Axis) {
 	g.b.WriteString(`<g class="chart-axis chart-x-axis">`)
+	last := math.Inf(-1)
 	for _, t := range s.ticks {
 		x := s.at(t)
 		g.line(x, top, x, bottom, "grid")
-		g.text(x, bottom+16, "middle", "tick", s.tickFormat(t))
+		l := s.tickFormat(t)
+		half := textWidth(l) / 2
+		if x-half < last+charWidth || x-half < 0 || x+half > g.w {
+			continue
+		}
+		g.text(x, bottom+16, "middle", "tick", l)
+		last = x + half
 	}
 	g.line(s.from, bottom, s.to, bottom, "axis-line")
-	g.text((s.from+s.to)/2, bottom+36, "middle", "axis-title", a.Title())
+	for i, line := range wrap(a.Title(), g.w-8) {
+		half := textWidth(line) / 2
+		x := math.Max(math.Min((s.from+s.to)/2, g.w-4-half), 4+half) // centred under the plot, inside the drawing
+		g.text(x, bottom+36+float64(i)*(fontSize+3), "middle", "axis-title", line)
+	}
 	g.b.WriteString(`</g>`)
 }
 
+// textWidth estimates the width of s in user units.
+func textWidth(s string) float64 {
+	w := 0.0
+	for _, r := range s {
+		if r >= 0x2e80 { // CJK: about a full em
+			w += fontSize
+		} else {
+			w += charWidth
+		}
+	}
+	return w
+}
+
+// wrap splits s at spaces into lines no wider than width (a word longer
+// than width stays whole on its line).
+func wrap(s string, width float64) []string {
+	if textWidth(s) <= width {
+		return []string{s}
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && textWidth(line+" "+w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
+}
+
+// shortUnit abbreviates a unit for value labels: "USD per GPU-hour" ->
+// "USD/GPU-h".
+func shortUnit(u string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(u, " per ", "/"), "-hour", "-h")
+}
+
+// withUnit is a value label: the formatted value and the short unit.
+func withUnit(a Axis, v float64) string {
+	if a.Unit == "" {
+		return a.format(v)
+	}
+	return a.format(v) + " " + shortUnit(a.Unit)
+}
+
+// narrowOptions are the options of a chart's narrow layout.
+func (o Options) narrow() Options {
+	o.ID += "-n"
+	o.Width = NarrowWidth
+	return o
+}
+
 // Scatter draws one point per input with its label beside it where the
-// label fits without overlapping another. The table has the columns
-// label, X and Y, in input order.
+// label fits inside the plot without overlapping another. The table has
+// the columns label, X and Y, in input order. Its narrow layout is a
+// square plot with the axis titles wrapped.
 func Scatter(points []Point, o Options) (Chart, error) {
 	if err := o.check(); err != nil {
 		return Chart{}, err
@@ -363,8 +455,20 @@ func Scatter(points []Point, o Options) (Chart, error) {
 		}
 		xs, ys = append(xs, p.X), append(ys, p.Y)
 	}
+	wide, t := scatter(points, o, xs, ys, false)
+	narrow, _ := scatter(points, o.narrow(), xs, ys, true)
+	return Chart{SVG: wide, Narrow: narrow, Table: t}, nil
+}
+
+func scatter(points []Point, o Options, xs, ys []float64, narrow bool) ([]byte, Table) {
 	g := &svg{o: o, w: o.width(), h: 440}
+	ytitle := []string{o.Y.Title()}
 	left, right, top, bottom := 64.0, g.w-24, 16.0, g.h-56
+	if narrow {
+		g.h = 360
+		ytitle = wrap(o.Y.Title(), g.h-80)
+		left, right, bottom = 46+float64(len(ytitle)-1)*(fontSize+3), g.w-12, g.h-40-float64(len(wrap(o.X.Title(), g.w-8)))*(fontSize+3)
+	}
 	sx := newScale(xs, o.X.Log, left, right)
 	sy := newScale(ys, o.Y.Log, bottom, top)
 	g.open()
@@ -376,7 +480,9 @@ func Scatter(points []Point, o Options) (Chart, error) {
 		g.text(left-6, y+4, "end", "tick", sy.tickFormat(t))
 	}
 	g.line(left, top, left, bottom, "axis-line")
-	fmt.Fprintf(&g.b, `<text class="chart-axis-title" x="%s" y="14" text-anchor="middle" transform="rotate(-90)">%s</text>`, coord(-(top+bottom)/2), esc(o.Y.Title()))
+	for i, line := range ytitle {
+		fmt.Fprintf(&g.b, `<text class="chart-axis-title" x="%s" y="%s" text-anchor="middle" transform="rotate(-90)">%s</text>`, coord(-(top+bottom)/2), coord(14+float64(i)*(fontSize+3)), esc(line))
+	}
 	g.b.WriteString(`</g>`)
 
 	t := Table{Caption: o.Title, Columns: []string{o.Label, o.X.Title(), o.Y.Title()}}
@@ -385,12 +491,13 @@ func Scatter(points []Point, o Options) (Chart, error) {
 		x, y := sx.at(p.X), sy.at(p.Y)
 		placed = append(placed, box{x - 4, y - 4, x + 4, y + 4})
 	}
+	plot := box{left + 2, top, right, bottom - 2}
 	g.b.WriteString(`<g class="chart-points">`)
 	for i, p := range points {
 		x, y := sx.at(p.X), sy.at(p.Y)
 		fmt.Fprintf(&g.b, `<g class="chart-point" data-id="%s" data-x="%s" data-y="%s"><circle cx="%s" cy="%s" r="4"/><title>%s: %s %s, %s %s</title>`,
 			esc(p.ID), exact(p.X), exact(p.Y), coord(x), coord(y), esc(p.Label), esc(o.X.format(p.X)), esc(o.X.Unit), esc(o.Y.format(p.Y)), esc(o.Y.Unit))
-		if lb, anchor, ok := fit(p.Label, x, y, placed, i, box{0, 0, g.w, g.h}); ok {
+		if lb, anchor, ok := fit(p.Label, x, y, placed, i, plot); ok {
 			placed = append(placed, lb)
 			g.text(lb.textX(anchor), lb.y1-3, anchor, "point-label", p.Label)
 		}
@@ -401,7 +508,7 @@ func Scatter(points []Point, o Options) (Chart, error) {
 	if len(t.Rows) == 0 {
 		g.empty()
 	}
-	return Chart{SVG: g.close(), Table: t}, nil
+	return g.close(), t
 }
 
 // box is an axis-aligned rectangle: x0, y0 top left, x1, y1 bottom right.
@@ -428,7 +535,7 @@ func fit(label string, x, y float64, placed []box, self int, bounds box) (box, s
 	if label == "" {
 		return box{}, "", false
 	}
-	w, h := float64(len([]rune(label)))*charWidth, float64(fontSize)+2
+	w, h := textWidth(label), float64(fontSize)+2
 	for _, c := range []struct {
 		b      box
 		anchor string
@@ -458,33 +565,39 @@ func fit(label string, x, y float64, placed []box, self int, bounds box) (box, s
 // labelWidth is the room for row labels: the longest label, within
 // [60, 240] units.
 func labelWidth(labels []string) float64 {
-	n := 0
+	w := 0.0
 	for _, l := range labels {
-		n = max(n, len([]rune(l)))
+		w = math.Max(w, textWidth(l))
 	}
-	return math.Min(240, math.Max(60, float64(n)*charWidth+12))
+	return math.Min(240, math.Max(60, w+12))
 }
 
 // truncate shortens a row label to fit width units.
 func truncate(s string, width float64) string {
-	r := []rune(s)
-	n := int((width - 12) / charWidth)
-	if len(r) <= n || n < 2 {
+	if textWidth(s) <= width-12 {
 		return s
 	}
-	return string(r[:n-1]) + "…"
+	r := []rune(s)
+	for len(r) > 1 && textWidth(string(r))+charWidth > width-12 {
+		r = r[:len(r)-1]
+	}
+	if len(r) < 2 {
+		return s
+	}
+	return string(r) + "…"
 }
 
 // Bars draws one horizontal bar per input, smallest value first (ties by
-// label, then id), on a linear scale from zero. Values must not be
-// negative. The table has the columns label and value, in plotted order.
+// label, then id), on a linear scale from zero, each bar labelled with its
+// value and unit. Values must not be negative. The table has the columns
+// label and value, in plotted order. In the narrow layout each label
+// stands on its own line above its bar.
 func Bars(bars []Bar, o Options) (Chart, error) {
 	if err := o.check(); err != nil {
 		return Chart{}, err
 	}
 	bars = append([]Bar(nil), bars...)
 	var vals []float64
-	var labels []string
 	for _, b := range bars {
 		if err := checkValue(b.ID, "value", b.Value, false); err != nil {
 			return Chart{}, err
@@ -492,7 +605,7 @@ func Bars(bars []Bar, o Options) (Chart, error) {
 		if b.Value < 0 {
 			return Chart{}, fmt.Errorf("chart: value of %q is negative (%v)", b.ID, b.Value)
 		}
-		vals, labels = append(vals, b.Value), append(labels, b.Label)
+		vals = append(vals, b.Value)
 	}
 	sort.SliceStable(bars, func(i, j int) bool {
 		a, b := bars[i], bars[j]
@@ -504,24 +617,46 @@ func Bars(bars []Bar, o Options) (Chart, error) {
 		}
 		return a.ID < b.ID
 	})
+	wide, t := barChart(bars, vals, o, false)
+	narrow, _ := barChart(bars, vals, o.narrow(), true)
+	return Chart{SVG: wide, Narrow: narrow, Table: t}, nil
+}
+
+func barChart(bars []Bar, vals []float64, o Options, narrow bool) ([]byte, Table) {
 	g := &svg{o: o, w: o.width()}
-	lw := labelWidth(labels)
+	var labels []string
+	valueRoom := 0.0 // room for the value text after the longest bar
+	for _, b := range bars {
+		labels = append(labels, b.Label)
+		valueRoom = math.Max(valueRoom, textWidth(withUnit(o.X, b.Value))+8)
+	}
+	lw, row, barTop, labelY := labelWidth(labels), float64(rowHeight), 4.0, 0.0
+	if narrow {
+		lw, row, barTop, labelY = 4, 40, 19, 14
+	}
 	top := 12.0
-	bottom := top + float64(max(len(bars), 1))*rowHeight
-	g.h = bottom + 48
-	valueRoom := 8 + 7*charWidth // room for the value text after the longest bar
-	s := newScale(vals, false, lw, g.w-16-valueRoom)
+	bottom := top + float64(max(len(bars), 1))*row
+	g.h = bottom + 44 + float64(len(wrap(o.X.Title(), g.w-8)))*(fontSize+3)
+	s := newScale(vals, false, lw, g.w-12-valueRoom)
 	g.open()
 	g.xAxis(s, top, bottom, o.X)
 	t := Table{Caption: o.Title, Columns: []string{o.Label, o.X.Title()}}
 	g.b.WriteString(`<g class="chart-bars">`)
 	for i, b := range bars {
-		y := top + float64(i)*rowHeight
+		y := top + float64(i)*row
 		x1 := s.at(b.Value)
 		fmt.Fprintf(&g.b, `<g class="chart-bar" data-id="%s" data-value="%s">`, esc(b.ID), exact(b.Value))
-		g.text(lw-8, y+rowHeight/2+4, "end", "row-label", truncate(b.Label, lw))
-		fmt.Fprintf(&g.b, `<rect x="%s" y="%s" width="%s" height="%s"/>`, coord(lw), coord(y+4), coord(math.Max(x1-lw, 0.5)), coord(rowHeight-8))
-		g.text(x1+4, y+rowHeight/2+4, "", "bar-value", o.X.format(b.Value))
+		if narrow {
+			g.text(lw, y+labelY, "", "row-label", truncate(b.Label, g.w-lw+12))
+		} else {
+			g.text(lw-8, y+row/2+4, "end", "row-label", truncate(b.Label, lw))
+		}
+		bh := row - barTop - 4
+		if narrow {
+			bh = 14
+		}
+		fmt.Fprintf(&g.b, `<rect x="%s" y="%s" width="%s" height="%s"/>`, coord(lw), coord(y+barTop), coord(math.Max(x1-lw, 0.5)), coord(bh))
+		g.text(x1+4, y+barTop+bh/2+4, "", "bar-value", withUnit(o.X, b.Value))
 		fmt.Fprintf(&g.b, `<title>%s: %s %s</title></g>`, esc(b.Label), esc(o.X.format(b.Value)), esc(o.X.Unit))
 		t.Rows = append(t.Rows, Row{ID: b.ID, Label: b.Label, Href: b.Href, Values: []float64{b.Value}})
 	}
@@ -529,7 +664,7 @@ func Bars(bars []Bar, o Options) (Chart, error) {
 	if len(t.Rows) == 0 {
 		g.empty()
 	}
-	return Chart{SVG: g.close(), Table: t}, nil
+	return g.close(), t
 }
 
 // Stats are the summary figures of one series.
@@ -556,21 +691,17 @@ func Summarise(vals []float64) Stats {
 }
 
 // Ranges draws one row per series with values: a line from its minimum
-// to its maximum, a dot per value and a tick at the median. Rows are
-// sorted by median, then label, then id; series without values are left
-// out. The table has the columns label, count, minimum, median and
-// maximum.
+// to its maximum, a dot per value and a tick at the median, whose value
+// and unit label the row. Rows are sorted by median, then label, then id;
+// series without values are left out. The table has the columns label,
+// count, minimum, median and maximum. In the narrow layout each label
+// and median stand on their own line above the row's range.
 func Ranges(series []Series, o Options) (Chart, error) {
 	if err := o.check(); err != nil {
 		return Chart{}, err
 	}
-	type row struct {
-		Series
-		st Stats
-	}
-	var rows []row
+	var rows []rangeRow
 	var vals []float64
-	var labels []string
 	for _, s := range series {
 		if len(s.Values) == 0 {
 			continue
@@ -580,9 +711,8 @@ func Ranges(series []Series, o Options) (Chart, error) {
 				return Chart{}, err
 			}
 		}
-		rows = append(rows, row{s, Summarise(s.Values)})
+		rows = append(rows, rangeRow{s, Summarise(s.Values)})
 		vals = append(vals, s.Values...)
-		labels = append(labels, s.Label)
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
@@ -594,12 +724,33 @@ func Ranges(series []Series, o Options) (Chart, error) {
 		}
 		return a.ID < b.ID
 	})
+	wide, t := rangeChart(rows, vals, o, false)
+	narrow, _ := rangeChart(rows, vals, o.narrow(), true)
+	return Chart{SVG: wide, Narrow: narrow, Table: t}, nil
+}
+
+type rangeRow struct {
+	Series
+	st Stats
+}
+
+func rangeChart(rows []rangeRow, vals []float64, o Options, narrow bool) ([]byte, Table) {
 	g := &svg{o: o, w: o.width()}
-	lw := labelWidth(labels)
+	var labels []string
+	valueRoom := 0.0
+	for _, r := range rows {
+		labels = append(labels, r.Label)
+		valueRoom = math.Max(valueRoom, textWidth(withUnit(o.X, r.st.Median))+12)
+	}
+	lw, row, mid := labelWidth(labels), float64(rowHeight), float64(rowHeight)/2
+	right := g.w - 12 - valueRoom
+	if narrow {
+		lw, row, mid, right = 8, 40, 28, g.w-8
+	}
 	top := 12.0
-	bottom := top + float64(max(len(rows), 1))*rowHeight
-	g.h = bottom + 48
-	s := newScale(vals, o.X.Log, lw, g.w-16)
+	bottom := top + float64(max(len(rows), 1))*row
+	g.h = bottom + 44 + float64(len(wrap(o.X.Title(), g.w-8)))*(fontSize+3)
+	s := newScale(vals, o.X.Log, lw, right)
 	g.open()
 	g.xAxis(s, top, bottom, o.X)
 	count := o.Count
@@ -609,10 +760,17 @@ func Ranges(series []Series, o Options) (Chart, error) {
 	t := Table{Caption: o.Title, Columns: []string{o.Label, count, "Minimum " + o.X.Title(), "Median " + o.X.Title(), "Maximum " + o.X.Title()}}
 	g.b.WriteString(`<g class="chart-ranges">`)
 	for i, r := range rows {
-		y := top + float64(i)*rowHeight + rowHeight/2
+		y := top + float64(i)*row + mid
 		fmt.Fprintf(&g.b, `<g class="chart-range" data-id="%s" data-n="%d" data-min="%s" data-median="%s" data-max="%s">`,
 			esc(r.ID), r.st.N, exact(r.st.Min), exact(r.st.Median), exact(r.st.Max))
-		g.text(lw-8, y+4, "end", "row-label", truncate(r.Label, lw))
+		median := withUnit(o.X, r.st.Median)
+		if narrow {
+			g.text(4, y-14, "", "row-label", truncate(r.Label, g.w-textWidth(median)-8))
+			g.text(g.w-4, y-14, "end", "range-value", median)
+		} else {
+			g.text(lw-8, y+4, "end", "row-label", truncate(r.Label, lw))
+			g.text(g.w-4, y+4, "end", "range-value", median)
+		}
 		g.line(s.at(r.st.Min), y, s.at(r.st.Max), y, "span")
 		for _, v := range r.Values {
 			fmt.Fprintf(&g.b, `<circle class="chart-dot" cx="%s" cy="%s" r="3" data-value="%s"/>`, coord(s.at(v)), coord(y), exact(v))
@@ -627,5 +785,5 @@ func Ranges(series []Series, o Options) (Chart, error) {
 	if len(t.Rows) == 0 {
 		g.empty()
 	}
-	return Chart{SVG: g.close(), Table: t}, nil
+	return g.close(), t
 }

@@ -340,7 +340,119 @@ func TestHTMLAndDeterminism(t *testing.T) {
 	pts := []Point{{"a", "A", "", 1, 2}, {"b", "B", "", 3, 4}}
 	a, _ := Scatter(pts, scatterOpts)
 	b, _ := Scatter(pts, scatterOpts)
-	if !bytes.Equal(a.SVG, b.SVG) || string(a.HTML()) != string(a.SVG) {
-		t.Error("not deterministic or HTML differs from SVG")
+	if !bytes.Equal(a.SVG, b.SVG) || !bytes.Equal(a.Narrow, b.Narrow) {
+		t.Error("not deterministic")
+	}
+	h := string(a.HTML())
+	if strings.Count(h, "<svg") != 2 || !strings.Contains(h, `class="chart chart-wide" id="price-vs-bf16"`) || !strings.Contains(h, `class="chart chart-narrow" id="price-vs-bf16-n"`) {
+		t.Errorf("HTML of a chart with a narrow layout: %.300s", h)
+	}
+	// Without a narrow layout the SVG scrolls in its own named box.
+	c := Chart{SVG: []byte(`<svg xmlns="http://www.w3.org/2000/svg" class="chart"></svg>`), Table: Table{Caption: "A & B"}}
+	if got, want := string(c.HTML()), `<div class="chart-scroll" tabindex="0" role="region" aria-label="A &amp; B"><svg xmlns="http://www.w3.org/2000/svg" class="chart"></svg></div>`; got != want {
+		t.Errorf("HTML without a narrow layout:\n got %s\nwant %s", got, want)
+	}
+}
+
+// textBox estimates where a <text> element draws: its anchor and the
+// average glyph width, one font size tall above the baseline.
+func textBox(t *testing.T, e elem) box {
+	t.Helper()
+	x, y := num(t, e.attrs["x"]), num(t, e.attrs["y"])
+	w := textWidth(e.text)
+	switch e.attrs["text-anchor"] {
+	case "middle":
+		x -= w / 2
+	case "end":
+		x -= w
+	}
+	return box{x, y - fontSize, x + w, y}
+}
+
+// TestNarrow checks the phone layouts: NarrowWidth wide with their own
+// ids, accessible, every text inside the drawing and clear of every other
+// text, and each value label carrying its unit.
+func TestNarrow(t *testing.T) {
+	long := "GH200 Grace Hopper Superchip 96GB (per GPU)"
+	price := Axis{Label: "Cheapest on-demand price per GB of memory", Unit: "USD per GB-hour"}
+	cases := []struct {
+		name  string
+		c     func() (Chart, error)
+		o     Options
+		value string // class of the value labels, "" for none
+	}{
+		{"scatter", func() (Chart, error) {
+			return Scatter([]Point{{"a", long, "", 100, 2}, {"b", "B", "", 1000, 3.5}, {"c", "C", "", 989, 3.4}, {"d", "D", "", 30, 0.4}}, scatterOpts)
+		}, scatterOpts, ""},
+		{"bars", func() (Chart, error) {
+			return Bars([]Bar{{"a", long, "", 0.0331}, {"b", "B", "", 0.1}, {"c", "Tesla V100 SXM2 16GB", "", 0.25}}, barOptsFor(price))
+		}, barOptsFor(price), "chart-bar-value"},
+		{"ranges", func() (Chart, error) {
+			return Ranges([]Series{{"a", long, "", []float64{1, 2.5, 9}}, {"b", "B", "", []float64{0.5, 0.7}}}, Options{ID: "spread", Title: "Spread", Desc: "d", Label: "GPU",
+				X: Axis{Label: "On-demand price", Unit: "USD per GPU-hour", Log: true}})
+		}, Options{ID: "spread", Title: "Spread", Desc: "d", X: Axis{Label: "On-demand price", Unit: "USD per GPU-hour", Log: true}}, "chart-range-value"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ch, err := c.c()
+			if err != nil {
+				t.Fatal(err)
+			}
+			no := c.o
+			no.ID += "-n"
+			es := parseSVG(t, ch.Narrow)
+			if w := num(t, es[0].attrs["width"]); w != NarrowWidth || es[0].attrs["id"] != no.ID || es[1].attrs["id"] != no.ID+"-title" {
+				t.Errorf("narrow root %v, title %v", es[0].attrs, es[1].attrs)
+			}
+			var boxes []box
+			var texts []elem
+			for _, e := range es {
+				if e.name != "text" || e.attrs["transform"] != "" {
+					continue
+				}
+				b := textBox(t, e)
+				if b.x0 < 0 || b.x1 > NarrowWidth {
+					t.Errorf("%q (%s) reaches past the drawing: %v", e.text, e.attrs["class"], b)
+				}
+				for i, o := range boxes {
+					if b.overlaps(o) {
+						t.Errorf("%q (%s) overlaps %q (%s)", e.text, e.attrs["class"], texts[i].text, texts[i].attrs["class"])
+					}
+				}
+				boxes, texts = append(boxes, b), append(texts, e)
+			}
+			if c.value != "" {
+				vs := byClass(es, c.value)
+				if len(vs) != len(ch.Table.Rows) {
+					t.Errorf("%d value labels for %d rows", len(vs), len(ch.Table.Rows))
+				}
+				for _, v := range vs {
+					if !strings.HasSuffix(v.text, " "+shortUnit(c.o.X.Unit)) {
+						t.Errorf("value label %q lacks the unit %q", v.text, shortUnit(c.o.X.Unit))
+					}
+				}
+			}
+		})
+	}
+}
+
+func barOptsFor(x Axis) Options {
+	return Options{ID: "per-gb", Title: "Price per GB", Desc: "Bars.", Label: "GPU", X: x}
+}
+
+func TestWrapAndShortUnit(t *testing.T) {
+	if got := wrap("Cheapest on-demand price per GB of memory (USD per GB-hour)", 200); len(got) != 3 || strings.Join(got, " ") != "Cheapest on-demand price per GB of memory (USD per GB-hour)" {
+		t.Errorf("wrap: %q", got)
+	}
+	for _, l := range wrap("Cheapest on-demand price per GB of memory (USD per GB-hour)", 200) {
+		if textWidth(l) > 200 {
+			t.Errorf("line %q is %v wide", l, textWidth(l))
+		}
+	}
+	if got := wrap("short", 200); len(got) != 1 {
+		t.Errorf("wrap short: %q", got)
+	}
+	if got := shortUnit("USD per GPU-hour"); got != "USD/GPU-h" {
+		t.Errorf("shortUnit = %q", got)
 	}
 }
