@@ -40,6 +40,9 @@ type Options struct {
 	// (see reuse.go). Only for callers that know the generator's Go
 	// sources did not change since that build: the dev server sets it.
 	Reuse *output.Tree
+	// Workers is how many pages render at once (default: GOMAXPROCS); the
+	// output is the same whatever it is.
+	Workers int
 	// CacheDir holds the precompression cache (default: the user cache
 	// directory's gpu-atlas/precompress); NoCache compresses everything
 	// afresh. Neither changes the output.
@@ -178,6 +181,7 @@ func site(o Options) (*output.Tree, *diag.List) {
 		}
 		s.lang, s.prefix, s.r, s.dd, s.guides = l, prefix, r, derived[l.Code], pages
 		s.pages()
+		s.renderQueued()
 		if d.HasErrors() {
 			return nil, d
 		}
@@ -251,23 +255,23 @@ type siteBuild struct {
 	// alternates maps a page's path within an edition ("gpus/a10/") to
 	// the codes of the editions that have it.
 	alternates map[string][]string
+	// queue holds the pages page() was given and renderQueued has not
+	// rendered yet.
+	queue []renderJob
 }
 
 // page renders one page to p (a directory path ending in "/" or a file).
+// page queues one page for rendering to p.Path (a directory path ending
+// in "/" or a file) in the current edition; renderQueued renders the
+// queue on every core.
 func (s *siteBuild) page(p *render.Page) {
 	p.Site = s.site()
 	p.Edition = s.editionInfo(p.Path)
-	b, err := s.r.Render(p)
-	if err != nil {
-		file, line, col, msg := templateError(err, "templates/"+p.Kind+".html")
-		s.d.Errorf(file, line, col, "rendering /%s: %s", p.Path, msg)
-		return
-	}
 	file := s.prefix + p.Path
 	if file == "" || strings.HasSuffix(file, "/") {
 		file += "index.html"
 	}
-	s.tree.Add(file, b)
+	s.queue = append(s.queue, renderJob{page: p, r: s.r, file: file})
 	if p.Kind != "404" {
 		s.html = append(s.html, s.prefix+p.Path)
 		s.alternates[p.Path] = append(s.alternates[p.Path], s.lang.Code)

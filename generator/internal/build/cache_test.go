@@ -27,3 +27,21 @@ func TestPrecompressCacheByteIdentical(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkersByteIdentical renders the fixture serially and on eight
+// workers: the trees are byte-identical.
+func TestWorkersByteIdentical(t *testing.T) {
+	root := fixture(t)
+	one := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "one"), Now: fixtureNow, Workers: 1})
+	many := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "many"), Now: fixtureNow, Workers: 8})
+	if one.Files != many.Files {
+		t.Fatalf("%d files serially, %d on 8 workers", one.Files, many.Files)
+	}
+	for _, p := range one.Tree.Paths() {
+		a, _ := one.Tree.Get(p)
+		b, ok := many.Tree.Get(p)
+		if !ok || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between 1 and 8 workers", p)
+		}
+	}
+}
