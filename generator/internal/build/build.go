@@ -6,11 +6,13 @@ package build
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -258,6 +260,8 @@ type siteBuild struct {
 	// queue holds the pages page() was given and renderQueued has not
 	// rendered yet.
 	queue []renderJob
+	// links are the href and src values of each rendered page, by file.
+	links map[string][]string
 }
 
 // page renders one page to p (a directory path ending in "/" or a file).
@@ -294,17 +298,12 @@ func templateError(err error, fallback string) (file string, line, col int, msg 
 	return "templates/" + m[1], line, col, m[4]
 }
 
-var hrefRE = regexp.MustCompile(`(?:href|src)="([^"]*)"`)
-
 // checkLinks fails the build on an internal link that resolves to no file.
+// The links of each page were collected as it was rendered (pageLinks).
 func (s *siteBuild) checkLinks() {
-	for _, p := range s.tree.Paths() {
-		if !strings.HasSuffix(p, ".html") {
-			continue
-		}
-		b, _ := s.tree.Get(p)
-		for _, m := range hrefRE.FindAllStringSubmatch(string(b), -1) {
-			link := strings.ReplaceAll(m[1], "&amp;", "&")
+	for _, p := range slices.Sorted(maps.Keys(s.links)) {
+		for _, raw := range s.links[p] {
+			link := strings.ReplaceAll(raw, "&amp;", "&")
 			if strings.HasPrefix(link, "#") || strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") || strings.HasPrefix(link, "data:") {
 				continue
 			}

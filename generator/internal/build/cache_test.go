@@ -3,6 +3,9 @@ package build
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +46,31 @@ func TestWorkersByteIdentical(t *testing.T) {
 		if !ok || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between 1 and 8 workers", p)
 		}
+	}
+}
+
+// TestPageLinks: the byte scan finds the same href and src values as the
+// regular expression it replaced, on every page of the fixture.
+func TestPageLinks(t *testing.T) {
+	re := regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+	res := buildOpts(t, Options{Root: fixture(t), Out: filepath.Join(t.TempDir(), "p"), Now: fixtureNow})
+	n := 0
+	for _, p := range res.Tree.Paths() {
+		if !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		b, _ := res.Tree.Get(p)
+		var want []string
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			want = append(want, string(m[1]))
+		}
+		got := pageLinks(b)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: scan %q, regexp %q", p, got, want)
+		}
+		n += len(got)
+	}
+	if n < 100 {
+		t.Errorf("only %d links", n)
 	}
 }

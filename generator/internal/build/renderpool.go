@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -10,11 +11,12 @@ import (
 
 // renderJob is one page waiting to be rendered.
 type renderJob struct {
-	page *render.Page
-	r    *render.Renderer
-	file string
-	out  []byte
-	err  error
+	page  *render.Page
+	r     *render.Renderer
+	file  string
+	out   []byte
+	links []string
+	err   error
 }
 
 // renderQueued renders the queued pages on every core (html/template is
@@ -41,6 +43,7 @@ func (s *siteBuild) renderQueued() {
 				}
 				j := &jobs[i]
 				j.out, j.err = j.r.Render(j.page)
+				j.links = pageLinks(j.out)
 			}
 		}()
 	}
@@ -52,5 +55,39 @@ func (s *siteBuild) renderQueued() {
 			continue
 		}
 		s.tree.Add(j.file, j.out)
+		if s.links == nil {
+			s.links = map[string][]string{}
+		}
+		s.links[j.file] = j.links
 	}
+}
+
+// pageLinks returns the value of every href="..." and src="..." attribute
+// of a rendered page, in order: a byte scan done while the page is
+// rendered, instead of a regular expression over the whole site after.
+func pageLinks(b []byte) []string {
+	var out []string
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			break
+		}
+		q := i + j // an opening quote?
+		if isLinkAttr(b, q) {
+			end := bytes.IndexByte(b[q+1:], '"')
+			if end < 0 {
+				break
+			}
+			out = append(out, string(b[q+1:q+1+end]))
+			i = q + 1 + end + 1
+			continue
+		}
+		i = q + 1
+	}
+	return out
+}
+
+// isLinkAttr reports whether the quote at q follows href= or src=.
+func isLinkAttr(b []byte, q int) bool {
+	return q >= 5 && string(b[q-5:q]) == "href=" || q >= 4 && string(b[q-4:q]) == "src="
 }
