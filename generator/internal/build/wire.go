@@ -65,13 +65,13 @@ func (s *siteBuild) dataPages() {
 	idx, err := search.Index(search.Input{Catalog: s.cat, Pages: s.guides, GuidePath: GuidePath, Lang: s.lang.Code, Glossary: s.cat.Glossary,
 		KindKeywords: map[string]string{search.KindGPU: s.r.T("search.kw.gpu"), search.KindProvider: s.r.T("search.kw.provider"), search.KindModel: s.r.T("search.kw.model")},
 		Extra: []search.Entry{
-		{Title: s.r.T("calc.title"), URL: "calculator/", Kind: "page", Summary: s.r.T("calc.description")},
-		{Title: s.r.T("compare.title"), URL: "compare/", Kind: "page", Summary: s.r.T("compare.description")},
-		{Title: s.r.T("pricing.title"), URL: "pricing/", Kind: "page", Summary: s.r.T("pricing.description")},
-		{Title: s.r.T("tco.title"), URL: "tco/", Kind: "page", Summary: s.r.T("tco.description")},
-		{Title: s.r.T("charts.title"), URL: "charts/", Kind: "page", Summary: s.r.T("charts.description")},
-		{Title: s.r.T("api.title"), URL: "api/", Kind: "page", Summary: s.r.T("api.description")},
-	}})
+			{Title: s.r.T("calc.title"), URL: "calculator/", Kind: "page", Summary: s.r.T("calc.description")},
+			{Title: s.r.T("compare.title"), URL: "compare/", Kind: "page", Summary: s.r.T("compare.description")},
+			{Title: s.r.T("pricing.title"), URL: "pricing/", Kind: "page", Summary: s.r.T("pricing.description")},
+			{Title: s.r.T("tco.title"), URL: "tco/", Kind: "page", Summary: s.r.T("tco.description")},
+			{Title: s.r.T("charts.title"), URL: "charts/", Kind: "page", Summary: s.r.T("charts.description")},
+			{Title: s.r.T("api.title"), URL: "api/", Kind: "page", Summary: s.r.T("api.description")},
+		}})
 	if err != nil {
 		s.d.Errorf("data", 0, 0, "search index: %v", err)
 		return
