@@ -7,6 +7,13 @@
   const el = document.getElementById("compare-data");
   if (!form || !out || !el) return;
   const data = JSON.parse(el.textContent);
+  // The edition's words (data-i18n: templates/i18n/<lang>.toml's
+  // "compare.js.*" keys), with English defaults.
+  let T = {};
+  try {
+    T = JSON.parse(form.dataset.i18n || "{}");
+  } catch (_) {}
+  const tr = (k, d) => T[k] || d;
   const selects = [...form.querySelectorAll("select")];
 
   function h(tag, text, attrs) {
@@ -51,24 +58,24 @@
       history.replaceState(null, "", qs ? "?" + qs : location.pathname);
     }
     if (ids.length < 2) {
-      out.append(h("p", "Choose at least two GPUs."));
+      out.append(h("p", tr("choose", "Choose at least two GPUs.")));
       return;
     }
     const gs = ids.map((id) => data.gpus[id]);
     const names = gs.map((g) => g.name);
     const sorted = [...ids].sort();
     if (ids.length === 2 && data.pairs.includes(sorted[0] + "-vs-" + sorted[1])) {
-      const p = h("p", "Permanent page for this pair: ");
+      const p = h("p", tr("permanent", "Permanent page for this pair: "));
       p.append(h("a", names.join(" vs "), { href: form.dataset.base + "compare/" + sorted[0] + "-vs-" + sorted[1] + "/" }));
       out.append(p);
     }
-    out.append(table("Specifications (dense tensor throughput)", ["Spec", ...names], data.rows.map((r) => [r, ...gs.map((g) => g.specs[r])])));
-    out.append(table("Price per GPU-hour (min · median · max)", ["Billing", ...names], [
-      ["On-demand", ...gs.map((g) => stats(g.onDemand))],
-      ["Spot", ...gs.map((g) => stats(g.spot))],
+    out.append(table(tr("specs", "Specifications (dense tensor throughput)"), [tr("spec", "Spec"), ...names], data.rows.map((r) => [r, ...gs.map((g) => g.specs[r])])));
+    out.append(table(tr("prices", "Price per GPU-hour (min · median · max)"), [tr("billing", "Billing"), ...names], [
+      [tr("ondemand", "On-demand"), ...gs.map((g) => stats(g.onDemand))],
+      [tr("spot", "Spot"), ...gs.map((g) => stats(g.spot))],
     ]));
     const rows = data.models.map((m, mi) => [m, ...data.scenarios.map((_, si) => gs.map((g) => g.fits[mi][si] || "–").join(" / "))]);
-    out.append(table("GPUs needed per model preset (" + names.join(" / ") + ")", ["Model", ...data.scenarios], rows));
+    out.append(table(tr("fits", "GPUs needed per model preset") + " (" + names.join(" / ") + ")", [tr("model", "Model"), ...data.scenarios], rows));
   }
 
   const q = new URLSearchParams(location.search).getAll("gpu");

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"encoding/json"
 	"html/template"
 	"sort"
@@ -73,8 +74,8 @@ func (s *siteBuild) comparePages() {
 				a, b := gs[i], gs[j] // s.cat.GPUs is sorted by id: canonical order
 				p := PairPath(a.ID, b.ID)
 				idx.Segments[seg] = append(idx.Segments[seg], ComparePair{Path: p, A: a, B: b})
-				s.page(&render.Page{Kind: "compare", Path: p, Title: a.Name + " vs " + b.Name,
-					Description: "Side by side: " + a.Name + " and " + b.Name + ": specifications, prices per GPU-hour across providers and which models fit.",
+				s.page(&render.Page{Kind: "compare", Path: p, Title: fmt.Sprintf(s.r.T("compare.pair.title"), a.Name, b.Name),
+					Description: fmt.Sprintf(s.r.T("compare.pair.description"), a.Name, b.Name),
 					Data:        &ComparePage{GPUs: []CompareGPU{s.compareGPU(a), s.compareGPU(b)}, Scenarios: derive.Scenarios(), Currency: s.dd.Currency, Models: models}})
 			}
 		}
@@ -113,17 +114,24 @@ func (s *siteBuild) compareJSON() template.JS {
 		Models    []string       `json:"models"`
 		Scenarios []string       `json:"scenarios"`
 		Pairs     []string       `json:"pairs"`
-	}{GPUs: map[string]gpu{}, Rows: specRowNames()}
+	}{GPUs: map[string]gpu{}}
+	for _, id := range specRowNames() {
+		out.Rows = append(out.Rows, s.r.T("spec."+id))
+	}
 	models := append([]*catalog.Model(nil), s.cat.Models...)
 	sort.SliceStable(models, func(i, j int) bool { return models[i].Params < models[j].Params })
 	for _, m := range models {
 		out.Models = append(out.Models, m.Name)
 	}
 	for _, sc := range derive.Scenarios() {
-		out.Scenarios = append(out.Scenarios, sc.Label)
+		out.Scenarios = append(out.Scenarios, s.r.T("scenario."+sc.ID))
 	}
 	for _, g := range s.cat.GPUs {
-		x := gpu{Name: g.Name, Specs: specRows(g), OnDemand: conv(s.dd.GPUStats(g.ID, "on-demand")), Spot: conv(s.dd.GPUStats(g.ID, "spot"))}
+		specs := map[string]string{}
+		for id, v := range specRows(g) {
+			specs[s.r.T("spec."+id)] = v
+		}
+		x := gpu{Name: g.Name, Specs: specs, OnDemand: conv(s.dd.GPUStats(g.ID, "on-demand")), Spot: conv(s.dd.GPUStats(g.ID, "spot"))}
 		for _, f := range s.dd.GPUFits(g) {
 			x.Fits = append(x.Fits, f.MinGPUs)
 		}
@@ -140,9 +148,10 @@ func (s *siteBuild) compareJSON() template.JS {
 	return template.JS(b)
 }
 
-// specRowNames are the rows of a comparison's spec table, in order.
+// specRowNames are the rows of a comparison's spec table, in order: ids
+// whose labels are the UI strings "spec.<id>".
 func specRowNames() []string {
-	return []string{"Vendor", "Architecture", "Year", "Form factor", "Memory", "Memory bandwidth", "FP32", "TF32 tensor", "BF16/FP16 tensor", "FP8 tensor", "INT8", "TDP", "Interconnect"}
+	return []string{"vendor", "architecture", "year", "form", "memory", "bandwidth", "fp32", "tf32", "bf16", "fp8", "int8", "tdp", "interconnect"}
 }
 
 // specRows formats a GPU's specs for comparison; unknown figures are "–".
@@ -165,10 +174,10 @@ func specRows(g *catalog.GPU) map[string]string {
 		bf += " (FP16)"
 	}
 	return map[string]string{
-		"Vendor": g.Vendor, "Architecture": g.Architecture, "Year": render.Num(float64(g.ReleaseYear)), "Form factor": g.FormFactor,
-		"Memory": render.Num(g.MemoryGB) + " GB " + g.MemoryType, "Memory bandwidth": render.Num(g.MemoryBWGBs) + " GB/s",
-		"FP32": opt(g.FP32TFLOPS, " TFLOPS"), "TF32 tensor": opt(g.TF32TFLOPS, " TFLOPS"), "BF16/FP16 tensor": bf,
-		"FP8 tensor": opt(g.FP8TFLOPS, " TFLOPS"), "INT8": opt(g.INT8TOPS, " TOPS"), "TDP": opt(g.TDPW, " W"), "Interconnect": ic,
+		"vendor": g.Vendor, "architecture": g.Architecture, "year": render.Num(float64(g.ReleaseYear)), "form": g.FormFactor,
+		"memory": render.Num(g.MemoryGB) + " GB " + g.MemoryType, "bandwidth": render.Num(g.MemoryBWGBs) + " GB/s",
+		"fp32": opt(g.FP32TFLOPS, " TFLOPS"), "tf32": opt(g.TF32TFLOPS, " TFLOPS"), "bf16": bf,
+		"fp8": opt(g.FP8TFLOPS, " TFLOPS"), "int8": opt(g.INT8TOPS, " TOPS"), "tdp": opt(g.TDPW, " W"), "interconnect": ic,
 	}
 }
 

@@ -35,6 +35,8 @@ func SizingModel(m *catalog.Model) sizing.Model {
 // Scenario is a named common workload, computed for every preset at build
 // time and shown on model and GPU pages.
 type Scenario struct {
+	// ID names the scenario; pages show the UI string "scenario.<ID>".
+	// Label is its English description, for code and tests.
 	ID, Label string
 	Input     func(m sizing.Model) sizing.Input
 }
