@@ -1,7 +1,10 @@
 // The sizing calculator: reads the form, asks the Go sizing engine
 // (WebAssembly, gpuAtlasSize) for the figures, and renders them. The page
 // works without this script: it then shows the server-rendered result of
-// the default inputs. The URL query string holds the inputs.
+// the default inputs. The URL query string holds the inputs. Every text it
+// writes comes from the page's UI strings (data.msgs): the engine returns
+// message keys with arguments and quantities as {n, u} (a number and the
+// key of its unit), which fill() places as sizing.FillMessage does.
 (() => {
   const form = document.getElementById("calc");
   const dataEl = document.getElementById("calc-data");
@@ -9,21 +12,74 @@
   const data = JSON.parse(dataEl.textContent);
   const $ = (id) => document.getElementById(id);
   const f = form.elements;
-  const keys = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "overhead"];
-  const camel = { weights: "weights", kv_cache: "kvCache", activations: "activations", gradients: "gradients", optimizer: "optimizer", adapters: "adapters", overhead: "overhead" };
+  const parts = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"];
+  const camel = { kv_cache: "kvCache" };
+  // The check boxes that are booleans of the input ("true" in the URL when
+  // on); flash is on by default and so is always written.
+  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "tied"];
 
-  // The custom model's fields: in the URL only when the model is custom.
-  const custom = ["params", "layers", "hidden", "heads", "kv-heads", "ffn", "vocab"];
+  // Messages: fill(template, args) is sizing.FillMessage ({s} {0} {1} {2}
+  // {f} are args[0..4], {field} is the translated field name of args[0]).
+  const T = (key) => (key in data.msgs ? data.msgs[key] : "[" + key + "]");
+  function fill(tmpl, args) {
+    const names = ["s", "0", "1", "2", "f"];
+    return tmpl.replace(/\{(s|0|1|2|f|field)\}/g, (_, name) => {
+      if (name === "field") {
+        const k = "sizing.field." + (args[0] || "");
+        return k in data.msgs ? data.msgs[k] : args[0] || "";
+      }
+      return args[names.indexOf(name)] || "";
+    });
+  }
+  const msg = (key, ...args) => fill(T(key), args);
+  const Q = (q) => fill(T(q.u), ["", q.n]);
+  function errText(e) {
+    const s = msg(e.key, ...e.args);
+    return e.line ? msg("hfconfig.at", s, String(e.line), String(e.col)) : s;
+  }
 
-  // URL state: every named control; checkboxes as repeated keys.
+  // What applies: an element with data-show="a b" is shown when every
+  // named condition holds; a control inside a hidden element does not
+  // apply, takes its default in the input and stays out of the URL.
+  const conditions = {
+    infer: () => f.workload.value === "inference",
+    train: () => f.workload.value !== "inference",
+    lora: () => f.workload.value === "lora" || f.workload.value === "qlora",
+    multi: () => +f.gpus.value > 1,
+    tpset: () => f.tp.value !== "",
+    int4: () => f.dtype.value === "int4",
+    grouped: () => f.quant.value === "gptq" || f.quant.value === "awq",
+    quantized: () => ["fp8", "int8", "int4"].includes(f.dtype.value),
+    custom: () => f.model.value === "custom",
+    window: () => +f["sliding-window"].value > 0,
+    moe: () => +f.experts.value > 0,
+    mla: () => +f["kv-lora-rank"].value > 0,
+  };
+  function applies() {
+    for (const el of document.querySelectorAll("[data-show]")) {
+      el.hidden = !el.dataset.show.split(" ").every((c) => conditions[c]());
+    }
+  }
+  const on = (el) => !el.closest("[hidden]");
+  // val is a named control's value, or its default when it does not apply.
+  function val(name) {
+    const el = f[name];
+    if (on(el)) return el.type === "checkbox" ? el.checked : el.value;
+    if (el.type === "checkbox") return el.defaultChecked;
+    if (el.tagName === "SELECT") return [...el.options].find((o) => o.defaultSelected).value;
+    return el.defaultValue;
+  }
+
+  // URL state: every named control that applies; check boxes as
+  // repeated keys (LoRA targets) or "true".
   function toQuery() {
     const q = new URLSearchParams();
     for (const el of form.elements) {
-      if (!el.name) continue;
+      if (!el.name || !on(el)) continue;
       if (el.type === "checkbox") {
         if (el.name === "flash") q.set("flash", el.checked ? "true" : "false");
         else if (el.checked) q.append(el.name, el.value);
-      } else if (!custom.includes(el.name) || f.model.value === "custom") {
+      } else {
         q.set(el.name, el.value);
       }
     }
@@ -35,7 +91,7 @@
     for (const el of form.elements) {
       if (!el.name) continue;
       if (el.type === "checkbox") {
-        if (el.name === "flash") { if (q.has("flash")) el.checked = q.get("flash") !== "false"; }
+        if (booleans.includes(el.name)) { if (q.has(el.name)) el.checked = q.get(el.name) !== "false"; }
         else if (targets.length) el.checked = targets.includes(el.value); // absent: keep the defaults
       } else if (q.has(el.name)) {
         el.value = q.get(el.name);
@@ -44,28 +100,44 @@
     if (f.model.value === "custom") $("advanced").open = true;
   }
 
+  const customFields = {
+    params: "params", "active-params": "activeParams", layers: "layers", hidden: "hidden", heads: "heads",
+    "kv-heads": "kvHeads", "head-dim": "headDim", ffn: "ffn", vocab: "vocab", experts: "experts",
+    "experts-per-token": "expertsPerToken", "shared-experts": "sharedExperts", "dense-layers": "denseLayers",
+    "dense-ffn": "denseFFN", "kv-lora-rank": "kvLoraRank", "q-lora-rank": "qLoraRank", "rope-head-dim": "ropeHeadDim",
+    "v-head-dim": "vHeadDim", "sliding-window": "slidingWindow", "local-layers": "localLayers",
+  };
+
   function input() {
     let model;
     if (f.model.value === "custom") {
-      model = { params: +f.params.value, layers: +f.layers.value, hidden: +f.hidden.value, heads: +f.heads.value,
-        kvHeads: +f["kv-heads"].value, ffn: +f.ffn.value, vocab: +f.vocab.value };
+      model = { tied: val("tied") };
+      for (const [name, key] of Object.entries(customFields)) model[key] = +val(name);
     } else {
       model = Object.assign({}, data.models[f.model.value]);
       delete model.name;
     }
     const gpu = data.gpus.find((g) => g.id === f.gpu.value) || null;
-    const targets = [...form.querySelectorAll("input[name=lora-targets]:checked")].map((x) => x.value);
+    const targets = on(f["lora-rank"]) ? [...form.querySelectorAll("input[name=lora-targets]:checked")].map((x) => x.value) : ["q", "k", "v", "o"];
     return {
-      model, workload: f.workload.value, dtype: f.dtype.value, kvDtype: f["kv-dtype"].value,
-      seq: +f.seq.value, batch: +f.batch.value, gpus: +f.gpus.value, tp: +f.tp.value, zero: +f.zero.value,
-      offload: f.offload.value, checkpointing: f.checkpointing.value, flash: f.flash.checked,
-      optimizer: f.optimizer.value, loraRank: +f["lora-rank"].value, loraTargets: targets,
-      tokens: +f.tokens.value, mfu: +f.mfu.value, gpu, catalog: data.gpus,
+      model, workload: val("workload"), dtype: val("dtype"), kvDtype: val("kv-dtype"), quant: val("quant"),
+      groupSize: +val("group-size"), quantEmbeddings: val("quant-embeddings"),
+      seq: +val("seq"), prompt: +val("prompt"), batch: +val("batch"), gpus: +val("gpus"),
+      tp: val("tp") === "" ? 0 : +val("tp"), pp: +val("pp"), cp: +val("cp"), sequenceParallel: val("sequence-parallel"),
+      zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
+      optimizer: val("optimizer"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
+      tokens: +val("tokens"), mfu: +val("mfu"), gpu, catalog: data.gpus,
     };
   }
 
   function money(v) {
     return (v < 1 ? v.toFixed(3) : v.toFixed(2)) + " " + data.currency;
+  }
+  // sizing.CostPerMillionTokens.
+  function perMillion(tps, n, count, price) {
+    if (n < 1 || count < n || !(tps > 0) || !(price > 0)) return 0;
+    const x = price / (Math.floor(count / n) * tps * 3600) * 1e6;
+    return Number.isFinite(x) ? x : 0;
   }
 
   function cell(tr, text, cls) {
@@ -75,82 +147,162 @@
     tr.appendChild(td);
     return td;
   }
+  // offerCell writes "Provider instance (count× GPU)" with a link.
+  function offerCell(el, o) {
+    const a = document.createElement("a");
+    a.href = form.dataset.base + "providers/" + o.provider + "/";
+    a.textContent = o.providerName;
+    el.append(a, " " + o.instance + " (" + o.count + "× " + o.gpuName + ")");
+    return el;
+  }
+  function rowHeader(tr) {
+    const th = document.createElement("th");
+    th.scope = "row";
+    tr.appendChild(th);
+    return th;
+  }
+
+  // nearest is build.nearestOffer: the offer whose GPU holds the job with
+  // the most GPUs relative to the count it needs, then the cheapest.
+  function nearest(mins) {
+    let best = null, bn = 0;
+    for (const o of data.offers) {
+      const m = mins[o.gpu];
+      if (!m) continue;
+      const a = o.count * bn, b = best ? best.count * m.n : 0;
+      if (!best || a > b || (a === b && (o.price < best.price || (o.price === best.price && o.id < best.id)))) {
+        best = o;
+        bn = m.n;
+      }
+    }
+    return best && { o: best, n: bn };
+  }
 
   function render(inp, r) {
     const err = $("error");
     const result = $("result");
+    const head = $("headline");
     if (!r.ok) {
-      err.textContent = r.error;
+      const text = errText(r.error);
+      err.textContent = text;
       err.hidden = false;
+      head.textContent = msg("calc.headline.error", text);
+      head.className = "headline nofit";
+      $("layout").textContent = "";
       result.classList.add("stale");
       return;
     }
     err.hidden = true;
     result.classList.remove("stale");
     const t = r.text;
-    $("total").textContent = t.totalPerGPU;
-    $("usable").textContent = t.usableBytes;
-    $("gpuname").textContent = inp.gpu ? inp.gpu.name : "";
+    const name = inp.gpu ? inp.gpu.name : "";
+    head.textContent = msg(r.fits ? "calc.headline.fits" : "calc.headline.nofit", name, Q(t.totalPerGPU), String(inp.gpus));
+    head.className = "headline " + (r.fits ? "fits" : "nofit");
+    const l = r.layout;
+    $("layout").textContent = msg("calc.layout", String(inp.gpus), String(l.tp), String(l.pp), String(l.dp)) +
+      (l.cp > 1 ? msg("calc.layout.cp", "", String(l.cp)) : "") + (l.auto ? msg("calc.layout.auto") : "");
+    $("total").textContent = Q(t.totalPerGPU);
+    $("usable").textContent = t.usableBytes ? Q(t.usableBytes) : "";
+    $("gpuname").textContent = name;
     const fits = $("fits");
-    fits.textContent = r.fits ? "fits" : "does not fit";
+    fits.textContent = msg(r.fits ? "calc.result.fits" : "calc.result.nofit");
     fits.className = r.fits ? "fits" : "nofit";
     let x = 0;
     const total = r.totalPerGPU || 1;
-    for (const k of keys) {
-      const b = r.breakdown[camel[k]];
-      $("b-" + k).textContent = t.breakdown[camel[k]];
+    for (const k of parts) {
+      const key = camel[k] || k;
+      $("b-" + k).textContent = Q(t.breakdown[key]);
       const rect = document.querySelector("#bar .seg-" + k);
-      const w = (b / total) * 1000;
+      const w = (r.breakdown[key] / total) * 1000;
       rect.setAttribute("x", x.toFixed(1));
       rect.setAttribute("width", w.toFixed(1));
       x += w;
     }
-    $("flops").textContent = t.trainFLOPs;
-    $("decode").textContent = t.decodeTokensPerSec;
-    $("time").textContent = t.trainSeconds;
+    $("r-gathered").hidden = !(r.breakdown.gathered > 0);
+    $("b-paged").textContent = Q(t.pagedOut);
+    $("r-paged").hidden = !(r.pagedOut > 0);
+    $("decode").textContent = msg("calc.speed.decode", msg(r.computeBound ? "calc.bound.compute" : "calc.bound.memory"), Q(t.decode));
+    $("ttft").textContent = msg("calc.speed.ttft", "", Q(t.ttft), String(inp.prompt || inp.seq));
+    $("tput").textContent = msg("calc.speed.throughput", "", Q(t.throughput), String(inp.gpus), Q(t.perGPU));
+    $("flops").textContent = Q(t.trainFLOPs);
+    $("time").textContent = Q(t.trainSeconds);
+
+    const dash = T("sizing.unit.none");
+    let any = false;
     for (const tr of document.querySelectorAll("#mingpus tbody tr")) {
-      const n = r.minGPUs[tr.dataset.gpu];
-      tr.lastElementChild.textContent = n ? String(n) : "–";
+      const m = r.minGPUs[tr.dataset.gpu];
+      any = any || !!m;
+      const td = tr.querySelectorAll("td");
+      td[1].textContent = m ? String(m.n) : dash;
+      td[2].textContent = m ? Q(m.decodeText) : dash;
+      td[3].textContent = m ? Q(m.ttftText) : dash;
     }
+    $("mingpus-none").hidden = any;
+
     // Cheapest fitting offer per billing mode: the same rule as the build
     // (derive.CheapestFitting): at least the minimum GPU count, lowest
     // price per instance-hour, ties by offer id.
+    const infer = inp.workload === "inference";
     const best = {};
     for (const o of data.offers) {
-      const n = r.minGPUs[o.gpu];
-      if (!n || o.count < n) continue;
+      const m = r.minGPUs[o.gpu];
+      if (!m || o.count < m.n) continue;
       const b = best[o.billing];
       if (!b || o.price < b.price || (o.price === b.price && o.id < b.id)) best[o.billing] = o;
     }
+    $("cheapest-cost").textContent = T(infer ? "calc.col.permtok" : "calc.col.jobcost");
+    $("cheapest-extra").textContent = T(infer ? "calc.cheapest.caption.tokens" : "calc.cheapest.caption.job");
     const body = document.querySelector("#cheapest tbody");
     body.replaceChildren();
-    for (const mode of Object.keys(data.billing)) {
+    for (const mode of data.modes) {
       const o = best[mode];
       if (!o) continue;
       const tr = document.createElement("tr");
-      const th = document.createElement("th");
-      th.scope = "row";
-      th.textContent = data.billing[mode];
-      tr.appendChild(th);
-      const td = cell(tr, "");
-      const a = document.createElement("a");
-      a.href = form.dataset.base + "providers/" + o.provider + "/";
-      a.textContent = o.providerName;
-      td.append(a, " " + o.instance + " (" + o.count + "× " + o.gpuName + ")");
+      rowHeader(tr).textContent = data.billing[mode];
+      offerCell(cell(tr, ""), o);
       cell(tr, money(o.price), "num");
       const g = data.gpus.find((x) => x.id === o.gpu);
-      let cost = "–";
-      if (r.trainFLOPs > 0 && g && g.bf16Flops > 0) {
-        const hours = r.trainFLOPs / (o.count * g.bf16Flops * inp.mfu) / 3600;
-        cost = money(hours * o.price);
+      let cost = 0;
+      if (infer) {
+        const m = r.minGPUs[o.gpu];
+        cost = perMillion(m.decode, m.n, o.count, o.price);
+      } else if (r.trainFLOPs > 0 && g && g.bf16Flops > 0) {
+        cost = r.trainFLOPs / (o.count * g.bf16Flops * inp.mfu) / 3600 * o.price;
       }
-      cell(tr, cost, "num");
+      cell(tr, cost > 0 ? money(cost) : dash, "num");
       cell(tr, o.asOf);
       body.appendChild(tr);
     }
+    const none = $("cheapest-none");
+    none.hidden = body.children.length > 0;
+    const near = nearest(r.minGPUs);
+    none.textContent = near
+      ? msg("calc.cheapest.none", msg("calc.cheapest.nearest", near.o.providerName + " " + near.o.instance, String(near.o.count), near.o.gpuName, String(near.n)))
+      : msg("calc.cheapest.none.nooffer");
+
+    // Cost per million output tokens on the current on-demand offers.
+    const rows = [];
+    for (const o of data.ondemand) {
+      const m = r.minGPUs[o.gpu];
+      const c = m ? perMillion(m.decode, m.n, o.count, o.price) : 0;
+      if (c > 0) rows.push({ o, c, n: Math.floor(o.count / m.n) });
+    }
+    rows.sort((a, b) => (a.c !== b.c ? a.c - b.c : a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0));
+    const pt = document.querySelector("#pertoken tbody");
+    pt.replaceChildren();
+    for (const { o, c, n } of rows.slice(0, 10)) {
+      const tr = document.createElement("tr");
+      offerCell(rowHeader(tr), o);
+      cell(tr, String(n), "num");
+      cell(tr, money(o.price), "num");
+      cell(tr, money(c), "num");
+      pt.appendChild(tr);
+    }
+    $("pertoken-none").hidden = rows.length > 0;
   }
 
   function update(push) {
+    applies();
     if (typeof globalThis.gpuAtlasSize !== "function") return;
     const inp = input();
     render(inp, globalThis.gpuAtlasSize(inp));
@@ -160,8 +312,53 @@
     }
   }
 
+  // A Hugging Face config.json, pasted, dropped or chosen: the engine's
+  // parser (package hfconfig) fills the custom model's fields.
+  const cfg = $("f-config"), cfgFile = $("f-config-file"), cfgMsg = $("config-msg");
+  function readConfig(text) {
+    cfg.removeAttribute("aria-invalid");
+    cfgMsg.className = "note";
+    if (!text.trim()) {
+      cfgMsg.textContent = "";
+      return;
+    }
+    const c = globalThis.gpuAtlasParseConfig(text);
+    if (!c.ok) {
+      cfg.setAttribute("aria-invalid", "true");
+      cfgMsg.className = "note nofit";
+      cfgMsg.textContent = errText(c.error);
+      return;
+    }
+    f.model.value = "custom";
+    for (const [name, key] of Object.entries(customFields)) f[name].value = String(c.model[key]);
+    f.tied.checked = c.model.tied;
+    $("advanced").open = true;
+    cfgMsg.textContent = msg("calc.config.ok", c.modelType, c.paramsText) + (c.generic ? T("calc.config.generic") : "");
+    update(true);
+  }
+  function configText(text) {
+    load();
+    if (typeof globalThis.gpuAtlasParseConfig === "function") return readConfig(text);
+    cfgMsg.textContent = T("calc.config.loading");
+    ready.then(() => readConfig(text));
+  }
+  cfg.addEventListener("dragover", (e) => e.preventDefault());
+  cfg.addEventListener("drop", (e) => {
+    const file = e.dataTransfer && e.dataTransfer.files[0];
+    if (!file) return;
+    e.preventDefault();
+    file.text().then((s) => { cfg.value = s; configText(s); });
+  });
+  cfgFile.addEventListener("change", () => {
+    const file = cfgFile.files[0];
+    if (file) file.text().then((s) => { cfg.value = s; configText(s); });
+  });
+
   fromQuery(new URLSearchParams(location.search));
+  applies();
   form.addEventListener("input", (e) => {
+    if (e.target === cfg) return configText(cfg.value);
+    if (e.target === cfgFile) return;
     // QLoRA quantizes the base to NF4: pick int4 weights, as the engine's
     // default for qlora does. The custom model's fields are in the
     // advanced section: open it.
@@ -171,11 +368,14 @@
   });
   form.addEventListener("submit", (e) => { e.preventDefault(); update(true); });
 
+  let engineReady;
+  const ready = new Promise((resolve) => { engineReady = resolve; });
   globalThis.gpuAtlasReady = () => {
     form.dataset.ready = "true";
+    engineReady();
     update(false);
   };
-  // The engine (about 460 KB brotli) loads when a shared URL needs it, or
+  // The engine (about 490 KB brotli) loads when a shared URL needs it, or
   // on the first sign the reader will use the form; until then the page
   // shows the server-rendered result of the default inputs.
   let loading = false;
@@ -187,12 +387,12 @@
       .then((res) => go.run(res.instance))
       .catch((e) => {
         const err = $("error");
-        err.textContent = "The calculator could not load its engine: " + e.message;
+        err.textContent = msg("calc.err.engine", e.message);
         err.hidden = false;
       });
   }
   if (location.search) load();
-  for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input"]) {
+  for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input", "dragenter"]) {
     form.addEventListener(ev, load, { once: true, passive: true });
   }
 })();

@@ -1,39 +1,116 @@
 package browsertest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 func TestMain(m *testing.M) { Main(m) }
 
 // formOrder is the calculator form's controls by name, in the order a user
-// meets them; basic ones first, then those inside <details id="advanced">.
+// meets them; basic ones first, then those inside <details id="advanced">
+// (parallelism, precision, inference, training, the custom model).
 var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "gpu", "gpus",
-	"kv-dtype", "tp", "zero", "offload", "checkpointing", "optimizer", "flash", "lora-rank", "lora-targets",
-	"tokens", "mfu", "params", "layers", "hidden", "heads", "kv-heads", "ffn", "vocab"}
+	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "group-size", "quant-embeddings", "flash", "prompt",
+	"zero", "offload", "checkpointing", "optimizer", "no-master", "lora-rank", "lora-targets", "tokens", "mfu",
+	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
+	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
+	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim"}
 
 var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true, "seq": true, "batch": true, "gpu": true, "gpus": true}
 
+// checkboxes are the boolean controls ("true" or "false" in a case).
+var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "tied": true}
+
 // pageDefaults are the form's initial values (templates/calculator.html;
-// the model and GPU are build.calculator's defaults).
+// the model and GPU are build.calculator's defaults). tp "" is "auto".
 var pageDefaults = map[string]string{
 	"model": "llama-3-8b", "workload": "inference", "dtype": "bf16", "seq": "4096", "batch": "1",
-	"gpu": "h100-sxm5-80gb", "gpus": "1", "kv-dtype": "bf16", "tp": "1", "zero": "0", "offload": "none",
-	"checkpointing": "none", "optimizer": "adamw", "flash": "true", "lora-rank": "16", "lora-targets": "q,k,v,o",
-	"tokens": "0", "mfu": "0.4", "params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32",
-	"kv-heads": "32", "ffn": "11008", "vocab": "32000",
+	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
+	"kv-dtype": "bf16", "quant": "nf4-dq", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
+	"zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
+	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0.4",
+	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
+	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
+	"experts": "0", "experts-per-token": "0", "active-params": "0", "shared-experts": "0", "dense-layers": "0",
+	"dense-ffn": "0", "kv-lora-rank": "0", "q-lora-rank": "0", "rope-head-dim": "0", "v-head-dim": "0",
+}
+
+// applies says whether a control applies to the inputs v: the rule of the
+// data-show attributes in templates/calculator.html. A control that does
+// not apply is hidden, takes its default and stays out of the URL.
+func applies(name string, v map[string]string) bool {
+	train := v["workload"] != "inference"
+	multi := atoiOr(v["gpus"]) > 1
+	custom := v["model"] == "custom"
+	switch name {
+	case "tp", "cp":
+		return multi
+	case "pp":
+		return multi && v["tp"] != ""
+	case "sequence-parallel":
+		return multi && train
+	case "kv-dtype", "prompt":
+		return !train
+	case "quant":
+		return v["dtype"] == "int4"
+	case "group-size":
+		return v["dtype"] == "int4" && (v["quant"] == "gptq" || v["quant"] == "awq")
+	case "quant-embeddings":
+		return v["dtype"] == "fp8" || v["dtype"] == "int8" || v["dtype"] == "int4"
+	case "zero", "offload", "checkpointing", "optimizer", "no-master", "tokens", "mfu":
+		return train
+	case "lora-rank", "lora-targets":
+		return v["workload"] == "lora" || v["workload"] == "qlora"
+	case "params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "experts", "kv-lora-rank":
+		return custom
+	case "local-layers":
+		return custom && atoiOr(v["sliding-window"]) > 0
+	case "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn":
+		return custom && atoiOr(v["experts"]) > 0
+	case "q-lora-rank", "rope-head-dim", "v-head-dim":
+		return custom && atoiOr(v["kv-lora-rank"]) > 0
+	}
+	return true
+}
+
+func atoiOr(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// effective is v with every control that does not apply at its default:
+// what the script gives the engine.
+func effective(v map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, x := range v {
+		out[k] = x
+		if !applies(k, v) {
+			out[k] = pageDefaults[k]
+		}
+	}
+	return out
 }
 
 // calcCase is one set of inputs, given as form values by control name;
@@ -44,22 +121,47 @@ type calcCase struct {
 	implied map[string]string // values the page picks itself after set
 	reload  bool              // also reload the URL and compare again
 	invalid bool              // the Go engine rejects the input
+	// what the case is there to show, checked besides the equality with
+	// the Go engine
+	layout   string // a text #layout must contain
+	fits     bool   // the headline says it fits
+	noGPU    bool   // no catalog GPU holds the job: #mingpus-none shows
+	noOffer  bool   // no offer has enough GPUs: #cheapest-none names the nearest
+	showsRow string // a breakdown row that must be shown (b-gathered, b-paged)
 }
 
 var calcCases = []calcCase{
-	{name: "defaults", set: map[string]string{}, reload: true},
+	{name: "defaults", set: map[string]string{}, reload: true, fits: true, layout: "tensor parallel 1 × pipeline parallel 1 × data parallel 1"},
+	// issue 11: the GPU count alone drives the layout.
+	{name: "llama3-70b on 4 gpus: tensor parallel 4 chosen", reload: true, fits: true, set: map[string]string{
+		"model": "llama-3-70b", "gpus": "4"}, layout: "Layout: 4 GPU(s) as tensor parallel 4 × pipeline parallel 1 × data parallel 1 (chosen"},
+	{name: "llama2-70b on 8 gpus: tensor parallel 8 chosen", fits: true, set: map[string]string{
+		"model": "llama-2-70b", "gpus": "8"}, layout: "Layout: 8 GPU(s) as tensor parallel 8 × pipeline parallel 1 × data parallel 1 (chosen"},
+	{name: "llama2-70b on 4 a100-40gb: pipeline stages added", set: map[string]string{
+		"model": "llama-2-70b", "gpus": "4", "gpu": "a100-sxm4-40gb"}, layout: "tensor parallel 4"},
 	{name: "llama3-8b int4 weights fp8 kv 32k batch 8 on rtx-4090", set: map[string]string{
 		"dtype": "int4", "seq": "32768", "batch": "8", "gpu": "rtx-4090", "kv-dtype": "fp8"}},
 	{name: "llama3-70b fp8 tp4 batch 16", reload: true, set: map[string]string{
 		"model": "llama-3-70b", "dtype": "fp8", "seq": "8192", "batch": "16", "gpus": "4", "tp": "4"}},
-	{name: "llama3.1-405b bf16 tp8 on b200", set: map[string]string{
-		"model": "llama-3-1-405b", "seq": "16384", "gpu": "b200-sxm-180gb", "gpus": "8", "tp": "8"}},
+	{name: "llama3.1-405b fp8 tp4 pp2 on h200", set: map[string]string{
+		"model": "llama-3-1-405b", "dtype": "fp8", "gpu": "h200-sxm-141gb", "gpus": "8", "tp": "4", "pp": "2"},
+		layout: "tensor parallel 4 × pipeline parallel 2 × data parallel 1"},
 	{name: "mixtral inference on mi300x batch 32", set: map[string]string{
 		"model": "mixtral-8x7b", "seq": "2048", "batch": "32", "gpu": "mi300x"}},
 	{name: "qwen2-7b fp32 on t4 does not fit", set: map[string]string{
 		"model": "qwen2-7b", "dtype": "fp32", "seq": "512", "gpu": "t4", "kv-dtype": "fp32"}},
-	{name: "mistral int8 batch 64 without flash on l4", set: map[string]string{
+	{name: "mistral int8 batch 64 without flash on l4, 16-bit embeddings", set: map[string]string{
 		"model": "mistral-7b", "dtype": "int8", "seq": "1024", "batch": "64", "gpu": "l4", "flash": "false"}},
+	{name: "mistral 7b sliding window at 32k", fits: true, set: map[string]string{
+		"model": "mistral-7b", "seq": "32768", "batch": "4"}},
+	{name: "deepseek-v3 fp8 on 8 h200 at 32k (MLA)", reload: true, fits: true, set: map[string]string{
+		"model": "deepseek-v3", "dtype": "fp8", "gpu": "h200-sxm-141gb", "gpus": "8", "seq": "32768", "batch": "4", "prompt": "2048"}},
+	{name: "deepseek-v3 bf16 128k batch 16: no instance has enough gpus", noOffer: true, set: map[string]string{
+		"model": "deepseek-v3", "seq": "131072", "batch": "16"}},
+	{name: "qwen3-30b-a3b awq group 64 on l4", set: map[string]string{
+		"model": "qwen3-30b-a3b", "dtype": "int4", "quant": "awq", "group-size": "64", "gpu": "l4"}},
+	{name: "qwen3-32b gptq with quantized embeddings on rtx-4090", reload: true, set: map[string]string{
+		"model": "qwen3-32b", "dtype": "int4", "quant": "gptq", "quant-embeddings": "true", "gpu": "rtx-4090", "seq": "8192"}},
 	{name: "gpt2-xl tp5 (25 heads) on v100", set: map[string]string{
 		"model": "gpt2-xl", "seq": "1024", "batch": "4", "gpu": "v100-sxm2-16gb", "gpus": "5", "tp": "5"}},
 	{name: "llama2-70b int4 kv int4 tp2 on a100-80", set: map[string]string{
@@ -70,6 +172,10 @@ var calcCases = []calcCase{
 	{name: "llama2-7b qlora 8-bit adam full checkpointing on rtx-4090", reload: true, set: map[string]string{
 		"model": "llama-2-7b", "workload": "qlora", "dtype": "int4", "gpu": "rtx-4090",
 		"checkpointing": "full", "optimizer": "adamw8bit"}},
+	{name: "llama2-13b qlora recipe: paged 8-bit adam, bf16 adapters, nf4 on rtx-4090", reload: true, showsRow: "r-paged", set: map[string]string{
+		"model": "llama-2-13b", "workload": "qlora", "gpu": "rtx-4090", "seq": "512", "checkpointing": "full",
+		"optimizer": "paged-adamw8bit", "no-master": "true", "lora-rank": "64", "lora-targets": "q,k,v,o,gate,up,down"},
+		implied: map[string]string{"dtype": "int4"}},
 	{name: "qlora picks int4 weights by itself", reload: true, set: map[string]string{
 		"model": "mistral-7b", "workload": "qlora"}, implied: map[string]string{"dtype": "int4"}},
 	{name: "custom model chosen opens the advanced section", set: map[string]string{
@@ -77,19 +183,33 @@ var calcCases = []calcCase{
 	{name: "llama2-13b lora int8 base sgd on l4", set: map[string]string{
 		"model": "llama-2-13b", "workload": "lora", "dtype": "int8", "seq": "1024", "gpu": "l4", "optimizer": "sgd",
 		"lora-rank": "8", "lora-targets": "q,v"}},
-	{name: "llama3-8b full bf16 zero3 8 gpus with tokens", set: map[string]string{
-		"workload": "full", "gpus": "8", "zero": "3", "checkpointing": "full", "tokens": "2e10", "mfu": "0.35"}},
+	{name: "llama3-8b full bf16 zero3 8 gpus with tokens: tensor parallel 8 chosen", set: map[string]string{
+		"workload": "full", "gpus": "8", "zero": "3", "checkpointing": "full", "tokens": "2e10", "mfu": "0.35"},
+		layout: "tensor parallel 8 × pipeline parallel 1 × data parallel 1"},
+	{name: "llama3-8b full bf16 zero3 data parallel 8 shards and gathers", set: map[string]string{
+		"workload": "full", "gpus": "8", "tp": "1", "zero": "3", "checkpointing": "full", "tokens": "2e10"},
+		showsRow: "r-gathered", layout: "data parallel 8"},
+	{name: "llama3-8b full zero3 full offload on one gpu keeps the gathered layer", showsRow: "r-gathered", set: map[string]string{
+		"workload": "full", "zero": "3", "offload": "full", "checkpointing": "full"}},
+	{name: "llama3-8b full fp8 zero1 tp1 8 gpus", set: map[string]string{
+		"workload": "full", "dtype": "fp8", "gpus": "8", "tp": "1", "zero": "1", "tokens": "1e10"},
+		layout: "tensor parallel 1 × pipeline parallel 1 × data parallel 8"},
 	{name: "llama3-8b full zero2 optimizer offload", set: map[string]string{
 		"workload": "full", "gpus": "8", "zero": "2", "offload": "optimizer", "batch": "2"}},
+	{name: "llama3-8b full tp4 cp2 sequence parallel 32k", set: map[string]string{
+		"workload": "full", "gpus": "8", "tp": "4", "cp": "2", "sequence-parallel": "true", "seq": "32768", "zero": "1",
+		"checkpointing": "selective"}, layout: ", context parallel 2"},
 	{name: "llama3-70b full zero3 full offload tp8 64 gpus on h200", set: map[string]string{
 		"model": "llama-3-70b", "workload": "full", "gpu": "h200-sxm-141gb", "gpus": "64", "tp": "8", "zero": "3",
 		"offload": "full", "checkpointing": "full", "tokens": "1e12", "mfu": "0.5"}},
+	{name: "llama3.1-405b full fp32 without zero fits nowhere", noGPU: true, set: map[string]string{
+		"model": "llama-3-1-405b", "workload": "full", "dtype": "fp32"}},
 	{name: "gpt2 full fp32 sgd no flash on t4", set: map[string]string{
 		"model": "gpt2", "workload": "full", "dtype": "fp32", "seq": "1024", "batch": "8", "gpu": "t4",
 		"optimizer": "sgd", "flash": "false", "tokens": "1000000000", "mfu": "0.3"}},
-	{name: "bert-base full fp16 zero1 2 gpus 8-bit adam", set: map[string]string{
+	{name: "bert-base full fp16 zero1 2 gpus 8-bit adam no master", set: map[string]string{
 		"model": "bert-base", "workload": "full", "dtype": "fp16", "seq": "512", "batch": "32", "gpu": "a100-sxm4-40gb",
-		"gpus": "2", "zero": "1", "optimizer": "adamw8bit"}},
+		"gpus": "2", "zero": "1", "optimizer": "adamw8bit", "no-master": "true"}},
 	{name: "qwen2-7b lora tp2 zero1 4 gpus", set: map[string]string{
 		"model": "qwen2-7b", "workload": "lora", "gpu": "l4", "gpus": "4", "tp": "2", "zero": "1", "seq": "8192"}},
 	{name: "mixtral qlora rank 8 q,v on h100", set: map[string]string{
@@ -99,7 +219,19 @@ var calcCases = []calcCase{
 		"tokens": "500000000", "mfu": "0.45"}},
 	{name: "custom model inference", reload: true, set: map[string]string{
 		"model": "custom", "seq": "8192", "gpu": "rtx-4090", "params": "3200000000", "layers": "26", "hidden": "3072",
-		"heads": "24", "kv-heads": "8", "ffn": "8192", "vocab": "128256"}},
+		"heads": "24", "kv-heads": "8", "ffn": "8192", "vocab": "128256", "tied": "true"}},
+	{name: "custom windowed model with global layers at 128k", reload: true, set: map[string]string{
+		"model": "custom", "seq": "131072", "params": "27227128320", "layers": "62", "hidden": "5376", "heads": "32",
+		"kv-heads": "16", "head-dim": "128", "ffn": "21504", "vocab": "262208", "tied": "true",
+		"sliding-window": "1024", "local-layers": "52"}},
+	{name: "custom MoE with shared experts and dense layers", set: map[string]string{
+		"model": "custom", "gpus": "2", "params": "15706484224", "layers": "27", "hidden": "2048", "heads": "16",
+		"kv-heads": "16", "ffn": "1408", "vocab": "102400", "experts": "64", "experts-per-token": "6",
+		"active-params": "2660000000", "shared-experts": "2", "dense-layers": "1", "dense-ffn": "10944"}},
+	{name: "custom MLA model", set: map[string]string{
+		"model": "custom", "seq": "65536", "params": "15706484224", "layers": "27", "hidden": "2048", "heads": "16",
+		"kv-heads": "16", "head-dim": "192", "ffn": "10944", "vocab": "102400", "kv-lora-rank": "512",
+		"rope-head-dim": "64", "v-head-dim": "128"}},
 	{name: "custom model full training", set: map[string]string{
 		"model": "custom", "workload": "full", "gpus": "2", "zero": "3", "params": "1300000000", "layers": "24",
 		"hidden": "2048", "heads": "16", "kv-heads": "16", "ffn": "5504", "vocab": "50304", "tokens": "3e10"}},
@@ -107,13 +239,19 @@ var calcCases = []calcCase{
 		"gpus": "3", "tp": "3"}},
 	{name: "invalid: optimizer offload without zero", invalid: true, set: map[string]string{
 		"workload": "full", "offload": "optimizer"}},
+	{name: "invalid: 4 gpus are no multiple of cp 3", invalid: true, set: map[string]string{
+		"gpus": "4", "cp": "3"}},
+	{name: "invalid: MLA rope dim not under the head dim", invalid: true, set: map[string]string{
+		"model": "custom", "head-dim": "64", "kv-lora-rank": "512", "rope-head-dim": "64"}},
 }
 
 // goSide computes what the page must show, with the functions the build
-// uses: catalog.Load, derive.SizingModel / SizingGPU, sizing.Estimate and
-// MinGPUs, and the sizing.Format* helpers.
+// uses: catalog.Load, derive, sizing.AutoLayout, Estimate and MinFit,
+// build.NearestOffer and PerTokenOffers, and the English UI strings.
 type goSide struct {
 	cat *catalog.Catalog
+	dd  *derive.Data
+	en  map[string]string
 }
 
 func loadCatalog(t *testing.T) goSide {
@@ -128,8 +266,25 @@ func loadCatalog(t *testing.T) goSide {
 		d.Print(&b)
 		t.Fatalf("loading the catalog:\n%s", b.String())
 	}
-	return goSide{cat: cat}
+	raw, err := os.ReadFile(filepath.Join(testcat.RepoRoot(), "templates", "i18n", "en.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := map[string]string{}
+	if err := toml.Unmarshal(raw, &en); err != nil {
+		t.Fatal(err)
+	}
+	return goSide{cat: cat, dd: derive.New(cat, now), en: en}
 }
+
+// msg fills an English UI string as build's translator does.
+func (g goSide) msg(key string, args ...string) string {
+	var a [5]string
+	copy(a[:], args)
+	return sizing.FillMessage(g.en[key], a, func(f string) string { return g.en[sizing.FieldKeyPrefix+f] })
+}
+
+func (g goSide) q(q sizing.Quantity) string { return g.msg(q.Unit, "", q.Num) }
 
 // values merges a case's values over the page defaults.
 func (c calcCase) values() map[string]string {
@@ -155,6 +310,15 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
+func atoi64(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func atof(t *testing.T, s string) float64 {
 	t.Helper()
 	f, err := strconv.ParseFloat(s, 64)
@@ -164,18 +328,27 @@ func atof(t *testing.T, s string) float64 {
 	return f
 }
 
+// customModel is the custom model of the form values v.
+func customModel(t *testing.T, v map[string]string) sizing.Model {
+	return sizing.Model{Params: atoi64(t, v["params"]), ActiveParams: atoi64(t, v["active-params"]),
+		Layers: atoi(t, v["layers"]), Hidden: atoi(t, v["hidden"]), Heads: atoi(t, v["heads"]),
+		KVHeads: atoi(t, v["kv-heads"]), HeadDim: atoi(t, v["head-dim"]), FFN: atoi(t, v["ffn"]), Vocab: atoi(t, v["vocab"]),
+		TiedEmbeddings: v["tied"] == "true", SlidingWindow: atoi(t, v["sliding-window"]), LocalLayers: atoi(t, v["local-layers"]),
+		Experts: atoi(t, v["experts"]), ExpertsPerToken: atoi(t, v["experts-per-token"]), SharedExperts: atoi(t, v["shared-experts"]),
+		DenseLayers: atoi(t, v["dense-layers"]), DenseFFN: atoi(t, v["dense-ffn"]), KVLoRARank: atoi(t, v["kv-lora-rank"]),
+		QLoRARank: atoi(t, v["q-lora-rank"]), QKRopeHeadDim: atoi(t, v["rope-head-dim"]), VHeadDim: atoi(t, v["v-head-dim"])}
+}
+
 // input builds the sizing input the page builds from the form
-// (static/js/calculator.js input()).
-func (g goSide) input(t *testing.T, v map[string]string) (sizing.Input, sizing.GPU) {
+// (static/js/calculator.js input(), generator/wasm read()): the controls
+// that apply, AutoLayout when tp is "auto"; err is the engine's error
+// when the model itself is invalid and the layout cannot be chosen.
+func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizing.GPU, bool, error) {
 	t.Helper()
+	v := effective(form)
 	var m sizing.Model
 	if v["model"] == "custom" {
-		params, err := strconv.ParseInt(v["params"], 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m = sizing.Model{Params: params, Layers: atoi(t, v["layers"]), Hidden: atoi(t, v["hidden"]), Heads: atoi(t, v["heads"]),
-			KVHeads: atoi(t, v["kv-heads"]), FFN: atoi(t, v["ffn"]), Vocab: atoi(t, v["vocab"])}
+		m = customModel(t, v)
 	} else {
 		cm := g.cat.Model(v["model"])
 		if cm == nil {
@@ -187,91 +360,202 @@ func (g goSide) input(t *testing.T, v map[string]string) (sizing.Input, sizing.G
 	if cg == nil {
 		t.Fatalf("no GPU %q in the catalog", v["gpu"])
 	}
+	gpu := derive.SizingGPU(cg)
 	in := sizing.DefaultInput(m)
 	in.Workload = sizing.Workload(v["workload"])
 	in.DType = sizing.DType(v["dtype"])
 	in.KVDType = sizing.DType(v["kv-dtype"])
+	in.Quant = sizing.Quant(v["quant"])
+	in.GroupSize = atoi(t, v["group-size"])
+	in.QuantEmbeddings = v["quant-embeddings"] == "true"
 	in.SeqLen = atoi(t, v["seq"])
+	in.PromptLen = atoi(t, v["prompt"])
 	in.Batch = atoi(t, v["batch"])
 	in.GPUs = atoi(t, v["gpus"])
-	in.TP = atoi(t, v["tp"])
+	in.TP = atoiOr(v["tp"]) // "" is 0: auto
+	in.PP = atoi(t, v["pp"])
+	in.CP = atoi(t, v["cp"])
+	in.SequenceParallel = v["sequence-parallel"] == "true"
 	in.ZeRO = atoi(t, v["zero"])
 	in.Offload = sizing.Offload(v["offload"])
 	in.Checkpointing = sizing.Checkpointing(v["checkpointing"])
 	in.Flash = v["flash"] == "true"
 	in.Optimizer = sizing.Optimizer(v["optimizer"])
+	in.NoMaster = v["no-master"] == "true"
 	in.LoRARank = atoi(t, v["lora-rank"])
 	in.LoRATargets = strings.Split(v["lora-targets"], ",")
 	in.Tokens = atof(t, v["tokens"])
 	in.MFU = atof(t, v["mfu"])
-	return in, derive.SizingGPU(cg)
+	auto := in.TP == 0
+	if auto {
+		if err := m.Validate(); err != nil {
+			return in, gpu, auto, err
+		}
+		in = sizing.AutoLayout(in, &gpu)
+	}
+	return in, gpu, auto, nil
 }
 
-// figures is what the result section shows, by CSS selector.
-type figures map[string]string
+// figureIDs are the result's figures by CSS selector.
+var figureIDs = []string{"#headline", "#layout", "#total", "#usable", "#gpuname", "#fits",
+	"#b-weights", "#b-kv_cache", "#b-activations", "#b-gradients", "#b-optimizer", "#b-adapters", "#b-gathered",
+	"#b-overhead", "#b-paged", "#decode", "#ttft", "#tput", "#flops", "#time"}
 
-var figureIDs = []string{"#total", "#usable", "#gpuname", "#fits", "#b-weights", "#b-kv_cache", "#b-activations",
-	"#b-gradients", "#b-optimizer", "#b-adapters", "#b-overhead", "#flops", "#decode", "#time"}
+// expected is what the page must show for one input.
+type expected struct {
+	figures            map[string]string
+	mins               map[string][3]string // GPU id -> GPUs needed, decode, time to first token
+	cheapest           [][]string           // rows: billing, offer, per hour, cost, as of
+	cheapestNone       string               // the note when cheapest is empty
+	pertoken           [][]string           // rows: offer, replicas, per hour, per million tokens
+	anyFit, pagedRow   bool
+	gatheredRow, infer bool
+	err                string // the engine's error, in English
+}
 
-// want returns the figures of the Go engine for the inputs, the
-// #mingpus column by GPU id, and the Validate error ("" when valid).
-func (g goSide) want(t *testing.T, v map[string]string) (figures, map[string]string, string) {
+func (g goSide) errText(t *testing.T, err error) string {
+	key, args, ok := sizing.Message(err)
+	if !ok {
+		t.Fatalf("not an engine message: %v", err)
+	}
+	return g.msg(key, args[:]...)
+}
+
+func offerText(o *catalog.Offer) string {
+	return fmt.Sprintf("%s %s (%d× %s)", o.Provider.Name, o.Instance, o.GPUCount, o.GPU.Name)
+}
+
+// want returns what the Go engine and the build's rules give for the form
+// values v.
+func (g goSide) want(t *testing.T, v map[string]string) expected {
 	t.Helper()
-	in, gpu := g.input(t, v)
-	res, err := sizing.Estimate(in, &gpu)
-	if err != nil {
+	in, gpu, auto, err := g.input(t, v)
+	if err == nil {
+		var res sizing.Result
+		if res, err = sizing.Estimate(in, &gpu); err == nil {
+			return g.wantResult(t, in, gpu, auto, res)
+		}
 		if verr := in.Validate(); verr == nil || verr.Error() != err.Error() {
 			t.Fatalf("Estimate error %q is not Validate's %v", err, verr)
 		}
-		return nil, nil, err.Error()
 	}
-	b := res.Breakdown
-	fits := "does not fit"
-	if sizing.Fits(res, gpu) {
-		fits = "fits"
-	}
-	f := figures{
-		"#total": sizing.FormatGiB(res.TotalPerGPU), "#usable": sizing.FormatGiB(sizing.UsableBytes(gpu)),
-		"#gpuname": gpu.Name, "#fits": fits,
-		"#b-weights": sizing.FormatGiB(b.Weights), "#b-kv_cache": sizing.FormatGiB(b.KVCache),
-		"#b-activations": sizing.FormatGiB(b.Activations), "#b-gradients": sizing.FormatGiB(b.Gradients),
-		"#b-optimizer": sizing.FormatGiB(b.Optimizer), "#b-adapters": sizing.FormatGiB(b.Adapters),
-		"#b-overhead": sizing.FormatGiB(b.Overhead), "#flops": sizing.FormatFLOPs(res.TrainFLOPs),
-		"#decode": sizing.FormatRate(res.DecodeTokensPerSec), "#time": sizing.FormatDuration(res.TrainSeconds),
-	}
-	mins := map[string]string{}
-	for _, cg := range g.cat.GPUs {
-		n, ok := sizing.MinGPUs(in, derive.SizingGPU(cg))
-		mins[cg.ID] = "–"
-		if ok {
-			mins[cg.ID] = strconv.Itoa(n)
-		}
-	}
-	return f, mins, ""
+	return expected{err: g.errText(t, err)}
 }
 
-// shown reads the result section, the #mingpus column and the error line.
-type shown struct {
-	Figures  map[string]string `json:"figures"`
-	Mins     map[string]string `json:"mins"`
-	Error    string            `json:"error"`
-	ErrorOn  bool              `json:"errorShown"`
-	FitClass string            `json:"fitClass"`
+func (g goSide) wantResult(t *testing.T, in sizing.Input, gpu sizing.GPU, auto bool, res sizing.Result) expected {
+	itoa := strconv.Itoa
+	b := res.Breakdown
+	fits := sizing.Fits(res, gpu)
+	headline, fitWord := "calc.headline.nofit", g.msg("calc.result.nofit")
+	if fits {
+		headline, fitWord = "calc.headline.fits", g.msg("calc.result.fits")
+	}
+	layout := g.msg("calc.layout", itoa(in.GPUs), itoa(res.TP), itoa(res.PP), itoa(res.DataParallel))
+	if res.CP > 1 {
+		layout += g.msg("calc.layout.cp", "", itoa(res.CP))
+	}
+	if auto {
+		layout += g.msg("calc.layout.auto")
+	}
+	bound := g.msg("calc.bound.memory")
+	if res.DecodeComputeBound {
+		bound = g.msg("calc.bound.compute")
+	}
+	prompt := in.PromptLen
+	if prompt == 0 {
+		prompt = in.SeqLen
+	}
+	gib := func(x int64) string { return g.q(sizing.GiBQuantity(x)) }
+	rate := func(x float64) string { return g.q(sizing.RateQuantity(x)) }
+	e := expected{infer: in.Workload == sizing.Inference, pagedRow: res.PagedOutBytes > 0, gatheredRow: b.GatheredLayer > 0}
+	e.figures = map[string]string{
+		"#headline": g.msg(headline, gpu.Name, gib(res.TotalPerGPU), itoa(in.GPUs)),
+		"#layout":   layout,
+		"#total":    gib(res.TotalPerGPU), "#usable": gib(sizing.UsableBytes(gpu)), "#gpuname": gpu.Name, "#fits": fitWord,
+		"#b-weights": gib(b.Weights), "#b-kv_cache": gib(b.KVCache), "#b-activations": gib(b.Activations),
+		"#b-gradients": gib(b.Gradients), "#b-optimizer": gib(b.Optimizer), "#b-adapters": gib(b.Adapters),
+		"#b-gathered": gib(b.GatheredLayer), "#b-overhead": gib(b.Overhead), "#b-paged": gib(res.PagedOutBytes),
+		"#decode": g.msg("calc.speed.decode", bound, rate(res.DecodeTokensPerSec)),
+		"#ttft":   g.msg("calc.speed.ttft", "", g.q(sizing.LatencyQuantity(res.TTFTSeconds)), itoa(prompt)),
+		"#tput":   g.msg("calc.speed.throughput", "", rate(res.ThroughputTokensPerSec), itoa(in.GPUs), rate(res.TokensPerSecPerGPU)),
+		"#flops":  g.q(sizing.FLOPsQuantity(res.TrainFLOPs)), "#time": g.q(sizing.DurationQuantity(res.TrainSeconds)),
+	}
+	dash := g.msg("sizing.unit.none")
+	e.mins = map[string][3]string{}
+	minGPUs := map[string]int{}
+	fitsOf := map[string]sizing.Fit{}
+	for _, cg := range g.cat.GPUs {
+		row := [3]string{dash, dash, dash}
+		if f, ok := sizing.MinFit(in, derive.SizingGPU(cg)); ok {
+			minGPUs[cg.ID], fitsOf[cg.ID], e.anyFit = f.N, f, true
+			row = [3]string{itoa(f.N), rate(f.Result.DecodeTokensPerSec), g.q(sizing.LatencyQuantity(f.Result.TTFTSeconds))}
+		}
+		e.mins[cg.ID] = row
+	}
+	cur := g.dd.Currency
+	for _, r := range g.dd.CheapestFitting(minGPUs) {
+		cost := dash
+		if e.infer {
+			f := fitsOf[r.Offer.GPU.ID]
+			if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, r.Offer.GPUCount, r.InstDC); x > 0 {
+				cost = render.Money(x, cur)
+			}
+		} else {
+			cost = "" // the job's cost: checked to be a price or a dash below
+		}
+		e.cheapest = append(e.cheapest, []string{g.en["billing."+r.Price.Billing], offerText(r.Offer), render.Money(r.InstDC, cur), cost,
+			r.Price.AsOf.Format("2006-01-02")})
+	}
+	e.cheapestNone = g.msg("calc.cheapest.none.nooffer")
+	if o, n := build.NearestOffer(g.dd.Rows, minGPUs); o != nil {
+		e.cheapestNone = g.msg("calc.cheapest.none", g.msg("calc.cheapest.nearest", o.Provider.Name+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
+	}
+	for _, p := range build.PerTokenOffers(g.cat, cur, fitsOf) {
+		e.pertoken = append(e.pertoken, []string{offerText(p.Offer), itoa(p.Replicas), render.Money(p.Price, cur), render.Money(p.Cost, cur)})
+	}
+	return e
 }
+
+// shown is what the page shows.
+type shown struct {
+	Figures      map[string]string    `json:"figures"`
+	Mins         map[string][3]string `json:"mins"`
+	Cheapest     [][]string           `json:"cheapest"`
+	CheapestNone string               `json:"cheapestNone"`
+	CheapestOn   bool                 `json:"cheapestNoneShown"`
+	MinsNoneOn   bool                 `json:"minsNoneShown"`
+	PerToken     [][]string           `json:"pertoken"`
+	PerTokenOn   bool                 `json:"pertokenShown"`
+	PagedOn      bool                 `json:"pagedShown"`
+	GatheredOn   bool                 `json:"gatheredShown"`
+	Error        string               `json:"error"`
+	ErrorOn      bool                 `json:"errorShown"`
+	FitClass     string               `json:"fitClass"`
+	HeadClass    string               `json:"headClass"`
+}
+
+const shownJS = `(() => {
+	const vis = (el) => !!el && el.getClientRects().length > 0;
+	const txt = (el) => el.textContent.trim().replace(/\s+/g, " ");
+	const figures = {};
+	for (const id of IDS) figures[id] = txt(document.querySelector(id));
+	const mins = {};
+	for (const tr of document.querySelectorAll("#mingpus tbody tr")) mins[tr.dataset.gpu] = [...tr.querySelectorAll("td")].slice(1).map(txt);
+	const rows = (sel) => [...document.querySelectorAll(sel + " tbody tr")].map((tr) => [...tr.children].map(txt));
+	const err = document.getElementById("error");
+	return {figures, mins, cheapest: rows("#cheapest"), cheapestNone: txt(document.getElementById("cheapest-none")),
+		cheapestNoneShown: vis(document.getElementById("cheapest-none")), minsNoneShown: vis(document.getElementById("mingpus-none")),
+		pertoken: rows("#pertoken"), pertokenShown: vis(document.getElementById("pertoken-box")),
+		pagedShown: vis(document.getElementById("r-paged")), gatheredShown: vis(document.getElementById("r-gathered")),
+		error: txt(err), errorShown: vis(err), fitClass: document.getElementById("fits").className,
+		headClass: document.getElementById("headline").className};
+})()`
 
 func readShown(b *Browser) shown {
 	b.t.Helper()
 	var s shown
 	ids, _ := json.Marshal(figureIDs)
-	b.Eval(`(() => {
-		const figures = {};
-		for (const id of `+string(ids)+`) figures[id] = document.querySelector(id).textContent.trim();
-		const mins = {};
-		for (const tr of document.querySelectorAll("#mingpus tbody tr")) mins[tr.dataset.gpu] = tr.lastElementChild.textContent.trim();
-		const err = document.getElementById("error");
-		return {figures, mins, error: err.textContent.trim(), errorShown: !err.hidden && getComputedStyle(err).display !== "none",
-			fitClass: document.getElementById("fits").className};
-	})()`, &s)
+	b.Eval(strings.Replace(shownJS, "IDS", string(ids), 1), &s)
 	return s
 }
 
@@ -283,8 +567,8 @@ func readForm(b *Browser) map[string]string {
 		const f = document.getElementById("calc"), v = {};
 		for (const el of f.elements) {
 			if (!el.name) continue;
-			if (el.name === "flash") v.flash = String(el.checked);
-			else if (el.name === "lora-targets") { if (el.checked) v["lora-targets"] = (v["lora-targets"] ? v["lora-targets"] + "," : "") + el.value; }
+			if (el.name === "lora-targets") { if (el.checked) v["lora-targets"] = (v["lora-targets"] ? v["lora-targets"] + "," : "") + el.value; }
+			else if (el.type === "checkbox") v[el.name] = String(el.checked);
 			else v[el.name] = el.value;
 		}
 		return v;
@@ -292,8 +576,21 @@ func readForm(b *Browser) map[string]string {
 	return v
 }
 
+// visibleControls reads which named controls are rendered.
+func visibleControls(b *Browser) map[string]bool {
+	b.t.Helper()
+	var v map[string]bool
+	b.Eval(`(() => {
+		const v = {};
+		for (const el of document.getElementById("calc").elements) if (el.name) v[el.name] = (v[el.name] || false) || el.getClientRects().length > 0;
+		return v;
+	})()`, &v)
+	return v
+}
+
 // fill sets the case's values through the form, as a user would: the
-// advanced section is opened by clicking its summary first.
+// advanced section is opened by clicking its summary first; each control
+// is set once the ones before it made it appear.
 func fill(t *testing.T, b *Browser, c calcCase) {
 	t.Helper()
 	advanced := false
@@ -307,7 +604,7 @@ func fill(t *testing.T, b *Browser, c calcCase) {
 		b.Eval(`document.getElementById("advanced").open`, &open)
 		if !open {
 			b.Click("#advanced > summary")
-			b.WaitVisible("#f-tp")
+			b.WaitVisible("#f-flash")
 		}
 	}
 	for _, name := range formOrder {
@@ -315,10 +612,10 @@ func fill(t *testing.T, b *Browser, c calcCase) {
 		if !ok {
 			continue
 		}
-		switch name {
-		case "flash":
-			b.SetChecked("#f-flash", val == "true")
-		case "lora-targets":
+		switch {
+		case checkboxes[name]:
+			b.SetChecked("#f-"+name, val == "true")
+		case name == "lora-targets":
 			want := strings.Split(val, ",")
 			for _, tgt := range sizing.LoRATargetNames() {
 				b.SetChecked(fmt.Sprintf(`input[name="lora-targets"][value=%q]`, tgt), slices.Contains(want, tgt))
@@ -329,14 +626,17 @@ func fill(t *testing.T, b *Browser, c calcCase) {
 	}
 }
 
-// check compares what the page shows with the Go engine.
-func check(t *testing.T, b *Browser, g goSide, v map[string]string, when string) {
+// check compares what the page shows with the Go side.
+func check(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string, when string) {
 	t.Helper()
-	wantFig, wantMins, wantErr := g.want(t, v)
+	w := g.want(t, v)
 	got := readShown(b)
-	if wantErr != "" {
-		if !got.ErrorOn || got.Error != wantErr {
-			t.Errorf("%s: error line = %q (shown %v), want %q (the Go engine's Validate error)", when, got.Error, got.ErrorOn, wantErr)
+	if w.err != "" {
+		if !got.ErrorOn || got.Error != w.err {
+			t.Errorf("%s: error line = %q (shown %v), want %q (the Go engine's error)", when, got.Error, got.ErrorOn, w.err)
+		}
+		if want := g.msg("calc.headline.error", w.err); got.Figures["#headline"] != want {
+			t.Errorf("%s: headline = %q, want %q", when, got.Figures["#headline"], want)
 		}
 		return
 	}
@@ -344,23 +644,89 @@ func check(t *testing.T, b *Browser, g goSide, v map[string]string, when string)
 		t.Errorf("%s: unexpected error line %q", when, got.Error)
 	}
 	for _, id := range figureIDs {
-		if got.Figures[id] != wantFig[id] {
-			t.Errorf("%s: %s = %q, want %q", when, id, got.Figures[id], wantFig[id])
+		if got.Figures[id] != w.figures[id] {
+			t.Errorf("%s: %s = %q, want %q", when, id, got.Figures[id], w.figures[id])
 		}
 	}
 	wantClass := "nofit"
-	if wantFig["#fits"] == "fits" {
+	if w.figures["#fits"] == g.msg("calc.result.fits") {
 		wantClass = "fits"
 	}
-	if got.FitClass != wantClass {
-		t.Errorf("%s: #fits class = %q, want %q", when, got.FitClass, wantClass)
+	if got.FitClass != wantClass || got.HeadClass != "headline "+wantClass {
+		t.Errorf("%s: #fits class = %q, #headline class %q, want %q", when, got.FitClass, got.HeadClass, wantClass)
 	}
-	if len(got.Mins) != len(wantMins) {
-		t.Errorf("%s: #mingpus has %d rows, the catalog %d GPUs", when, len(got.Mins), len(wantMins))
+	if c.fits && wantClass != "fits" {
+		t.Errorf("%s: the case is there to fit, the engine says %q", when, w.figures["#headline"])
 	}
-	for id, n := range wantMins {
-		if got.Mins[id] != n {
-			t.Errorf("%s: #mingpus %s = %q, want %q (sizing.MinGPUs)", when, id, got.Mins[id], n)
+	if c.layout != "" && !strings.Contains(got.Figures["#layout"], c.layout) {
+		t.Errorf("%s: #layout %q does not say %q", when, got.Figures["#layout"], c.layout)
+	}
+	if got.PagedOn != w.pagedRow || got.GatheredOn != w.gatheredRow {
+		t.Errorf("%s: paged row shown %v (want %v), gathered row shown %v (want %v)", when, got.PagedOn, w.pagedRow, got.GatheredOn, w.gatheredRow)
+	}
+	if (c.showsRow == "r-paged" && !got.PagedOn) || (c.showsRow == "r-gathered" && !got.GatheredOn) {
+		t.Errorf("%s: the case is there to show %s", when, c.showsRow)
+	}
+	if len(got.Mins) != len(w.mins) {
+		t.Errorf("%s: #mingpus has %d rows, the catalog %d GPUs", when, len(got.Mins), len(w.mins))
+	}
+	for id, row := range w.mins {
+		if got.Mins[id] != row {
+			t.Errorf("%s: #mingpus %s = %q, want %q (sizing.MinFit)", when, id, got.Mins[id], row)
+		}
+	}
+	if got.MinsNoneOn == w.anyFit {
+		t.Errorf("%s: the note that no GPU fits is shown %v, some GPU fits %v (case: none %v)", when, got.MinsNoneOn, w.anyFit, c.noGPU)
+	}
+	if c.noGPU && w.anyFit {
+		t.Errorf("%s: the case is there to fit no GPU", when)
+	}
+	// Cheapest offers, and the note when there are none.
+	if len(got.Cheapest) != len(w.cheapest) {
+		t.Errorf("%s: #cheapest has rows %q, want %q", when, got.Cheapest, w.cheapest)
+	} else {
+		for i, row := range w.cheapest {
+			for j, cellText := range row {
+				if j == 3 && !w.infer {
+					if gotCost := got.Cheapest[i][j]; gotCost != "–" && !strings.HasSuffix(gotCost, " "+g.dd.Currency) {
+						t.Errorf("%s: #cheapest row %d job cost %q", when, i, gotCost)
+					}
+					continue
+				}
+				if got.Cheapest[i][j] != cellText {
+					t.Errorf("%s: #cheapest row %d column %d = %q, want %q", when, i, j, got.Cheapest[i][j], cellText)
+				}
+			}
+		}
+	}
+	if got.CheapestOn != (len(w.cheapest) == 0) {
+		t.Errorf("%s: the empty-offers note is shown %v with %d rows", when, got.CheapestOn, len(w.cheapest))
+	}
+	if got.CheapestNone != w.cheapestNone {
+		t.Errorf("%s: #cheapest-none = %q, want %q", when, got.CheapestNone, w.cheapestNone)
+	}
+	if c.noOffer && (len(w.cheapest) != 0 || !w.anyFit || !strings.Contains(got.CheapestNone, "Nearest: ")) {
+		t.Errorf("%s: the case is there to have fitting GPUs but no offer with enough of them; note %q", when, got.CheapestNone)
+	}
+	// Cost per million output tokens (inference only).
+	if got.PerTokenOn != w.infer {
+		t.Errorf("%s: the cost-per-token table is shown %v for workload %s", when, got.PerTokenOn, v["workload"])
+	}
+	if w.infer && !slices.EqualFunc(got.PerToken, w.pertoken, slices.Equal) {
+		t.Errorf("%s: #pertoken = %q, want %q (build.PerTokenOffers)", when, got.PerToken, w.pertoken)
+	}
+}
+
+// checkApplies compares which controls the form shows with applies().
+func checkApplies(t *testing.T, b *Browser, v map[string]string, when string) {
+	t.Helper()
+	vis := visibleControls(b)
+	for name := range pageDefaults {
+		if basicFields[name] {
+			continue
+		}
+		if vis[name] != applies(name, v) {
+			t.Errorf("%s: control %s shown %v, applies %v", when, name, vis[name], applies(name, v))
 		}
 	}
 }
@@ -371,7 +737,7 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 	t.Parallel()
 	base := Site(t)
 	g := loadCatalog(t)
-	if len(calcCases) < 20 {
+	if len(calcCases) < 40 {
 		t.Fatalf("only %d cases", len(calcCases))
 	}
 	browser := New(t, base)
@@ -379,7 +745,7 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := browser.For(t)
 			v := c.values()
-			if _, _, e := g.want(t, v); (e != "") != c.invalid {
+			if e := g.want(t, v).err; (e != "") != c.invalid {
 				t.Fatalf("the Go engine's error %q does not match invalid=%v: fix the case", e, c.invalid)
 			}
 			b.Navigate("calculator/")
@@ -395,16 +761,17 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 				t.Fatalf("the form's initial values\n%v\ndiffer from the test's page defaults\n%v", got, pageDefaults)
 			}
 			fill(t, b, c)
-			check(t, b, g, v, "after filling the form")
+			check(t, b, g, c, v, "after filling the form")
 			if got := readForm(b); !mapsEqual(got, v) {
 				t.Errorf("after filling, the form holds\n%v\nwant\n%v", got, v)
 			}
+			checkApplies(t, b, v, "after filling the form")
 			var open bool
 			if b.Eval(`document.getElementById("advanced").open`, &open); v["model"] == "custom" && !open {
 				t.Errorf("the model is custom but the advanced section (its fields) is closed")
 			}
 
-			// The URL holds the inputs.
+			// The URL holds the inputs that apply, and only those.
 			loc := b.Location()
 			u, err := url.Parse(loc)
 			if err != nil {
@@ -412,6 +779,12 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 			}
 			q := u.Query()
 			for name, val := range v {
+				if !applies(name, v) {
+					if q.Has(name) {
+						t.Errorf("URL %s holds %s, which does not apply", u.RawQuery, name)
+					}
+					continue
+				}
 				if _, ok := c.set[name]; !ok {
 					if _, ok := c.implied[name]; !ok {
 						continue
@@ -420,6 +793,8 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 				got := q.Get(name)
 				if name == "lora-targets" {
 					got = strings.Join(q[name], ",")
+				} else if checkboxes[name] && name != "flash" && !q.Has(name) {
+					got = "false"
 				}
 				if got != val {
 					t.Errorf("URL %s: %s = %q, want %q", u.RawQuery, name, got, val)
@@ -428,31 +803,239 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 			if len(c.set) > 0 && u.RawQuery == "" {
 				t.Errorf("URL %s holds no query", loc)
 			}
-			if v["model"] != "custom" {
-				var stray []string
-				for _, k := range []string{"params", "layers", "hidden", "heads", "kv-heads", "ffn", "vocab"} {
-					if q.Has(k) {
-						stray = append(stray, k)
-					}
-				}
-				if len(stray) > 0 {
-					t.Errorf("URL %s holds the custom model's fields %v with a preset model", u.RawQuery, stray)
-				}
-			}
 
 			if c.reload {
 				b.Navigate(loc)
 				wakeCalculator(b)
-				if got := readForm(b); !mapsEqual(got, v) {
-					t.Errorf("after reloading %s the form holds\n%v\nwant\n%v", loc, got, v)
+				got := readForm(b)
+				for name := range v {
+					if applies(name, v) && got[name] != v[name] {
+						t.Errorf("after reloading %s the form holds %s = %q, want %q", loc, name, got[name], v[name])
+					}
 				}
-				check(t, b, g, v, "after reloading "+loc)
+				check(t, b, g, c, v, "after reloading "+loc)
+				checkApplies(t, b, v, "after reloading "+loc)
 				var open bool
 				if b.Eval(`document.getElementById("advanced").open`, &open); open != (v["model"] == "custom") {
 					t.Errorf("after reloading %s the advanced section is open=%v; want it open only for a custom model", loc, open)
 				}
 			}
 		})
+	}
+}
+
+// TestCalculatorConfigPaste pastes, drops and chooses real config.json
+// files (generator/internal/hfconfig/testdata) and bad ones: the page's
+// custom model must be what hfconfig.Parse reads, every figure the Go
+// engine's, and an error must be shown next to the box with its line and
+// column. Pasting is the first interaction: it loads the engine.
+func TestCalculatorConfigPaste(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadCatalog(t)
+	browser := New(t, base)
+	dir := filepath.Join(testcat.RepoRoot(), "generator", "internal", "hfconfig", "testdata")
+	read := func(t *testing.T, name string) string {
+		raw, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(raw)
+	}
+	// how the text reaches the page
+	const (
+		paste = iota
+		drop
+	)
+	good := []struct {
+		file         string
+		how          int
+		set, implied map[string]string // other inputs, set before
+	}{
+		{"qwen3-30b-a3b.json", paste, nil, nil},
+		{"deepseek-v3.json", drop, map[string]string{"dtype": "fp8", "gpus": "8", "gpu": "h200-sxm-141gb"}, nil},
+		{"gemma-2-27b.json", paste, map[string]string{"seq": "8192"}, nil},
+		{"phi-4.json", drop, map[string]string{"workload": "qlora"}, map[string]string{"dtype": "int4"}},
+	}
+	for _, tc := range good {
+		t.Run(tc.file, func(t *testing.T) {
+			b := browser.For(t)
+			b.Navigate("calculator/")
+			text := read(t, tc.file)
+			cfg, err := hfconfig.Parse([]byte(text))
+			if err != nil {
+				t.Fatal(hfconfig.Positioned(err))
+			}
+			c := calcCase{set: map[string]string{}, implied: tc.implied}
+			if tc.set != nil {
+				wakeCalculator(b)
+				c.set = tc.set
+				fill(t, b, c)
+			} else {
+				var early bool
+				b.Eval(`document.getElementById("calc").dataset.ready === "true"`, &early)
+				if early {
+					t.Fatal("the engine loaded before any interaction")
+				}
+			}
+			b.Click("#config > summary")
+			arg, _ := json.Marshal(text)
+			switch tc.how {
+			case paste:
+				b.Eval(`(() => { const el = document.getElementById("f-config"); el.focus(); el.value = `+string(arg)+`;
+					el.dispatchEvent(new Event("input", {bubbles: true})); })()`, nil)
+			case drop:
+				b.Eval(`(() => { const dt = new DataTransfer(); dt.items.add(new File([`+string(arg)+`], "config.json", {type: "application/json"}));
+					document.getElementById("f-config").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true})); })()`, nil)
+			}
+			b.Poll(`document.getElementById("calc").dataset.ready === "true" && document.getElementById("f-model").value === "custom"`,
+				`document.getElementById("config-msg").textContent`)
+			m := cfg.Model
+			v := c.values()
+			for k, x := range map[string]string{"model": "custom", "params": i64(m.Params), "active-params": i64(m.ActiveParams),
+				"layers": itoa(m.Layers), "hidden": itoa(m.Hidden), "heads": itoa(m.Heads), "kv-heads": itoa(m.KVHeads),
+				"head-dim": itoa(m.HeadDim), "ffn": itoa(m.FFN), "vocab": itoa(m.Vocab), "tied": strconv.FormatBool(m.TiedEmbeddings),
+				"sliding-window": itoa(m.SlidingWindow), "local-layers": itoa(m.LocalLayers), "experts": itoa(m.Experts),
+				"experts-per-token": itoa(m.ExpertsPerToken), "shared-experts": itoa(m.SharedExperts), "dense-layers": itoa(m.DenseLayers),
+				"dense-ffn": itoa(m.DenseFFN), "kv-lora-rank": itoa(m.KVLoRARank), "q-lora-rank": itoa(m.QLoRARank),
+				"rope-head-dim": itoa(m.QKRopeHeadDim), "v-head-dim": itoa(m.VHeadDim)} {
+				v[k] = x
+			}
+			if got := readForm(b); !mapsEqual(got, v) {
+				t.Errorf("after the config the form holds\n%v\nwant\n%v", got, v)
+			}
+			if got := customModel(t, effective(v)); got != m {
+				t.Errorf("the custom model the page sizes is %+v, hfconfig read %+v", got, m)
+			}
+			wantMsg := g.msg("calc.config.ok", cfg.ModelType, strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64))
+			if got := b.Text("#config-msg"); got != wantMsg {
+				t.Errorf("#config-msg = %q, want %q", got, wantMsg)
+			}
+			check(t, b, g, c, v, "after the config")
+			checkApplies(t, b, v, "after the config")
+			// The URL reproduces the result.
+			loc := b.Location()
+			b.Navigate(loc)
+			wakeCalculator(b)
+			check(t, b, g, c, v, "after reloading "+loc)
+		})
+	}
+
+	bad := []struct{ name, text string }{
+		{"not JSON", "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 4096,,\n}"},
+		{"missing key", `{"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008, "num_attention_heads": 32, "vocab_size": 32000}`},
+		{"heads do not divide hidden", "{\"model_type\": \"llama\", \"hidden_size\": 4000, \"intermediate_size\": 11008,\n\"num_hidden_layers\": 32, \"num_attention_heads\": 48, \"vocab_size\": 32000}"},
+		{"unknown architecture", `{"model_type": "t5", "d_model": 512, "num_layers": 6, "vocab_size": 32128}`},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			b := browser.For(t)
+			b.Navigate("calculator/")
+			_, err := hfconfig.Parse([]byte(tc.text))
+			var he *hfconfig.Error
+			if err == nil || !asError(err, &he) {
+				t.Fatalf("hfconfig.Parse accepts the bad file or gives no keyed error: %v", err)
+			}
+			want := g.msg(he.Key, he.Args[:]...)
+			if he.Line > 0 {
+				want = g.msg(hfconfig.AtKey, want, itoa(he.Line), itoa(he.Col))
+			}
+			if want != hfconfig.Positioned(err) {
+				t.Errorf("the English UI string %q differs from the parser's %q", want, hfconfig.Positioned(err))
+			}
+			b.Click("#config > summary")
+			arg, _ := json.Marshal(tc.text)
+			b.Eval(`(() => { const el = document.getElementById("f-config"); el.focus(); el.value = `+string(arg)+`;
+				el.dispatchEvent(new Event("input", {bubbles: true})); })()`, nil)
+			b.Poll(`document.getElementById("f-config").getAttribute("aria-invalid") === "true"`, `document.getElementById("config-msg").textContent`)
+			if got := b.Text("#config-msg"); got != want {
+				t.Errorf("#config-msg = %q, want %q", got, want)
+			}
+			var next struct {
+				Described string `json:"described"`
+				Visible   bool   `json:"visible"`
+				Model     string `json:"model"`
+			}
+			b.Eval(`(() => { const m = document.getElementById("config-msg"); return {described: document.getElementById("f-config").getAttribute("aria-describedby"),
+				visible: m.getClientRects().length > 0, model: document.getElementById("f-model").value}; })()`, &next)
+			if next.Described != "config-msg" || !next.Visible || next.Model != pageDefaults["model"] {
+				t.Errorf("the error is not shown next to the box, or the model changed: %+v", next)
+			}
+		})
+	}
+}
+
+func asError(err error, he **hfconfig.Error) bool {
+	e, ok := err.(*hfconfig.Error)
+	*he = e
+	return ok
+}
+
+func itoa(n int) string  { return strconv.Itoa(n) }
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestCalculatorOnAPhone checks at 390 × 844 px that the headline result
+// is on screen without scrolling, with the layout it assumed, and at
+// 390 px and 1280 px that no select cuts off any of its options' text.
+func TestCalculatorOnAPhone(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	browser := New(t, base)
+	for _, vp := range []struct {
+		w, h   int64
+		mobile bool
+	}{{390, 844, true}, {1280, 900, false}} {
+		t.Run(strconv.FormatInt(vp.w, 10), func(t *testing.T) {
+			b := browser.For(t)
+			calcViewport(b, vp.w, vp.h, vp.mobile)
+			b.Navigate("calculator/?model=llama-3-70b&gpus=8")
+			b.WaitReady(`#calc[data-ready="true"]`)
+			var head struct {
+				Bottom, Height float64
+				Text, Layout   string
+			}
+			b.Eval(`(() => { const r = document.getElementById("summary").getBoundingClientRect();
+				return {Bottom: r.bottom, Height: innerHeight, Text: document.getElementById("headline").textContent, Layout: document.getElementById("layout").textContent}; })()`, &head)
+			if head.Bottom > head.Height || !strings.Contains(head.Text, "on 8 × ") || !strings.Contains(head.Layout, "tensor parallel 8") {
+				t.Errorf("headline ends at %.0f px in a %.0f px viewport: %q / %q", head.Bottom, head.Height, head.Text, head.Layout)
+			}
+			// Every select, with the advanced section open and the training
+			// and int4 options shown.
+			b.Click("#advanced > summary")
+			b.SetValue("#f-workload", "lora")
+			b.SetValue("#f-dtype", "int4")
+			var cut []string
+			b.Eval(`(() => {
+				const ctx = document.createElement("canvas").getContext("2d"), cut = [];
+				for (const s of document.querySelectorAll("#calc select")) {
+					if (!s.getClientRects().length) continue;
+					const cs = getComputedStyle(s);
+					ctx.font = cs.font;
+					// room for the text: the box less its padding, border and the arrow (about 20 px)
+					const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+					for (const o of s.options) if (ctx.measureText(o.text).width > room) cut.push(s.id + ": " + o.text + " (" + Math.round(ctx.measureText(o.text).width) + " > " + Math.round(room) + " px)");
+				}
+				return cut;
+			})()`, &cut)
+			if len(cut) > 0 {
+				t.Errorf("selects too narrow for their options:\n%s", strings.Join(cut, "\n"))
+			}
+		})
+	}
+}
+
+// calcViewport emulates a viewport of width × height CSS px.
+func calcViewport(b *Browser, width, height int64, mobile bool) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, Timeout)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: width, Height: height, DeviceScaleFactor: 1, Mobile: mobile})
+		return err
+	}))
+	if err != nil {
+		b.t.Fatalf("viewport %dx%d: %v", width, height, err)
 	}
 }
 

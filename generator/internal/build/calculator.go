@@ -6,12 +6,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
@@ -21,25 +25,37 @@ import (
 type CalcPart struct {
 	Key, Label string
 	Bytes      int64
+	Text       string // the figure as shown
 	X, W       string // SVG geometry in a 0..1000 viewBox
 }
 
 // CalcMin is one row of the "which GPUs fit" table.
 type CalcMin struct {
-	GPU *catalog.GPU
-	N   int
+	GPU          *catalog.GPU
+	N            int
+	Decode, TTFT string // shown figures ("–" without a fit or a known speed)
 }
 
-// CalcOffer is a cheapest fitting offer with the job's cost.
+// CalcOffer is a cheapest fitting offer with the job's cost (training) or
+// the cost per million output tokens (inference).
 type CalcOffer struct {
 	Row  *derive.Row
-	Cost float64 // display currency; 0 without training tokens
+	Cost string // shown figure, "–" when unknown
+}
+
+// CalcTokenOffer is one row of the cost-per-token table: a current
+// on-demand offer running as many replicas of the job as it holds.
+type CalcTokenOffer struct {
+	Offer    *catalog.Offer
+	Price    float64 // per instance-hour, display currency
+	Replicas int
+	Cost     float64 // per million output tokens
 }
 
 // CalcCommon is a row of the common-cases table.
 type CalcCommon struct {
 	Model  *catalog.Model
-	Totals []int64
+	Totals []string // per scenario, shown figures
 }
 
 // CalcDefault names the default inputs of the calculator page.
@@ -54,40 +70,61 @@ type CalculatorPage struct {
 	Default   CalcDefault
 	Models    []*catalog.Model
 	GPUs      []*catalog.GPU
+	GPULabels []string // the GPU select's option texts, in GPUs order
 	GPU       *catalog.GPU
 	Result    sizing.Result
 	Usable    int64
 	Fits      bool
 	Parts     []CalcPart
 	MinGPUs   []CalcMin
+	AnyFit    bool // some catalog GPU holds the job
 	Cheapest  []CalcOffer
+	PerToken  []CalcTokenOffer
 	Scenarios []derive.Scenario
 	Common    []CalcCommon
 	Currency  string
 	Targets   []string
-	JSON      template.JS
+	// Text holds the result's sentences as the script writes them, in the
+	// page's language: headline, total, usable, fits, paged, layout,
+	// decode, ttft, throughput, flops, time, mingpusNone, cheapestNone.
+	Text map[string]string
+	JSON template.JS
 }
 
-// Parts splits a breakdown into labelled bar segments.
-func Parts(b sizing.Breakdown) []CalcPart {
-	parts := []CalcPart{
-		{Key: "weights", Label: "Weights", Bytes: b.Weights},
-		{Key: "kv_cache", Label: "KV cache", Bytes: b.KVCache},
-		{Key: "activations", Label: "Activations", Bytes: b.Activations},
-		{Key: "gradients", Label: "Gradients", Bytes: b.Gradients},
-		{Key: "optimizer", Label: "Optimizer states", Bytes: b.Optimizer},
-		{Key: "adapters", Label: "Adapters", Bytes: b.Adapters},
-		{Key: "overhead", Label: "CUDA and framework overhead", Bytes: b.Overhead},
+// memoryInName matches a memory size in a GPU's name ("80GB", "96 GB").
+var memoryInName = regexp.MustCompile(`\d\s?GB\b`)
+
+// GPULabel is a GPU's option text in the calculator's select: its name,
+// with the memory size unless the name states it or already carries a
+// parenthesised qualifier ("H100 SXM5 80GB", "GeForce RTX 4090 (24 GB)",
+// "GB200 NVL72 (per Blackwell GPU)"), kept short so that the select shows
+// it whole on a 390 px phone. The result and the GPU table give every
+// GPU's memory.
+func GPULabel(g *catalog.GPU) string {
+	if memoryInName.MatchString(g.Name) || strings.Contains(g.Name, "(") {
+		return g.Name
 	}
+	return g.Name + " (" + render.Num(g.MemoryGB) + " GB)"
+}
+
+// partKeys are the breakdown components, in bar order, with their UI
+// string keys (calc.part.<key>).
+var partKeys = [...]string{"weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"}
+
+// Parts splits a breakdown into labelled bar segments; label translates a
+// part key and show renders a byte count.
+func Parts(b sizing.Breakdown, label func(string) string, show func(int64) string) []CalcPart {
+	bytes := [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Overhead}
+	parts := make([]CalcPart, len(partKeys))
 	total := float64(b.Total())
 	x := 0.0
-	for i := range parts {
+	for i, k := range partKeys {
 		w := 0.0
 		if total > 0 {
-			w = float64(parts[i].Bytes) / total * 1000
+			w = float64(bytes[i]) / total * 1000
 		}
-		parts[i].X = strconv.FormatFloat(x, 'f', 1, 64)
-		parts[i].W = strconv.FormatFloat(w, 'f', 1, 64)
+		parts[i] = CalcPart{Key: k, Label: label(k), Bytes: bytes[i], Text: show(bytes[i]),
+			X: strconv.FormatFloat(x, 'f', 1, 64), W: strconv.FormatFloat(w, 'f', 1, 64)}
 		x += w
 	}
 	return parts
@@ -99,9 +136,14 @@ type calcData struct {
 	Models   map[string]calcModel `json:"models"`
 	GPUs     []calcGPU            `json:"gpus"`
 	Offers   []calcOffer          `json:"offers"`
+	OnDemand []calcOffer          `json:"ondemand"` // current on-demand hourly prices, one per offer
 	Billing  map[string]string    `json:"billing"`
+	Modes    []string             `json:"modes"` // billing modes in table order (catalog.BillingModes)
+	Msgs     map[string]string    `json:"msgs"`
 }
 
+// calcModel is a model for the script, with the WebAssembly engine's field
+// names (generator/wasm).
 type calcModel struct {
 	Name            string `json:"name"`
 	Params          int64  `json:"params"`
@@ -112,8 +154,19 @@ type calcModel struct {
 	KVHeads         int    `json:"kvHeads"`
 	FFN             int    `json:"ffn"`
 	Vocab           int    `json:"vocab"`
+	Tied            bool   `json:"tied"`
 	Experts         int    `json:"experts"`
 	ExpertsPerToken int    `json:"expertsPerToken"`
+	SharedExperts   int    `json:"sharedExperts"`
+	DenseLayers     int    `json:"denseLayers"`
+	DenseFFN        int    `json:"denseFFN"`
+	HeadDim         int    `json:"headDim"`
+	KVLoRARank      int    `json:"kvLoraRank"`
+	QLoRARank       int    `json:"qLoraRank"`
+	RopeHeadDim     int    `json:"ropeHeadDim"`
+	VHeadDim        int    `json:"vHeadDim"`
+	SlidingWindow   int    `json:"slidingWindow"`
+	LocalLayers     int    `json:"localLayers"`
 }
 
 type calcGPU struct {
@@ -122,6 +175,7 @@ type calcGPU struct {
 	MemoryBytes int64   `json:"memoryBytes"`
 	Bandwidth   float64 `json:"bandwidth"`
 	BF16Flops   float64 `json:"bf16Flops"`
+	FP8Flops    float64 `json:"fp8Flops"`
 	MemoryGB    float64 `json:"memoryGB"`
 }
 
@@ -138,6 +192,36 @@ type calcOffer struct {
 	AsOf     string  `json:"asOf"`
 }
 
+// calcKeys are the UI strings the calculator's script looks up, besides the
+// engine's and the config parser's messages (sizing.MessageKeys,
+// hfconfig.MessageKeys).
+var calcKeys = [...]string{
+	"calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.nofit", "calc.headline.error",
+	"calc.layout", "calc.layout.cp", "calc.layout.auto",
+	"calc.speed.decode", "calc.speed.ttft", "calc.speed.throughput", "calc.bound.memory", "calc.bound.compute",
+	"calc.mingpus.none", "calc.cheapest.none", "calc.cheapest.none.nooffer", "calc.cheapest.nearest",
+	"calc.pertoken.none", "calc.config.ok", "calc.config.generic", "calc.config.loading",
+	"calc.col.jobcost", "calc.col.permtok", "calc.cheapest.caption.job", "calc.cheapest.caption.tokens",
+	"calc.err.internal", "calc.err.type", "calc.err.array", "calc.err.model", "calc.err.engine",
+}
+
+// translator renders the engine's keyed messages and quantities with the
+// page's UI strings.
+type translator struct{ t func(string) string }
+
+func (tr translator) fill(key string, args ...string) string {
+	var a [5]string
+	copy(a[:], args)
+	return sizing.FillMessage(tr.t(key), a, func(f string) string { return tr.t(sizing.FieldKeyPrefix + f) })
+}
+
+func (tr translator) q(q sizing.Quantity) string { return tr.fill(q.Unit, "", q.Num) }
+
+func (tr translator) gib(b int64) string { return tr.q(sizing.GiBQuantity(b)) }
+
+// money formats a price as the script's money() does.
+func money(v float64, cur string) string { return render.Money(v, cur) }
+
 func (s *siteBuild) calculator() {
 	c := s.cat
 	if len(c.Models) == 0 || len(c.GPUs) == 0 {
@@ -150,30 +234,105 @@ func (s *siteBuild) calculator() {
 	if c.GPU("h100-sxm5-80gb") != nil {
 		def.GPUID = "h100-sxm5-80gb"
 	}
+	tr := translator{t: s.r.T}
 	m, g := c.Model(def.ModelID), c.GPU(def.GPUID)
 	in := sizing.DefaultInput(derive.SizingModel(m))
 	sg := derive.SizingGPU(g)
+	in = sizing.AutoLayout(in, &sg)
 	res, err := sizing.Estimate(in, &sg)
 	if err != nil {
-		s.d.Errorf(m.File, 1, 1, "calculator default inputs: %v", err)
+		s.d.Errorf(m.File, 0, 0, "calculator default inputs: %v", err)
 		return
 	}
 	p := &CalculatorPage{Default: def, Models: c.Models, GPUs: c.GPUs, GPU: g, Result: res, Usable: sizing.UsableBytes(sg),
-		Fits: sizing.Fits(res, sg), Parts: Parts(res.Breakdown), Scenarios: derive.Scenarios(), Currency: s.dd.Currency,
+		Fits: sizing.Fits(res, sg), Scenarios: derive.Scenarios(), Currency: s.dd.Currency,
 		Targets: sizing.LoRATargetNames()}
-	minGPUs := map[string]int{}
 	for _, cg := range c.GPUs {
-		n, ok := sizing.MinGPUs(in, derive.SizingGPU(cg))
-		if !ok {
-			n = 0
-		} else {
-			minGPUs[cg.ID] = n
+		p.GPULabels = append(p.GPULabels, GPULabel(cg))
+	}
+	p.Parts = Parts(res.Breakdown, func(k string) string { return s.r.T("calc.part." + k) }, tr.gib)
+
+	// The sentences, as static/js/calculator.js render() writes them.
+	fitWord := tr.fill("calc.result.nofit")
+	headline := "calc.headline.nofit"
+	if p.Fits {
+		fitWord, headline = tr.fill("calc.result.fits"), "calc.headline.fits"
+	}
+	itoa := strconv.Itoa
+	prompt := in.PromptLen
+	if prompt == 0 {
+		prompt = in.SeqLen
+	}
+	layout := tr.fill("calc.layout", itoa(in.GPUs), itoa(res.TP), itoa(res.PP), itoa(res.DataParallel))
+	if res.CP > 1 {
+		layout += tr.fill("calc.layout.cp", "", itoa(res.CP))
+	}
+	layout += tr.fill("calc.layout.auto")
+	bound := tr.fill("calc.bound.memory")
+	if res.DecodeComputeBound {
+		bound = tr.fill("calc.bound.compute")
+	}
+	p.Text = map[string]string{
+		"headline":    tr.fill(headline, g.Name, tr.gib(res.TotalPerGPU), itoa(in.GPUs)),
+		"total":       tr.gib(res.TotalPerGPU),
+		"usable":      tr.gib(p.Usable),
+		"fits":        fitWord,
+		"paged":       tr.gib(res.PagedOutBytes),
+		"layout":      layout,
+		"decode":      tr.fill("calc.speed.decode", bound, tr.q(sizing.RateQuantity(res.DecodeTokensPerSec))),
+		"ttft":        tr.fill("calc.speed.ttft", "", tr.q(sizing.LatencyQuantity(res.TTFTSeconds)), itoa(prompt)),
+		"throughput":  tr.fill("calc.speed.throughput", "", tr.q(sizing.RateQuantity(res.ThroughputTokensPerSec)), itoa(in.GPUs), tr.q(sizing.RateQuantity(res.TokensPerSecPerGPU))),
+		"flops":       tr.q(sizing.FLOPsQuantity(res.TrainFLOPs)),
+		"time":        tr.q(sizing.DurationQuantity(res.TrainSeconds)),
+		"mingpusNone": tr.fill("calc.mingpus.none"),
+	}
+
+	minGPUs := map[string]int{}
+	fitsOf := map[string]sizing.Fit{}
+	dash := tr.q(sizing.RateQuantity(0))
+	for _, cg := range c.GPUs {
+		row := CalcMin{GPU: cg, Decode: dash, TTFT: dash}
+		if f, ok := sizing.MinFit(in, derive.SizingGPU(cg)); ok {
+			minGPUs[cg.ID], fitsOf[cg.ID] = f.N, f
+			row.N, p.AnyFit = f.N, true
+			row.Decode = tr.q(sizing.RateQuantity(f.Result.DecodeTokensPerSec))
+			row.TTFT = tr.q(sizing.LatencyQuantity(f.Result.TTFTSeconds))
 		}
-		p.MinGPUs = append(p.MinGPUs, CalcMin{GPU: cg, N: n})
+		p.MinGPUs = append(p.MinGPUs, row)
 	}
+	// Cheapest per billing mode, with the cost per million output tokens
+	// of that offer (the default input is inference).
 	for _, r := range s.dd.CheapestFitting(minGPUs) {
-		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r})
+		f := fitsOf[r.Offer.GPU.ID]
+		cost := dash
+		if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, r.Offer.GPUCount, r.InstDC); x > 0 {
+			cost = money(x, p.Currency)
+		}
+		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r, Cost: cost})
 	}
+	p.Text["cheapestNone"] = tr.fill("calc.cheapest.none.nooffer")
+	if o, n := NearestOffer(s.dd.Rows, minGPUs); o != nil {
+		p.Text["cheapestNone"] = tr.fill("calc.cheapest.none", tr.fill("calc.cheapest.nearest",
+			o.Provider.Name+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
+	}
+	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{}}
+	for _, cg := range c.GPUs {
+		sg := derive.SizingGPU(cg)
+		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,
+			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, MemoryGB: cg.MemoryGB})
+	}
+	for _, o := range c.Offers {
+		pr, price, ok := onDemand(c, o, s.dd.Currency)
+		if !ok {
+			continue
+		}
+		co := calcOffer{ID: o.ID, GPU: o.GPU.ID, GPUName: o.GPU.Name, Count: o.GPUCount, Provider: o.Provider.ID, Name: o.Provider.Name,
+			Instance: o.Instance, Billing: pr.Billing, Price: price, AsOf: pr.AsOf.Format("2006-01-02")}
+		data.OnDemand = append(data.OnDemand, co)
+	}
+	sort.SliceStable(data.OnDemand, func(i, j int) bool { return data.OnDemand[i].ID < data.OnDemand[j].ID })
+	p.PerToken = PerTokenOffers(c, s.dd.Currency, fitsOf)
+
 	for _, cm := range c.Models {
 		row := CalcCommon{Model: cm}
 		for _, sc := range p.Scenarios {
@@ -181,21 +340,30 @@ func (s *siteBuild) calculator() {
 			if err != nil {
 				r = sizing.Result{}
 			}
-			row.Totals = append(row.Totals, r.TotalPerGPU)
+			row.Totals = append(row.Totals, tr.gib(r.TotalPerGPU))
 		}
 		p.Common = append(p.Common, row)
 	}
-	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}}
 	for _, b := range catalog.BillingModes() {
 		data.Billing[b] = s.r.T("billing." + b)
+		data.Modes = append(data.Modes, b)
+	}
+	for _, kv := range sizing.MessageKeys() {
+		data.Msgs[kv[0]] = s.r.T(kv[0])
+	}
+	for _, kv := range hfconfig.MessageKeys() {
+		data.Msgs[kv[0]] = s.r.T(kv[0])
+	}
+	for _, k := range calcKeys {
+		data.Msgs[k] = s.r.T(k)
 	}
 	for _, cm := range c.Models {
-		data.Models[cm.ID] = calcModel{Name: cm.Name, Params: cm.Params, ActiveParams: cm.ActiveParams, Layers: cm.Layers, Hidden: cm.HiddenSize,
-			Heads: cm.Heads, KVHeads: cm.KVHeads, FFN: cm.FFNSize, Vocab: cm.VocabSize, Experts: cm.Experts, ExpertsPerToken: cm.ExpertsPerToken}
-	}
-	for _, cg := range c.GPUs {
-		sg := derive.SizingGPU(cg)
-		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec, BF16Flops: sg.DenseBF16FLOPS, MemoryGB: cg.MemoryGB})
+		sm := derive.SizingModel(cm)
+		data.Models[cm.ID] = calcModel{Name: cm.Name, Params: sm.Params, ActiveParams: sm.ActiveParams, Layers: sm.Layers, Hidden: sm.Hidden,
+			Heads: sm.Heads, KVHeads: sm.KVHeads, FFN: sm.FFN, Vocab: sm.Vocab, Tied: sm.TiedEmbeddings, Experts: sm.Experts,
+			ExpertsPerToken: sm.ExpertsPerToken, SharedExperts: sm.SharedExperts, DenseLayers: sm.DenseLayers, DenseFFN: sm.DenseFFN,
+			HeadDim: sm.HeadDim, KVLoRARank: sm.KVLoRARank, QLoRARank: sm.QLoRARank, RopeHeadDim: sm.QKRopeHeadDim,
+			VHeadDim: sm.VHeadDim, SlidingWindow: sm.SlidingWindow, LocalLayers: sm.LocalLayers}
 	}
 	for _, r := range s.dd.Headline { // one row per offer and mode (its cheapest region), not every region
 		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: r.Offer.GPU.ID, GPUName: r.Offer.GPU.Name, Count: r.Offer.GPUCount, Provider: r.Offer.Provider.ID, Name: r.Offer.Provider.Name,
@@ -205,6 +373,80 @@ func (s *siteBuild) calculator() {
 	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
 	s.page(&render.Page{Kind: "calculator", Path: "calculator/", Title: s.r.T("calc.title"), Description: s.r.T("calc.description"),
 		Data: p, Scripts: []string{"wasm_exec.js", "js/calculator.js"}})
+}
+
+// PerTokenRows is how many offers the cost-per-token table lists.
+const PerTokenRows = 10
+
+// onDemand is o's current on-demand hourly price, converted to cur.
+func onDemand(c *catalog.Catalog, o *catalog.Offer, cur string) (catalog.Price, float64, bool) {
+	pr, ok := o.Price("on-demand")
+	if !ok || (pr.Unit != "" && pr.Unit != "hour") {
+		return pr, 0, false
+	}
+	price, ok := c.FX.Convert(pr.Price, o.Currency, cur)
+	return pr, price, ok
+}
+
+// PerTokenOffers is the cost-per-token table: the PerTokenRows current
+// on-demand offers (price in cur) with the lowest cost per million output
+// tokens, each running as many replicas of the job as it holds, where
+// fits is the smallest layout of the job on each GPU id; ties by offer
+// id (static/js/calculator.js renders the same rows).
+func PerTokenOffers(c *catalog.Catalog, cur string, fits map[string]sizing.Fit) []CalcTokenOffer {
+	var out []CalcTokenOffer
+	for _, o := range c.Offers {
+		f, ok := fits[o.GPU.ID]
+		if !ok {
+			continue
+		}
+		_, price, ok := onDemand(c, o, cur)
+		if !ok {
+			continue
+		}
+		if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, o.GPUCount, price); x > 0 {
+			out = append(out, CalcTokenOffer{Offer: o, Price: price, Replicas: o.GPUCount / f.N, Cost: x})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Cost != out[j].Cost {
+			return out[i].Cost < out[j].Cost
+		}
+		return out[i].Offer.ID < out[j].Offer.ID
+	})
+	if len(out) > PerTokenRows {
+		out = out[:PerTokenRows]
+	}
+	return out
+}
+
+// NearestOffer is the offer the note under an empty cheapest-offers table
+// names: of the price rows whose GPU holds the job with n GPUs
+// (minGPUs), the one with the most GPUs relative to n, then the cheapest
+// per instance-hour, then the lowest offer id (static/js/calculator.js
+// nearest() is the same rule). It returns nil when no row's GPU fits.
+func NearestOffer(rows []*derive.Row, minGPUs map[string]int) (*catalog.Offer, int) {
+	var best *derive.Row
+	bn := 0
+	for _, r := range rows {
+		n, ok := minGPUs[r.Offer.GPU.ID]
+		if !ok {
+			continue
+		}
+		if best == nil {
+			best, bn = r, n
+			continue
+		}
+		// count/n against best count/bn, compared as whole numbers.
+		a, b := r.Offer.GPUCount*bn, best.Offer.GPUCount*n
+		if a > b || (a == b && (r.InstDC < best.InstDC || (r.InstDC == best.InstDC && r.Offer.ID < best.Offer.ID))) {
+			best, bn = r, n
+		}
+	}
+	if best == nil {
+		return nil, 0
+	}
+	return best.Offer, bn
 }
 
 // buildWASM compiles generator/wasm for GOOS=js GOARCH=wasm with the Go
