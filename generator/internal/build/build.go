@@ -54,6 +54,9 @@ type Options struct {
 	// not written by the generator (see output.CheckTarget). The site root
 	// and its source folders are refused whatever Force says.
 	Force bool
+	// Overlay is a team's overlay directory merged on top of the public
+	// catalog (see catalog.Layer); "" for the public site.
+	Overlay string
 }
 
 // SourceDirs are the site root's folders a build reads and never writes.
@@ -130,7 +133,7 @@ func Run(o Options) (*Result, *diag.List) {
 
 // site produces the output tree in memory.
 func site(o Options) (*output.Tree, *diag.List) {
-	cat, d := catalog.Load(o.Root, o.Now)
+	cat, d := catalog.LoadLayered(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
 	if cat == nil {
 		return nil, d
 	}
@@ -169,7 +172,7 @@ func site(o Options) (*output.Tree, *diag.List) {
 			prefix = l.Code + "/"
 		}
 		r := render.New(render.Options{Root: o.Root, BasePath: basePath, EditionPath: basePath + prefix, Neutral: neutralPath,
-			Lang: l.Code, Strings: strs.For(l.Code), DateStyle: l.DateStyle, Assets: assets,
+			Lang: l.Code, Tag: l.Tag, Strings: strs.For(l.Code), DateStyle: l.DateStyle, Assets: assets,
 			Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
 				"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
 		if d.HasErrors() {

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
@@ -34,6 +35,7 @@ type Renderer struct {
 	edition   string // the edition's path: base, or base + "zh/"
 	neutral   func(string) bool
 	dateStyle string
+	lang, tag string // the edition's language code and BCP 47 tag
 	assets    map[string]string
 	extra     template.FuncMap
 }
@@ -50,6 +52,8 @@ type Options struct {
 	// the WebAssembly engine): url writes it under BasePath.
 	Neutral func(p string) bool
 	Lang    string // UI language, e.g. "en"
+	// Tag is the edition's BCP 47 tag ("zh-CN"); Lang when empty.
+	Tag string
 	// Strings are the edition's UI strings (see LoadStrings); nil loads
 	// templates/i18n/<Lang>.toml alone.
 	Strings map[string]string
@@ -74,7 +78,13 @@ const DefaultLang = "en"
 // partial translation renders as a mixed page rather than as "[key]".
 func New(o Options, d *diag.List) *Renderer {
 	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, edition: o.EditionPath, neutral: o.Neutral,
-		dateStyle: o.DateStyle, assets: o.Assets, extra: o.Funcs}
+		dateStyle: o.DateStyle, lang: o.Lang, tag: o.Tag, assets: o.Assets, extra: o.Funcs}
+	if r.lang == "" {
+		r.lang = DefaultLang
+	}
+	if r.tag == "" {
+		r.tag = r.lang
+	}
 	if r.base == "" {
 		r.base = "/"
 	}
@@ -237,6 +247,34 @@ func (r *Renderer) JSONStrings(prefix string) string {
 	return string(b)
 }
 
+// DataText shows a text from the data files (notes, descriptions, source
+// titles), which stay in the language they were written in: escaped, and
+// wrapped in <span lang="..."> when that language is not the edition's,
+// so screen readers and browsers treat it right. The language is read
+// from the script: text that is mostly Han characters is Chinese,
+// anything else English.
+func (r *Renderer) DataText(s string) template.HTML {
+	esc := template.HTMLEscapeString(s)
+	lang := "en"
+	han, letters := 0, 0
+	for _, c := range s {
+		switch {
+		case unicode.Is(unicode.Han, c):
+			han++
+			letters++
+		case unicode.IsLetter(c):
+			letters++
+		}
+	}
+	if letters > 0 && han*10 >= letters*3 {
+		lang = "zh-CN"
+	}
+	if strings.SplitN(lang, "-", 2)[0] == r.lang || s == "" {
+		return template.HTML(esc)
+	}
+	return template.HTML(`<span lang="` + lang + `">` + esc + `</span>`)
+}
+
 // RootURL returns the URL of a path below the site's base, outside any
 // edition.
 func (r *Renderer) RootURL(p string) string { return r.base + strings.TrimPrefix(p, "/") }
@@ -270,6 +308,8 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 			return r.RootURL(h), nil
 		},
 		"rooturl": r.RootURL,
+		"dtext":   r.DataText,
+		"pname":   func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
 		"i18njson": r.JSONStrings,
 		"money":   Money,
 		"gib":     sizing.FormatGiB,

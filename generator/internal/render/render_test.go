@@ -219,3 +219,27 @@ func TestRepoCatalogs(t *testing.T) {
 		t.Logf("%s: %d keys", l, len(s.For(l)))
 	}
 }
+
+// TestDataText: a data text in another language than the edition's is
+// marked with its language; text is always escaped.
+func TestDataText(t *testing.T) {
+	zh := &Renderer{lang: "zh", tag: "zh-CN"}
+	en := &Renderer{lang: "en", tag: "en"}
+	for _, c := range []struct {
+		r    *Renderer
+		in   string
+		want string
+	}{
+		{zh, "Billed per second.", `<span lang="en">Billed per second.</span>`},
+		{zh, "按秒计费，按小时结算。", "按秒计费，按小时结算。"},
+		{zh, "腾讯云 GPU 实例按秒计费", "腾讯云 GPU 实例按秒计费"},
+		{en, "Billed per second <b>.", "Billed per second &lt;b&gt;."},
+		{en, "包年包月", `<span lang="zh-CN">包年包月</span>`},
+		{en, "GPU instances use ECS billing: subscription (包年包月), pay-as-you-go (按量付费)", "GPU instances use ECS billing: subscription (包年包月), pay-as-you-go (按量付费)"},
+		{zh, "", ""},
+	} {
+		if got := string(c.r.DataText(c.in)); got != c.want {
+			t.Errorf("%s DataText(%q) = %q, want %q", c.r.lang, c.in, got, c.want)
+		}
+	}
+}
