@@ -54,9 +54,6 @@ type Options struct {
 	// not written by the generator (see output.CheckTarget). The site root
 	// and its source folders are refused whatever Force says.
 	Force bool
-	// Overlay is a team's overlay directory merged on top of the public
-	// catalog (see catalog.Layer); "" for the public site.
-	Overlay string
 }
 
 // SourceDirs are the site root's folders a build reads and never writes.
@@ -133,7 +130,7 @@ func Run(o Options) (*Result, *diag.List) {
 
 // site produces the output tree in memory.
 func site(o Options) (*output.Tree, *diag.List) {
-	cat, d := catalog.LoadLayered(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
+	cat, d := catalog.Load(o.Root, o.Now)
 	if cat == nil {
 		return nil, d
 	}
