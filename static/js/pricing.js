@@ -59,6 +59,10 @@
     const q = new URLSearchParams(location.search);
     for (const k of own) q.delete(k);
     for (const el of form.elements) {
+      if (el.type === "checkbox") {
+        if (el.checked) q.set(el.name, el.value);
+        continue;
+      }
       if (el.name && el.value && !(el.name === "sort" && el.value === "pergpu") && !(el.name === "dir" && el.value === "asc") && !(el.name === "cur" && el.value === base)) {
         q.set(el.name, el.value);
       }
@@ -68,7 +72,8 @@
 
   function restore(q) {
     for (const el of form.elements) {
-      if (el.name && q.has(el.name)) el.value = q.get(el.name);
+      if (el.type === "checkbox") el.checked = q.get(el.name) === el.value;
+      else if (el.name && q.has(el.name)) el.value = q.get(el.name);
     }
   }
 
@@ -93,7 +98,9 @@
     const cur = f.cur.value || base;
     const rate = fx[cur] || 1;
     const hideStale = !!(staleBox && staleBox.checked);
-    const filtering = facets.some((k) => f[k].value) || region || minVram > 0 || !isNaN(maxPrice) || hideStale;
+    // First-party: the provider's own page, document, API or docs repository.
+    const firstParty = !!(f.evidence && f.evidence.checked);
+    const filtering = facets.some((k) => f[k].value) || region || minVram > 0 || !isNaN(maxPrice) || hideStale || firstParty;
     let matches = 0;
     for (const r of rows) {
       const d = r.dataset;
@@ -102,6 +109,7 @@
       ok = ok && parseFloat(d.vram) >= minVram;
       ok = ok && (isNaN(maxPrice) || parseFloat(d.pergpu) * rate <= maxPrice);
       ok = ok && !(hideStale && d.band === "stale");
+      ok = ok && !(firstParty && !d.evidence.startsWith("first-party"));
       r._match = ok;
       if (ok) matches++;
     }

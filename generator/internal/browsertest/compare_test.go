@@ -144,3 +144,82 @@ func TestCompare(t *testing.T) {
 		})
 	}
 }
+
+// TestInstanceCompare ticks two rows of an offer table and presses
+// "Compare selected": the comparison page names both offers (its URL
+// holds their ids), shows their VRAM and marks the larger one and the
+// cheaper per-GPU-hour price; removing one and adding another from the
+// page's list keep the URL in step, and a reload shows the same.
+func TestInstanceCompare(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadCatalog(t)
+	offers := map[string]*catalog.Offer{}
+	for _, o := range g.cat.Offers {
+		offers[o.ID] = o
+	}
+	b := New(t, base)
+	b.Navigate("gpus/h100-sxm5-80gb/")
+	// Two offers of different VRAM per GPU are not on an H100 page; take
+	// the first row and the first row of another GPU count.
+	var ids []string
+	b.Eval(`(() => {
+		const rows = [...document.querySelectorAll("table.offers tbody tr")];
+		const a = rows[0], other = rows.find((r) => r.dataset.count !== a.dataset.count);
+		return [a.dataset.id, other.dataset.id];
+	})()`, &ids)
+	for _, id := range ids {
+		b.Click(`table.offers input[name=o][value="` + id + `"]`)
+	}
+	if got := b.Text("#pick button"); !strings.HasSuffix(got, "(2)") {
+		t.Errorf("the compare button says %q after ticking two rows", got)
+	}
+	b.Follow(0, func() { b.Click("#pick button") })
+	type shown struct {
+		Search string   `json:"search"`
+		Heads  []string `json:"heads"`
+		Count  []string `json:"count"`
+		Best   []string `json:"best"` // row labels with a marked cell
+	}
+	read := func() shown {
+		var s shown
+		b.Eval(`(() => {
+			const t = document.querySelector("#instances-out table");
+			const row = (label) => [...t.tBodies[0].rows].find((r) => r.cells[0].textContent === label);
+			return {
+				search: location.search,
+				heads: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent.replace("×", "").trim()),
+				count: [...row("GPUs").cells].slice(1).map((c) => c.textContent.replace(/[^0-9]/g, "")),
+				best: [...t.tBodies[0].rows].filter((r) => r.querySelector("td.best")).map((r) => r.cells[0].textContent),
+			};
+		})()`, &s)
+		return s
+	}
+	b.Poll(`!!document.querySelector("#instances-out table")`, `document.getElementById("instances-out").textContent`)
+	s := read()
+	q := url.Values{"o": ids}
+	if got, _ := url.ParseQuery(strings.TrimPrefix(s.Search, "?")); !slices.Equal(got["o"], q["o"]) {
+		t.Errorf("URL %q, want o=%v", s.Search, ids)
+	}
+	for i, id := range ids {
+		o := offers[id]
+		if want := o.Provider.Name + o.Instance; strings.ReplaceAll(s.Heads[i], " ", "") != strings.ReplaceAll(want, " ", "") {
+			t.Errorf("column %d is %q, want %s %s", i, s.Heads[i], o.Provider.Name, o.Instance)
+		}
+		if s.Count[i] != fmt.Sprint(o.GPUCount) {
+			t.Errorf("column %d: %s GPUs, want %d", i, s.Count[i], o.GPUCount)
+		}
+	}
+	if !slices.Contains(s.Best, "GPUs") || !slices.Contains(s.Best, "VRAM in all") {
+		t.Errorf("marked rows %q: want GPUs and VRAM in all (the offers differ in GPU count)", s.Best)
+	}
+	// Remove the first, add another from the list.
+	b.Click(`#instances-out thead button.remove`)
+	b.Poll(`location.search === "?o=`+ids[1]+`"`, "location.search")
+	var add string
+	b.Eval(`[...document.querySelectorAll("#i-add option")].map((o) => o.value).find((v) => v && v !== `+jsString(ids[1])+`)`, &add)
+	b.SetValue("#i-add", add)
+	b.Poll(`location.search === "?o=`+ids[1]+`&o=`+add+`"`, "location.search")
+	b.Reload()
+	b.Poll(`document.querySelectorAll("#instances-out thead th").length === 3`, `document.getElementById("instances-out").textContent`)
+}

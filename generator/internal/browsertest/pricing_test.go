@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -83,7 +87,7 @@ func rowKeys(rows []*derive.Row) []string {
 
 // pricingControls are the names of the filter form's controls, in the
 // order of the form (and of the query string the page writes).
-var pricingControls = []string{"gpu", "vendor", "form", "min-vram", "count", "provider", "country", "region", "billing", "ic", "max-price", "sort", "dir", "cur"}
+var pricingControls = []string{"gpu", "vendor", "form", "min-vram", "count", "provider", "country", "region", "billing", "ic", "evidence", "max-price", "sort", "dir", "cur"}
 
 // pricingDefaults are the values the page leaves out of the URL.
 var pricingDefaults = map[string]string{"sort": "pergpu", "dir": "asc", "cur": "USD"}
@@ -132,8 +136,10 @@ func (g pricingGo) filter(t *testing.T, set map[string]string) []*derive.Row {
 				ok = ok && r.Price.Billing == v
 			case "count":
 				ok = ok && strconv.Itoa(o.GPUCount) == v
+			case "evidence": // the checkbox "first-party prices only"
+				ok = ok && strings.HasPrefix(r.Evidence, "first-party")
 			case "region":
-				ok = ok && slices.Contains(o.Regions, v)
+				ok = ok && slices.Contains(r.Regions, v)
 			case "min-vram":
 				ok = ok && o.VRAMPerGPUGB >= atof(t, v)
 			case "max-price":
@@ -262,6 +268,10 @@ func setPricing(b *Browser, set map[string]string) {
 	b.t.Helper()
 	for _, name := range pricingControls {
 		if v, ok := set[name]; ok {
+			if name == "evidence" { // a checkbox
+				b.SetChecked(`#f-evidence`, v != "")
+				continue
+			}
 			b.SetValue(`#filters [name="`+name+`"]`, v)
 		}
 	}
@@ -271,7 +281,7 @@ func setPricing(b *Browser, set map[string]string) {
 func readPricingForm(b *Browser) map[string]string {
 	b.t.Helper()
 	var v map[string]string
-	b.Eval(`(() => { const v = {}; for (const el of document.getElementById("filters").elements) if (el.name && el.value) v[el.name] = el.value; return v; })()`, &v)
+	b.Eval(`(() => { const v = {}; for (const el of document.getElementById("filters").elements) if (el.name && el.value && (el.type !== "checkbox" || el.checked)) v[el.name] = el.value; return v; })()`, &v)
 	return v
 }
 
@@ -287,11 +297,14 @@ func withDefaults(set map[string]string) map[string]string {
 }
 
 // most returns the value of key shared by the most rows (ties: the
-// smallest value), for picking filter values the catalog has plenty of.
+// smallest value; "" counts for none), for picking filter values the
+// catalog has plenty of.
 func most(rows []*derive.Row, key func(*derive.Row) string) string {
 	n := map[string]int{}
 	for _, r := range rows {
-		n[key(r)]++
+		if k := key(r); k != "" {
+			n[k]++
+		}
 	}
 	best := ""
 	for k, c := range n {
@@ -321,6 +334,13 @@ func TestPricingFilters(t *testing.T) {
 		{"max 1.2 USD per GPU-hour", map[string]string{"max-price": "1.2"}},
 		{"on-demand, 48 GB or more, at most 2.5 USD", map[string]string{"billing": "on-demand", "min-vram": "48", "max-price": "2.5"}},
 		{"max price in EUR", map[string]string{"cur": "EUR", "max-price": "1.5"}},
+		{"first-party prices only", map[string]string{"evidence": "first-party"}},
+		{"first-party on-demand in a region", map[string]string{"evidence": "first-party", "billing": "on-demand", "region": most(g.rows, func(r *derive.Row) string {
+			if len(r.Regions) == 1 && strings.HasPrefix(r.Evidence, "first-party") && r.Price.Billing == "on-demand" {
+				return r.Regions[0]
+			}
+			return ""
+		})}},
 	}
 	browser := New(t, base)
 	for _, c := range cases {
@@ -352,6 +372,10 @@ func TestPricingFilters(t *testing.T) {
 							ok = atof(t, r.Data["pergpu"])*rate <= atof(t, v)
 						case "cur":
 							ok = true
+						case "evidence":
+							ok = strings.HasPrefix(r.Data["evidence"], "first-party")
+						case "region":
+							ok = slices.Contains(strings.Fields(r.Data["regions"]), v)
 						default:
 							ok = r.Data[name] == v
 						}
@@ -560,7 +584,7 @@ func TestPricingCurrency(t *testing.T) {
 				t.Fatalf("%s: row %s is not in the catalog", when, pr.Key)
 			}
 			o := r.Offer
-			if want := render.Money(r.Price.Price, o.Currency); pr.Inst != want {
+			if want := render.Money(r.HourlyEquivalent, o.Currency); pr.Inst != want {
 				t.Errorf("%s: %s: the quoted price is %q, want %q", when, pr.Key, pr.Inst, want)
 			}
 			if want := render.Money(r.PerGPU, o.Currency); pr.PerGPU != want {
@@ -573,7 +597,7 @@ func TestPricingCurrency(t *testing.T) {
 				wantInst = "≈ " + jsMoney(atof(t, pr.Data["inst"])*rate, cur)
 				wantPer = "≈ " + jsMoney(atof(t, pr.Data["pergpu"])*rate, cur)
 				// ... which is the catalog's conversion of the quoted price.
-				if conv, _ := g.cat.FX.Convert(r.Price.Price, o.Currency, cur); jsMoney(conv, cur) != jsMoney(r.InstDC*rate, cur) {
+				if conv, _ := g.cat.FX.Convert(r.HourlyEquivalent, o.Currency, cur); jsMoney(conv, cur) != jsMoney(r.InstDC*rate, cur) {
 					t.Logf("%s: %s: FX.Convert of the quoted price gives %s, the page's two-step conversion %s", when, pr.Key, jsMoney(conv, cur), jsMoney(r.InstDC*rate, cur))
 				}
 				if pr.Data["inst"] != fmt.Sprint(r.InstDC) || pr.Data["pergpu"] != fmt.Sprint(r.PerGPUDC) {
@@ -745,7 +769,7 @@ func TestPricingCSV(t *testing.T) {
 			for i := 0; i < min(len(recs), len(want)); i++ {
 				r := want[i]
 				o := r.Offer
-				quoted := strconv.FormatFloat(r.Price.Price, 'f', -1, 64) // the catalog's exact figure
+				quoted := strconv.FormatFloat(r.HourlyEquivalent, 'f', -1, 64) // the catalog's exact figure, per hour
 				wantRec := []string{o.GPU.ID, o.Provider.ID, o.Instance, strconv.Itoa(o.GPUCount), fmt.Sprint(o.VRAMPerGPUGB), r.Price.Billing,
 					quoted, o.Currency, jsToFixed(r.InstDC*rate, 4), jsToFixed(r.PerGPUDC*rate, 4), r.Price.AsOf.Format("2006-01-02"), r.Price.Source}
 				got := recs[i]
@@ -783,6 +807,213 @@ func TestPricingHeaderSortButtons(t *testing.T) {
 			b.Eval(`document.querySelectorAll("table thead th[data-sort]").length`, &sortable)
 			if n != c.buttons || sortable != c.sortable {
 				t.Errorf("%d sort buttons in %d sortable header cells, want %d buttons in %d", n, sortable, c.buttons, c.sortable)
+			}
+		})
+	}
+}
+
+// offerView is what an offer table shows: which optional columns render,
+// the chooser's boxes, the rows rendered and the URL.
+type offerView struct {
+	Cols    []string `json:"cols"`    // optional columns with a rendered header cell
+	Checked []string `json:"checked"` // ticked column boxes
+	Stale   bool     `json:"stale"`   // "hide stale" ticked
+	Rows    int      `json:"rows"`    // rows rendered
+	StaleN  int      `json:"staleN"`  // stale rows rendered
+	Search  string   `json:"search"`
+	VCPU    []string `json:"vcpu"` // the vCPU cells of the rendered rows
+	IDs     []string `json:"ids"`
+}
+
+func readOffers(b *Browser) offerView {
+	b.t.Helper()
+	var v offerView
+	b.Eval(`(() => {
+		const shown = (el) => el.getClientRects().length > 0;
+		const rows = [...document.querySelectorAll("table.offers tbody tr")].filter(shown);
+		return {
+			cols: [...document.querySelectorAll("table.offers thead th.opt")].filter(shown).map((th) => th.className.split(" ")[0].slice(2)),
+			checked: [...document.querySelectorAll("input[data-col]")].filter((c) => c.checked).map((c) => c.dataset.col),
+			stale: document.getElementById("hide-stale").checked,
+			rows: rows.length,
+			staleN: rows.filter((r) => r.dataset.band === "stale").length,
+			search: location.search,
+			vcpu: rows.map((r) => r.querySelector(".c-vcpu").textContent.trim()),
+			ids: rows.map((r) => r.dataset.id),
+		};
+	})()`, &v)
+	return v
+}
+
+// TestOfferColumns: the column chooser shows the optional columns ticked,
+// keeps them in the URL (?cols=) and restores them from it; the vCPU
+// column holds each offer's vCPU count from the catalog; on the pricing
+// page the columns and a filter share the URL; without JavaScript the
+// chooser still shows and hides the columns.
+func TestOfferColumns(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	b := New(t, base)
+	page := "gpus/h100-sxm5-80gb/"
+	b.Navigate(page)
+	if v := readOffers(b); len(v.Cols) != 0 || v.Rows == 0 {
+		t.Fatalf("by default: optional columns %q, %d rows; want none and some rows", v.Cols, v.Rows)
+	}
+	b.Click(".offer-tools details.cols summary")
+	b.SetChecked("#col-vcpu", true)
+	b.SetChecked("#col-pergb", true)
+	v := readOffers(b)
+	if !slices.Equal(v.Cols, []string{"vcpu", "pergb"}) || v.Search != "?cols=vcpu,pergb" {
+		t.Errorf("after ticking vCPU and price per GB: columns %q, URL %q; want [vcpu pergb] and ?cols=vcpu,pergb", v.Cols, v.Search)
+	}
+	offers := map[string]*catalog.Offer{}
+	for _, o := range g.cat.Offers {
+		offers[o.ID] = o
+	}
+	for i, id := range v.IDs {
+		o := offers[id]
+		want := "–"
+		if o.VCPU != nil {
+			want = strconv.Itoa(*o.VCPU)
+		}
+		if v.VCPU[i] != want {
+			t.Errorf("row %d (%s): vCPU %q, want %q", i, id, v.VCPU[i], want)
+		}
+	}
+	b.Reload()
+	if v := readOffers(b); !slices.Equal(v.Cols, []string{"vcpu", "pergb"}) || !slices.Equal(v.Checked, []string{"vcpu", "pergb"}) {
+		t.Errorf("after reloading ?cols=vcpu,pergb: columns %q, ticked %q", v.Cols, v.Checked)
+	}
+	b.SetChecked("#col-vcpu", false)
+	if v := readOffers(b); !slices.Equal(v.Cols, []string{"pergb"}) || v.Search != "?cols=pergb" {
+		t.Errorf("after unticking vCPU: columns %q, URL %q", v.Cols, v.Search)
+	}
+
+	// The pricing page: a filter and the columns in one URL.
+	b.Navigate("pricing/")
+	b.SetValue(`#filters [name="billing"]`, "spot")
+	b.Click(".offer-tools details.cols summary")
+	b.SetChecked("#col-ram", true)
+	b.Poll(`new URLSearchParams(location.search).get("billing") === "spot" && new URLSearchParams(location.search).get("cols") === "ram"`, "location.search")
+	b.Reload()
+	b.Poll(`document.querySelector('#filters [name="billing"]').value === "spot"`, "location.search")
+	if v := readOffers(b); !slices.Equal(v.Cols, []string{"ram"}) {
+		t.Errorf("pricing page after reload: columns %q, want [ram]", v.Cols)
+	}
+
+	// Without JavaScript the boxes still show and hide the columns.
+	noJS(b, true)
+	defer noJS(b, false)
+	b.Navigate(page)
+	b.Click(".offer-tools details.cols summary")
+	b.Click("#col-ic")
+	if v := readOffers(b); !slices.Equal(v.Cols, []string{"ic"}) {
+		t.Errorf("without JavaScript, after ticking interconnect: columns %q", v.Cols)
+	}
+}
+
+// noJS turns script execution in the tab off or on.
+func noJS(b *Browser, off bool) {
+	b.t.Helper()
+	run(b, "script execution", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off})
+		return err
+	}))
+}
+
+// TestHideStale: "hide stale" hides exactly the stale rows, on a GPU page
+// (kept in the URL as stale=hide, also without JavaScript) and on the
+// pricing page, whose count and rows then match the catalog's non-stale
+// prices.
+func TestHideStale(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	b := New(t, base)
+	page := "gpus/h100-sxm5-80gb/"
+	b.Navigate(page)
+	before := readOffers(b)
+	if before.StaleN == 0 || before.StaleN == before.Rows {
+		t.Fatalf("%s renders %d stale rows of %d: the test needs both kinds", page, before.StaleN, before.Rows)
+	}
+	b.SetChecked("#hide-stale", true)
+	v := readOffers(b)
+	if v.StaleN != 0 || v.Rows != before.Rows-before.StaleN || v.Search != "?stale=hide" {
+		t.Errorf("after hide stale: %d rows, %d stale, URL %q; want %d rows, none stale, ?stale=hide", v.Rows, v.StaleN, v.Search, before.Rows-before.StaleN)
+	}
+	b.Reload()
+	if v := readOffers(b); !v.Stale || v.StaleN != 0 {
+		t.Errorf("after reloading ?stale=hide: box ticked %v, %d stale rows", v.Stale, v.StaleN)
+	}
+	noJS(b, true)
+	b.Navigate(page)
+	b.Click("#hide-stale")
+	if v := readOffers(b); v.StaleN != 0 || v.Rows != before.Rows-before.StaleN {
+		t.Errorf("without JavaScript: %d rows, %d stale", v.Rows, v.StaleN)
+	}
+	noJS(b, false)
+
+	var fresh []*derive.Row
+	for _, r := range g.rows {
+		if r.Band != "stale" {
+			fresh = append(fresh, r)
+		}
+	}
+	b.Navigate("pricing/")
+	b.SetChecked("#hide-stale", true)
+	waitPricing(b, "?stale=hide", g.shownText(len(fresh), true, len(fresh)))
+	if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(fresh)); d != "" {
+		t.Errorf("pricing page, stale hidden: %s", d)
+	}
+}
+
+// TestOfferCardsPhone: on a 390 px phone an offer table is a list of
+// cards: no header row shows, nothing scrolls sideways, and every card
+// shows what it is (GPU or provider), its price per GPU-hour on its first
+// line and its age badge, all inside the screen.
+func TestOfferCardsPhone(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	b := New(t, base)
+	setViewport(b, 390, 844, true)
+	for _, c := range []struct{ page, title string }{
+		{"gpus/h100-sxm5-80gb/", ".c-prov"}, {"providers/aws/", ".c-gpu"}, {"pricing/", ".c-gpu"},
+	} {
+		t.Run(pageName(c.page), func(t *testing.T) {
+			b := b.For(t)
+			b.Navigate(c.page)
+			var r struct {
+				Head     float64  `json:"head"`
+				Scroll   bool     `json:"scroll"`
+				Rows     int      `json:"rows"`
+				Problems []string `json:"problems"`
+			}
+			b.Eval(`((title) => {
+				const vw = document.documentElement.clientWidth;
+				const wrap = document.querySelector(".offers-wrap");
+				const rows = [...document.querySelectorAll("table.offers tbody tr")].filter((r) => r.getClientRects().length).slice(0, 20);
+				const problems = [];
+				for (const row of rows) {
+					const id = row.dataset.key;
+					const box = row.getBoundingClientRect();
+					for (const sel of [title, ".c-pergpu", ".c-age .badge"]) {
+						const el = row.querySelector(sel);
+						const q = el && el.getBoundingClientRect();
+						if (!q || q.width === 0) problems.push(id + ": " + sel + " not shown");
+						else if (q.left < 0 || q.right > vw) problems.push(id + ": " + sel + " outside the screen (" + Math.round(q.left) + " to " + Math.round(q.right) + ")");
+					}
+					const price = row.querySelector(".c-pergpu").getBoundingClientRect();
+					if (price.top - box.top > 16) problems.push(id + ": the price is not on the card's first line");
+				}
+				return {head: document.querySelector("table.offers thead").getBoundingClientRect().height,
+					scroll: wrap.scrollWidth > wrap.clientWidth + 1 || document.documentElement.scrollWidth > vw + 1, rows: rows.length, problems};
+			})(`+jsString(c.title)+`)`, &r)
+			if r.Rows == 0 || r.Head > 1 || r.Scroll {
+				t.Errorf("%d cards, header %v px tall, sideways scroll %v; want cards, no header, no scroll", r.Rows, r.Head, r.Scroll)
+			}
+			for _, p := range r.Problems {
+				t.Error(p)
 			}
 		})
 	}

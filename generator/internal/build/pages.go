@@ -269,7 +269,7 @@ func (s *siteBuild) filters() map[string][]Option {
 		add("form", o.GPU.FormFactor, o.GPU.FormFactor)
 		add("provider", o.Provider.ID, o.Provider.Name)
 		add("country", o.Provider.Country, o.Provider.Country)
-		for _, reg := range o.Regions {
+		for _, reg := range r.Regions {
 			add("region", reg, reg)
 		}
 		add("billing", r.Price.Billing, s.r.T("billing."+r.Price.Billing))

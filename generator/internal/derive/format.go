@@ -92,9 +92,9 @@ func Breakable(s string) template.HTML {
 // (Breakable).
 func (r *Row) InstanceHTML() template.HTML { return Breakable(r.Offer.Instance) }
 
-// RegionsHTML is the offer's region ids, comma-separated, with break
-// opportunities.
-func (r *Row) RegionsHTML() template.HTML { return Breakable(strings.Join(r.Offer.Regions, ", ")) }
+// RegionsHTML is the ids of the regions the row applies to,
+// comma-separated, with break opportunities.
+func (r *Row) RegionsHTML() template.HTML { return Breakable(strings.Join(r.Regions, ", ")) }
 
 // DatasetHTML is the price's dataset id with break opportunities.
 func (r *Row) DatasetHTML() template.HTML { return Breakable(r.Price.Dataset) }
