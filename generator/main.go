@@ -78,6 +78,7 @@ type buildFlags struct {
 	noCompress, noMinify bool
 	force, noCache       bool
 	cacheDir             string
+	overlay              string
 }
 
 func (b *buildFlags) register(fs *flag.FlagSet) {
@@ -88,6 +89,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&b.noMinify, "no-minify", false, "leave HTML, SVG, JSON and XML unminified (for reading the output)")
 	fs.BoolVar(&b.noCache, "no-cache", false, "compress every file afresh instead of reusing the precompression cache")
 	fs.StringVar(&b.cacheDir, "cache-dir", "", "precompression cache directory (default: the user cache directory's gpu-atlas/precompress; safe to delete)")
+	fs.StringVar(&b.overlay, "overlay", "", "a team's overlay directory (contract prices, internal pools, hidden providers, site.toml) merged on top of the public data")
 	fs.BoolVar(&b.force, "force", false, "replace -out even when it exists and was not written by the generator (never the site root or its source folders)")
 }
 
@@ -96,7 +98,7 @@ func (b *buildFlags) options() (build.Options, error) {
 	if err != nil {
 		return build.Options{}, err
 	}
-	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify, Force: b.force, NoCache: b.noCache, CacheDir: b.cacheDir}, nil
+	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify, Force: b.force, NoCache: b.noCache, CacheDir: b.cacheDir, Overlay: b.overlay}, nil
 }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) int {
@@ -140,6 +142,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	root := fs.String("root", ".", "site root holding data/ and content/")
 	format := fs.String("format", "text", "output format: text, or github (GitHub Actions annotations)")
+	ov := fs.String("overlay", "", "a team's overlay directory to validate with the public data")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -148,7 +151,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "check:", err)
 		return 2
 	}
-	d := build.Check(build.Options{Root: *root, Now: now})
+	d := build.Check(build.Options{Root: *root, Now: now, Overlay: *ov})
 	switch *format {
 	case "github":
 		d.PrintGitHub(stdout)

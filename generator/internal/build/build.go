@@ -54,6 +54,9 @@ type Options struct {
 	// not written by the generator (see output.CheckTarget). The site root
 	// and its source folders are refused whatever Force says.
 	Force bool
+	// Overlay is a team's overlay directory merged on top of the public
+	// catalog (see catalog.Layer); "" for the public site.
+	Overlay string
 }
 
 // SourceDirs are the site root's folders a build reads and never writes.
@@ -69,6 +72,9 @@ func (o Options) OutputOptions() output.Options {
 	oo := output.Options{Force: o.Force, Root: root}
 	for _, d := range SourceDirs() {
 		oo.Sources = append(oo.Sources, filepath.Join(root, d))
+	}
+	if o.Overlay != "" {
+		oo.Sources = append(oo.Sources, o.Overlay)
 	}
 	return oo
 }
@@ -130,7 +136,7 @@ func Run(o Options) (*Result, *diag.List) {
 
 // site produces the output tree in memory.
 func site(o Options) (*output.Tree, *diag.List) {
-	cat, d := catalog.Load(o.Root, o.Now)
+	cat, d := catalog.LoadLayered(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
 	if cat == nil {
 		return nil, d
 	}

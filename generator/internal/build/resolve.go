@@ -108,6 +108,9 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 				return fmt.Sprintf("[%s](%s)", mdText(g.Name), r.url("gpus/"+g.ID+"/")), nil
 			case "provider":
 				p := c.Provider(v)
+				if p == nil && c.Hidden("providers", v) {
+					return mdText(t("overlay.hidden.provider")), nil // left out by the team's overlay
+				}
 				if p == nil {
 					return "", fmt.Errorf("unknown provider %q", v)
 				}

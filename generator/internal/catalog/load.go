@@ -29,6 +29,7 @@ type Catalog struct {
 	gpus      map[string]*GPU
 	providers map[string]*Provider
 	models    map[string]*Model
+	hidden    map[string]bool // "providers/id", "gpus/id" hidden by an overlay
 }
 
 // GPU returns the GPU with the id, or nil.
@@ -46,6 +47,24 @@ var idPattern = regexp.MustCompile(IDPattern())
 // date future dates are judged against. Diagnostics carry paths relative
 // to root. The catalog is nil when there are errors.
 func Load(root string, now time.Time) (*Catalog, *diag.List) {
+	return LoadLayered(root, Layer{}, now)
+}
+
+// Layer is a second data root loaded on top of the public catalog: a
+// team's overlay directory. Its data/gpus, data/providers, data/offers and
+// data/models files are added to the public ones (a provider of kind
+// "internal", an internal GPU pool, is allowed only here), and its
+// data/overrides.toml and data/hide.toml change the merged catalog (see
+// overlay.go). Diagnostics about its files carry Label + their path
+// inside Dir ("team/data/overrides.toml").
+type Layer struct {
+	Dir   string // the overlay directory; "" for none
+	Label string // prefix of its paths in messages (default: Dir + "/")
+}
+
+// LoadLayered is Load with an overlay layer merged on top (Layer{} for
+// none: the result is then exactly Load's).
+func LoadLayered(root string, layer Layer, now time.Time) (*Catalog, *diag.List) {
 	d := &diag.List{}
 	c := &Catalog{gpus: map[string]*GPU{}, providers: map[string]*Provider{}, models: map[string]*Model{}}
 	dataDir := filepath.Join(root, "data")
@@ -86,40 +105,67 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 		of OfferFile
 	}
 	var offerFiles []offerFile
-	for _, kind := range []string{"gpus", "providers", "offers", "models"} {
-		for _, e := range listTOML(root, "data/"+kind, d) {
-			switch kind {
-			case "gpus":
-				g := &GPU{ID: e.id, File: e.rel}
-				if f := decodeFile(e.abs, e.rel, g, d); f != nil {
-					checkGPU(ck(f), g)
-					c.GPUs = append(c.GPUs, g)
+	type source struct{ root, prefix string }
+	roots := []source{{root: root}}
+	if layer.Dir != "" {
+		label := layer.Label
+		if label == "" {
+			label = filepath.ToSlash(filepath.Clean(layer.Dir)) + "/"
+		}
+		roots = append(roots, source{root: layer.Dir, prefix: label})
+	}
+	for li, src := range roots {
+		overlay := li > 0
+		kinds := ProviderKinds()
+		if overlay {
+			kinds = append(kinds, InternalKind)
+		}
+		for _, kind := range []string{"gpus", "providers", "offers", "models"} {
+			for _, e := range listTOMLIn(src.root, src.prefix, "data/"+kind, d) {
+				if overlay && kind != "offers" && c.declared(kind, e.id) != "" {
+					d.Errorf(e.rel, 1, 1, "%s %q is already in the public catalog (%s): change its prices in data/overrides.toml, or hide it in data/hide.toml and add your own under another id", strings.TrimSuffix(kind, "s"), e.id, c.declared(kind, e.id))
+					continue
 				}
-				c.gpus[g.ID] = g // known even when broken: no cascade of "unknown GPU"
-			case "providers":
-				p := &Provider{ID: e.id, File: e.rel}
-				if f := decodeFile(e.abs, e.rel, p, d); f != nil {
-					checkProvider(ck(f), p)
-					c.Providers = append(c.Providers, p)
-				} else {
-					p.broken = true
-				}
-				c.providers[p.ID] = p
-			case "offers":
-				of := offerFile{id: e.id}
-				if f := decodeFile(e.abs, e.rel, &of.of, d); f != nil {
-					of.f = f
-					offerFiles = append(offerFiles, of)
-				}
-			case "models":
-				m := &Model{ID: e.id, File: e.rel}
-				if f := decodeFile(e.abs, e.rel, m, d); f != nil {
-					checkModel(ck(f), m)
-					c.Models = append(c.Models, m)
-					c.models[m.ID] = m
+				switch kind {
+				case "gpus":
+					g := &GPU{ID: e.id, File: e.rel}
+					if f := decodeFile(e.abs, e.rel, g, d); f != nil {
+						checkGPU(ck(f), g)
+						c.GPUs = append(c.GPUs, g)
+					}
+					c.gpus[g.ID] = g // known even when broken: no cascade of "unknown GPU"
+				case "providers":
+					p := &Provider{ID: e.id, File: e.rel}
+					if f := decodeFile(e.abs, e.rel, p, d); f != nil {
+						checkProvider(ck(f), p, kinds)
+						c.Providers = append(c.Providers, p)
+					} else {
+						p.broken = true
+					}
+					c.providers[p.ID] = p
+				case "offers":
+					of := offerFile{id: e.id}
+					if f := decodeFile(e.abs, e.rel, &of.of, d); f != nil {
+						of.f = f
+						offerFiles = append(offerFiles, of)
+					}
+				case "models":
+					m := &Model{ID: e.id, File: e.rel}
+					if f := decodeFile(e.abs, e.rel, m, d); f != nil {
+						checkModel(ck(f), m)
+						c.Models = append(c.Models, m)
+						c.models[m.ID] = m
+					}
 				}
 			}
 		}
+	}
+	if len(roots) > 1 {
+		// The public files come first in each list; an overlay's are
+		// merged into the catalog's order.
+		sort.SliceStable(c.GPUs, func(i, j int) bool { return c.GPUs[i].ID < c.GPUs[j].ID })
+		sort.SliceStable(c.Providers, func(i, j int) bool { return c.Providers[i].ID < c.Providers[j].ID })
+		sort.SliceStable(c.Models, func(i, j int) bool { return c.Models[i].ID < c.Models[j].ID })
 	}
 	// Cross-file checks need every GPU and provider loaded first.
 	for _, g := range c.GPUs {
@@ -176,6 +222,11 @@ func Load(root string, now time.Time) (*Catalog, *diag.List) {
 	if d.HasErrors() {
 		return nil, d
 	}
+	if layer.Dir != "" {
+		if applyLayer(c, layer, roots[1].prefix, now, d); d.HasErrors() {
+			return nil, d
+		}
+	}
 	for _, g := range c.GPUs {
 		sort.SliceStable(g.Offers, func(i, j int) bool { return offerLess(g.Offers[i], g.Offers[j]) })
 	}
@@ -222,17 +273,20 @@ func suggestID(id string, ids []string) string {
 type entry struct{ abs, rel, id string }
 
 // listTOML lists dir's *.toml files, warning about anything else.
-func listTOML(root, dir string, d *diag.List) []entry {
+func listTOML(root, dir string, d *diag.List) []entry { return listTOMLIn(root, "", dir, d) }
+
+// listTOMLIn is listTOML with prefix before every path in messages.
+func listTOMLIn(root, prefix, dir string, d *diag.List) []entry {
 	ents, err := os.ReadDir(filepath.Join(root, dir))
 	if err != nil {
 		if !os.IsNotExist(err) {
-			d.Errorf(dir, 0, 0, "cannot read directory: %v", err)
+			d.Errorf(prefix+dir, 0, 0, "cannot read directory: %v", err)
 		}
 		return nil
 	}
 	var out []entry
 	for _, e := range ents {
-		rel := dir + "/" + e.Name()
+		rel := prefix + dir + "/" + e.Name()
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") {
 			d.Warnf(rel, 1, 1, "skipped: not a .toml file")
 			continue
@@ -326,13 +380,13 @@ func checkGPU(c checker, g *GPU) {
 	c.sources("", g.Sources)
 }
 
-func checkProvider(c checker, p *Provider) {
+func checkProvider(c checker, p *Provider, kinds []string) {
 	c.require("", requiredOf[Provider]()...)
 	c.url("homepage", p.Homepage)
 	if c.has("country") && !countryPattern.MatchString(p.Country) {
 		c.errorf("country", "country %q is not an ISO 3166-1 alpha-2 code (e.g. US, CN, DE)", p.Country)
 	}
-	c.oneOf("kind", p.Kind, ProviderKinds()...)
+	c.oneOf("kind", p.Kind, kinds...)
 	seen := map[string]bool{}
 	for i, r := range p.Regions {
 		pre := fmt.Sprintf("regions.%d", i)

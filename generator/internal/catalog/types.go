@@ -31,6 +31,9 @@ type Site struct {
 	Datasets        []Dataset `toml:"datasets"`
 	// Languages are the site's editions, the default first (see Langs).
 	Languages []Language `toml:"languages"`
+	// QuotaContact is whom a team's readers ask for GPU quota (set by an
+	// overlay's site.toml; "" on the public site).
+	QuotaContact string `toml:"-"`
 }
 
 // Staleness holds the price-age thresholds in days: a price is fresh up to
@@ -274,6 +277,10 @@ type Price struct {
 	Source     string    `toml:"source"`
 	Evidence   string    `toml:"evidence"`
 	Dataset    string    `toml:"dataset"`
+	// Overlay is set on a price that comes from a team's overlay (a
+	// contract price, a discount, an internal pool's cost); nil on
+	// public prices.
+	Overlay *Overlay `toml:"-"`
 }
 
 // PerGPU is the price divided by the offer's GPU count, in the price's

@@ -54,6 +54,11 @@ type Row struct {
 	Band     string // fresh, ageing, stale
 	// TFLOPSPerDC is dense BF16 TFLOPS per display-currency unit per hour, 0 if unknown.
 	TFLOPSPerDC float64
+	// Overlay is set when the price comes from a team's overlay
+	// (Price.Overlay); PublicPerGPUDC is then the public price it
+	// replaces, per GPU-hour in the display currency (0: none).
+	Overlay        *catalog.Overlay
+	PublicPerGPUDC float64
 }
 
 // HistoryPoint is one observation of a price.
@@ -184,10 +189,20 @@ func (d *Data) row(o *catalog.Offer, p catalog.Price) *Row {
 		r.Regions = o.Regions
 	}
 	for _, h := range o.History(p.Key()) {
+		if m := h.Overlay; m != nil && m.Public != nil {
+			h = *m.Public // the chart and history are the public observations
+		}
 		r.History = append(r.History, HistoryPoint{AsOf: h.AsOf, Price: h.Price, Hourly: h.Hourly(), Source: h.Source, Evidence: h.EvidenceKind()})
 	}
 	r.InstDC, _ = c.FX.Convert(r.HourlyEquivalent, o.Currency, d.Currency)
 	r.PerGPUDC = r.InstDC / float64(o.GPUCount)
+	if m := p.Overlay; m != nil {
+		r.Overlay = m
+		if m.Public != nil {
+			pub, _ := c.FX.Convert(m.Public.Hourly(), o.Currency, d.Currency)
+			r.PublicPerGPUDC = pub / float64(o.GPUCount)
+		}
+	}
 	r.AgeDays = AgeDays(p.AsOf, d.Now)
 	r.Band = Band(r.AgeDays, c.Site.Staleness)
 	if o.GPU.BF16TFLOPS != nil && r.PerGPUDC > 0 {
