@@ -73,9 +73,9 @@ type HistoryPoint struct {
 // Spread is the range of one price mode across an offer's regions, per
 // GPU-hour in the display currency.
 type Spread struct {
-	N                int     // regions priced
-	MinDC, MaxDC     float64 // cheapest and dearest region
-	Cheapest, Dearest string // their region ids
+	N                 int     // regions priced
+	MinDC, MaxDC      float64 // cheapest and dearest region
+	Cheapest, Dearest string  // their region ids
 }
 
 // Mode is a kind of price, whatever its region: a billing mode with its

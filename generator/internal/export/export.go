@@ -281,6 +281,14 @@ type Price struct {
 	// History holds, on a current price, the older observations of its
 	// key, oldest first ([] when none); null on an older observation.
 	History []Observation `json:"history"`
+	// Overlay is true (only in a team's build, -overlay) on a price that
+	// comes from the team's overlay: a contract price, a discount, an
+	// internal pool's cost. OverlayLabel describes it ("contract price,
+	// valid until 2027-03-31") and PublicPrice is the public price it
+	// replaces, when there is one. All three are absent on public prices.
+	Overlay      bool     `json:"overlay,omitempty"`
+	OverlayLabel string   `json:"overlay_label,omitempty"`
+	PublicPrice  *float64 `json:"public_price,omitempty"`
 }
 
 // Observation is an older observation of a price.
@@ -496,6 +504,13 @@ func offerRecord(o *catalog.Offer) Offer {
 			HourlyEquivalent: p.Hourly(), HourlyEquivalentPerGPU: p.HourlyPerGPU(o), TermMonths: optInt(p.TermMonths),
 			Payment: opt(p.Payment), Commitment: opt(p.Commitment), Region: opt(p.Region),
 			AsOf: date(p.AsOf), DateBasis: opt(p.DateBasis), Source: p.Source, Evidence: opt(p.Evidence), Dataset: opt(p.Dataset)}
+		if m := p.Overlay; m != nil {
+			rec.Overlay, rec.OverlayLabel = true, m.Label()
+			if m.Public != nil {
+				pub := m.Public.Price
+				rec.PublicPrice = &pub
+			}
+		}
 		if at, ok := current[p.Key()]; ok && at.Equal(p.AsOf) {
 			rec.Current = true
 			rec.History = []Observation{}
@@ -565,7 +580,14 @@ func CSV(c *catalog.Catalog) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	if err := w.Write(CSVHeader()); err != nil {
+	// A team's build (an overlay with prices) adds three columns: overlay
+	// (true/false), overlay_label and public_price (see Price.Overlay).
+	overlay := c.HasOverlay()
+	header := CSVHeader()
+	if overlay {
+		header = append(header, "overlay", "overlay_label", "public_price")
+	}
+	if err := w.Write(header); err != nil {
 		return nil, err
 	}
 	for _, o := range c.Offers {
@@ -592,6 +614,16 @@ func CSV(c *catalog.Catalog) ([]byte, error) {
 				p.Billing, num(p.Price), num(p.PerGPU(o)), date(p.AsOf), p.Source, p.Dataset, licences[p.Dataset],
 				p.Unit, term, p.Payment, p.Commitment, p.Region, p.Evidence, p.DateBasis,
 				num(p.Hourly()), num(p.HourlyPerGPU(o)), strconv.FormatBool(ok && at.Equal(p.AsOf)),
+			}
+			if overlay {
+				label, public := "", ""
+				if p.Overlay != nil {
+					label = p.Overlay.Label()
+					if p.Overlay.Public != nil {
+						public = num(p.Overlay.Public.Price)
+					}
+				}
+				row = append(row, strconv.FormatBool(p.Overlay != nil), label, public)
 			}
 			if err := w.Write(row); err != nil {
 				return nil, err

@@ -1,0 +1,150 @@
+package build
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var overlayExample = filepath.Join("..", "..", "..", "testdata", "overlay-example")
+
+// TestOverlayEmptyIsPublic: an empty overlay directory changes nothing.
+func TestOverlayEmptyIsPublic(t *testing.T) {
+	root := fixture(t)
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	buildOpts(t, Options{Root: root, Out: a, Now: fixtureNow})
+	buildOpts(t, Options{Root: root, Out: b, Now: fixtureNow, Overlay: t.TempDir()})
+	sa, sb := snapshot(t, a), snapshot(t, b)
+	if len(sa) != len(sb) {
+		t.Fatalf("%d files without an overlay, %d with an empty one", len(sa), len(sb))
+	}
+	for p, want := range sa {
+		if !bytes.Equal(sb[p], want) {
+			t.Errorf("%s differs with an empty overlay", p)
+		}
+	}
+}
+
+// TestOverlayExample builds testdata/overlay-example on the fixture and
+// compares pages and exports with golden files (-update rewrites them).
+func TestOverlayExample(t *testing.T) {
+	root := fixture(t)
+	out := filepath.Join(t.TempDir(), "public")
+	res, d := Run(Options{Root: root, Out: out, Now: fixtureNow, NoMinify: true, Overlay: overlayExample})
+	if res == nil {
+		var b strings.Builder
+		d.Print(&b)
+		t.Fatalf("build failed:\n%s", b.String())
+	}
+	var warned bool
+	for _, w := range d.Sorted() {
+		if strings.HasSuffix(w.Path, "overlay-example/data/overrides.toml") && w.Line == 19 && strings.Contains(w.Msg, "contract price for acme/beta-1x expired on 2025-09-30") {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no warning about the expired contract; got %v", d.Sorted())
+	}
+	for _, p := range []string{"pricing/index.html", "gpus/beta-24gb/index.html", "models/tiny-7b/index.html", "api/v1/offers.csv", "api/v1/offers.json"} {
+		got, err := os.ReadFile(filepath.Join(out, p))
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		got = assetHash.ReplaceAll(got, []byte("$1.HASH.$2"))
+		golden := filepath.Join("testdata", "golden-overlay", strings.ReplaceAll(p, "/", "__"))
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Errorf("%s: %v (run with -update to create)", p, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s\n%s", p, golden, firstDiff(string(want), string(got)))
+		}
+	}
+	// The hidden provider (drachen, 龙云) is on no page and in no export.
+	for p, b := range snapshot(t, out) {
+		for _, s := range []string{"drachen", "Drachen", "龙云"} {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%s mentions hidden provider (%q)", p, s)
+			}
+		}
+	}
+	pricing, _ := os.ReadFile(filepath.Join(out, "pricing", "index.html"))
+	for _, want := range []string{
+		`data-overlay="contract">contract price, valid until 2027-03-31</span><span class="conv public">public price 5.00 USD</span>`,
+		`data-overlay="internal">internal cost</span>`,
+		`data-overlay="discount">20% discount</span>`,
+	} {
+		if !bytes.Contains(pricing, []byte(want)) {
+			t.Errorf("pricing page lacks %s", want)
+		}
+	}
+}
+
+// TestOverlayBadInput: each broken overlay file is a positioned error in
+// the overlay's own file, and the previous output stays as it was.
+func TestOverlayBadInput(t *testing.T) {
+	root := fixture(t)
+	out := filepath.Join(t.TempDir(), "public")
+	buildOpts(t, Options{Root: root, Out: out, Now: fixtureNow})
+	before := snapshot(t, out)
+	const term = "source = \"https://wiki.team.example/c\"\nas_of = 2025-09-01\n"
+	for _, c := range []struct {
+		name, file, src, want string
+	}{
+		{"syntax", "data/overrides.toml", "[[contract]\noffer = 1\n", "data/overrides.toml:2:11: expected end of table array name"},
+		{"unknown key", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\nprise = 3\n" + term, "data/overrides.toml:4:1: unknown key \"prise\" (did you mean \"price\"?)"},
+		{"unknown offer", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-9x\"\nprice = 30.0\n" + term, "data/overrides.toml:2:9: unknown offer \"acme/alpha-9x\" (did you mean \"acme/alpha-8x\"?)"},
+		{"unknown provider", "data/overrides.toml", "[[discount]]\nprovider = \"acmee\"\npct = 10\n" + term, "data/overrides.toml:2:12: unknown provider \"acmee\" (did you mean \"acme\"?)"},
+		{"discount range", "data/overrides.toml", "[[discount]]\nprovider = \"acme\"\npct = 130\n" + term, "data/overrides.toml:3:7: pct 130 is outside 0-100"},
+		{"valid_until before as_of", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\n" + term + "valid_until = 2025-01-01\n", "data/overrides.toml:6:15: valid_until 2025-01-01 is before as_of 2025-09-01"},
+		{"currency without rate", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\ncurrency = \"GBP\"\n" + term, "data/overrides.toml:4:12: currency \"GBP\" has no rate in data/fx.toml"},
+		{"hide unknown", "data/hide.toml", "providers = [\"drachn\"]\n", "data/hide.toml:1:14: unknown provider \"drachn\" (did you mean \"drachen\"?)"},
+		{"internal kind only in overlay is fine, public id is not", "data/providers/acme.toml", "name = \"x\"\n", "data/providers/acme.toml:1:1: provider \"acme\" is already in the public catalog"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ov := t.TempDir()
+			p := filepath.Join(ov, filepath.FromSlash(c.file))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(c.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Overlay: ov})
+			if res != nil {
+				t.Fatal("build succeeded")
+			}
+			want := filepath.ToSlash(ov) + "/" + c.want
+			var got []string
+			found := false
+			for _, e := range d.Errors() {
+				got = append(got, e.String())
+				if strings.HasPrefix(e.String(), want) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("want an error starting %q, got:\n%s", want, strings.Join(got, "\n"))
+			}
+			after := snapshot(t, out)
+			if len(after) != len(before) {
+				t.Errorf("output changed: %d files, was %d", len(after), len(before))
+			}
+			for k, v := range before {
+				if !bytes.Equal(after[k], v) {
+					t.Errorf("%s changed after a failed build", k)
+					break
+				}
+			}
+		})
+	}
+}
