@@ -13,10 +13,11 @@ type ModelPage struct {
 	Fits     []derive.Fit
 	GPUs     []*catalog.GPU
 	Currency string
+	Serving  []derive.Serving // inference speed and cost on each GPU that holds it
 }
 
 func (s *siteBuild) modelPage(m *catalog.Model) *ModelPage {
-	return &ModelPage{Model: m, Fits: s.dd.ModelFits(m), GPUs: s.cat.GPUs, Currency: s.dd.Currency}
+	return &ModelPage{Model: m, Fits: s.dd.ModelFits(m), GPUs: s.cat.GPUs, Currency: s.dd.Currency, Serving: s.dd.ModelServing(m)}
 }
 
 type templateHTML = template.HTML
