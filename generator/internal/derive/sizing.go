@@ -113,14 +113,18 @@ type Serving struct {
 }
 
 // Decode is one stream's decode speed (batch 1), as the pages show it.
-func (s Serving) Decode() sizing.Quantity { return sizing.RateQuantity(s.Latency.Result.DecodeTokensPerSec) }
+func (s Serving) Decode() sizing.Quantity {
+	return sizing.RateQuantity(s.Latency.Result.DecodeTokensPerSec)
+}
 
 // TTFT is the time to first token of a ServePrompt prompt at batch 1.
 func (s Serving) TTFT() sizing.Quantity { return sizing.LatencyQuantity(s.Latency.Result.TTFTSeconds) }
 
 // PerGPU is the decode throughput per GPU at batch ServeBatch ("–" when
 // the batch does not fit).
-func (s Serving) PerGPU() sizing.Quantity { return sizing.RateQuantity(s.Batch.Result.TokensPerSecPerGPU) }
+func (s Serving) PerGPU() sizing.Quantity {
+	return sizing.RateQuantity(s.Batch.Result.TokensPerSecPerGPU)
+}
 
 // serving computes a preset's Serving on g; ok is false when the model
 // does not fit within the engine's limit at batch 1 or g's speed is
