@@ -116,6 +116,7 @@ func brokenCases() []brokenCase {
 		{"VRAM total mismatch", "data/offers/acme.toml", "vram_total_gb = 640", "vram_total_gb = 600", "data/offers/acme.toml:6:17: vram_total_gb 600 != gpu_count 8 x vram_per_gpu_gb 80"},
 		{"unknown currency", "data/offers/acme.toml", `currency = "USD"`, `currency = "USX"`, `data/offers/acme.toml:10:12: currency "USX" is not in data/fx.toml`},
 		{"misspelt billing mode", "data/offers/acme.toml", `billing = "spot"`, `billing = "spto"`, `data/offers/acme.toml:19:11: billing "spto" is not one of`},
+		{"on-demand quoted per day", "data/offers/acme.toml", "price = 40.0\n", "price = 40.0\nunit = \"day\"\n", `data/offers/acme.toml:15:8: billing "on-demand" is paid by the hour: a price per day is a prepaid period`},
 		{"spot above on-demand", "data/offers/acme.toml", "price = 16.0", "price = 60.0", "data/offers/acme.toml:20:9: spot price 60 is above the on-demand price 40"},
 		{"duplicate instance", "data/offers/acme.toml", `instance = "beta.1x"`, `instance = "alpha.8x"`, `data/offers/acme.toml:26:12: instance "alpha.8x" is listed twice`},
 		{"NUL in an instance name", "data/offers/acme.toml", `instance = "beta.1x"`, `instance = "beta\u0000.1x"`, "data/offers/acme.toml:26:12: instance holds the character U+0000"},

@@ -208,9 +208,18 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 				ok = false
 			}
 		}
+		// A price per day or week is a prepaid period (包日, 包周): its unit
+		// is its term. On-demand and spot prices are pay-as-you-go, by
+		// the hour or finer.
+		period := pr.Unit == "day" || pr.Unit == "week"
 		switch {
+		case !committed && ok && c.has(pp+".unit") && pr.Unit != "" && pr.Unit != "hour" && UnitHours(pr.Unit) > 0:
+			c.errorf(pp+".unit", "billing %q is paid by the hour: a price per %s is a prepaid period, write billing = \"committed\" (a day or week needs no term_months; a month is term_months = 1)", pr.Billing, pr.Unit)
+			ok = false
+		case committed && pr.Billing == "committed" && !c.has(pp+".term_months") && period:
+			// the unit is the term
 		case committed && pr.Billing == "committed" && !c.has(pp+".term_months"):
-			c.errorf(pp+".billing", "a committed price needs term_months (1 for a monthly subscription, 12, 36, ...)")
+			c.errorf(pp+".billing", "a committed price needs term_months (1 for a monthly subscription, 12, 36, ...), or unit = \"day\" or \"week\" for a prepaid day or week")
 			ok = false
 		case committed && c.has(pp+".term_months") && (pr.TermMonths < 1 || pr.TermMonths > 60):
 			c.errorf(pp+".term_months", "term_months %d is out of range (1..60)", pr.TermMonths)

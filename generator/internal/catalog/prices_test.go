@@ -94,7 +94,15 @@ billing = "committed"
 price = 0.5
 as_of = 2025-06-01
 source = "https://acme.example/reserved"
-`, []string{`data/offers/acme.toml:41:11: a committed price needs term_months (1 for a monthly subscription, 12, 36, ...)`}},
+`, []string{`data/offers/acme.toml:41:11: a committed price needs term_months (1 for a monthly subscription, 12, 36, ...), or unit = "day" or "week" for a prepaid day or week`}},
+		{"an on-demand price quoted per day", `
+[[offers.prices]]
+billing = "on-demand"
+price = 12
+unit = "day"
+as_of = 2025-06-01
+source = "https://acme.example/daily"
+`, []string{`data/offers/acme.toml:43:8: billing "on-demand" is paid by the hour: a price per day is a prepaid period, write billing = "committed" (a day or week needs no term_months; a month is term_months = 1)`}},
 		{"a term on an on-demand price", `
 [[offers.prices]]
 billing = "on-demand"
@@ -189,12 +197,13 @@ evidence = "first-party"
 `, []string{`data/offers/acme.toml:42:9: committed price 600 per month (0.8219 per hour) is above the on-demand price 0.75`}},
 		{"an implausible monthly price", `
 [[offers.prices]]
-billing = "on-demand"
+billing = "committed"
+term_months = 1
 price = 8000000
 unit = "month"
 as_of = 2025-06-01
 source = "https://acme.example/monthly"
-`, []string{`data/offers/acme.toml:42:9: price 8000000 per month (10958.90 per instance-hour) is implausible`}},
+`, []string{`data/offers/acme.toml:43:9: committed price 8000000 per month (1.096e+04 per hour) is above the on-demand price 0.75`, `data/offers/acme.toml:43:9: price 8000000 per month (10958.90 per instance-hour) is implausible`}},
 		{"an old spot price above a newer on-demand one is judged on current prices", `
 [[offers.prices]]
 billing = "spot"
