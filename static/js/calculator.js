@@ -282,7 +282,8 @@
 
     // Cost per million output tokens on the current on-demand offers.
     const rows = [];
-    for (const o of data.ondemand) {
+    for (const [i, price] of data.ondemand) {
+      const o = Object.assign({}, data.offers[i], { price });
       const m = r.minGPUs[o.gpu];
       const c = m ? perMillion(m.decode, m.n, o.count, o.price) : 0;
       if (c > 0) rows.push({ o, c, n: Math.floor(o.count / m.n) });

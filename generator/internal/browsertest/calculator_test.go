@@ -507,7 +507,7 @@ func (g goSide) wantResult(t *testing.T, in sizing.Input, gpu sizing.GPU, auto b
 			r.Price.AsOf.Format("2006-01-02")})
 	}
 	e.cheapestNone = g.msg("calc.cheapest.none.nooffer")
-	if o, n := build.NearestOffer(g.dd.Rows, minGPUs); o != nil {
+	if o, n := build.NearestOffer(g.dd.Headline, minGPUs); o != nil {
 		e.cheapestNone = g.msg("calc.cheapest.none", g.msg("calc.cheapest.nearest", o.Provider.Name+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
 	}
 	for _, p := range build.PerTokenOffers(g.cat, cur, fitsOf) {

@@ -136,10 +136,12 @@ type calcData struct {
 	Models   map[string]calcModel `json:"models"`
 	GPUs     []calcGPU            `json:"gpus"`
 	Offers   []calcOffer          `json:"offers"`
-	OnDemand []calcOffer          `json:"ondemand"` // current on-demand hourly prices, one per offer
-	Billing  map[string]string    `json:"billing"`
-	Modes    []string             `json:"modes"` // billing modes in table order (catalog.BillingModes)
-	Msgs     map[string]string    `json:"msgs"`
+	// OnDemand is each offer's current on-demand hourly price: [index of
+	// one of its rows in Offers, price in the display currency].
+	OnDemand [][2]float64      `json:"ondemand"`
+	Billing  map[string]string `json:"billing"`
+	Modes    []string          `json:"modes"` // billing modes in table order (catalog.BillingModes)
+	Msgs     map[string]string `json:"msgs"`
 }
 
 // calcModel is a model for the script, with the WebAssembly engine's field
@@ -311,7 +313,7 @@ func (s *siteBuild) calculator() {
 		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r, Cost: cost})
 	}
 	p.Text["cheapestNone"] = tr.fill("calc.cheapest.none.nooffer")
-	if o, n := NearestOffer(s.dd.Rows, minGPUs); o != nil {
+	if o, n := NearestOffer(s.dd.Headline, minGPUs); o != nil {
 		p.Text["cheapestNone"] = tr.fill("calc.cheapest.none", tr.fill("calc.cheapest.nearest",
 			o.Provider.Name+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
 	}
@@ -321,16 +323,31 @@ func (s *siteBuild) calculator() {
 		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,
 			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, MemoryGB: cg.MemoryGB})
 	}
+	// One row per offer and mode (its cheapest region), not every region.
+	rowOf := map[string]int{} // offer id -> its first row in data.Offers
+	for _, r := range s.dd.Headline {
+		if _, ok := rowOf[r.Offer.ID]; !ok {
+			rowOf[r.Offer.ID] = len(data.Offers)
+		}
+		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: r.Offer.GPU.ID, GPUName: r.Offer.GPU.Name, Count: r.Offer.GPUCount,
+			Provider: r.Offer.Provider.ID, Name: r.Offer.Provider.Name, Instance: r.Offer.Instance, Billing: r.Price.Billing, Price: r.InstDC,
+			AsOf: r.Price.AsOf.Format("2006-01-02")})
+	}
 	for _, o := range c.Offers {
-		pr, price, ok := onDemand(c, o, s.dd.Currency)
+		_, price, ok := onDemand(c, o, s.dd.Currency)
 		if !ok {
 			continue
 		}
-		co := calcOffer{ID: o.ID, GPU: o.GPU.ID, GPUName: o.GPU.Name, Count: o.GPUCount, Provider: o.Provider.ID, Name: o.Provider.Name,
-			Instance: o.Instance, Billing: pr.Billing, Price: price, AsOf: pr.AsOf.Format("2006-01-02")}
-		data.OnDemand = append(data.OnDemand, co)
+		i, ok := rowOf[o.ID]
+		if !ok {
+			// No headline row (not expected): a row of its own, in no
+			// billing mode the tables show.
+			i = len(data.Offers)
+			data.Offers = append(data.Offers, calcOffer{ID: o.ID, GPU: o.GPU.ID, GPUName: o.GPU.Name, Count: o.GPUCount,
+				Provider: o.Provider.ID, Name: o.Provider.Name, Instance: o.Instance})
+		}
+		data.OnDemand = append(data.OnDemand, [2]float64{float64(i), price})
 	}
-	sort.SliceStable(data.OnDemand, func(i, j int) bool { return data.OnDemand[i].ID < data.OnDemand[j].ID })
 	p.PerToken = PerTokenOffers(c, s.dd.Currency, fitsOf)
 
 	for _, cm := range c.Models {
@@ -364,10 +381,6 @@ func (s *siteBuild) calculator() {
 			ExpertsPerToken: sm.ExpertsPerToken, SharedExperts: sm.SharedExperts, DenseLayers: sm.DenseLayers, DenseFFN: sm.DenseFFN,
 			HeadDim: sm.HeadDim, KVLoRARank: sm.KVLoRARank, QLoRARank: sm.QLoRARank, RopeHeadDim: sm.QKRopeHeadDim,
 			VHeadDim: sm.VHeadDim, SlidingWindow: sm.SlidingWindow, LocalLayers: sm.LocalLayers}
-	}
-	for _, r := range s.dd.Headline { // one row per offer and mode (its cheapest region), not every region
-		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: r.Offer.GPU.ID, GPUName: r.Offer.GPU.Name, Count: r.Offer.GPUCount, Provider: r.Offer.Provider.ID, Name: r.Offer.Provider.Name,
-			Instance: r.Offer.Instance, Billing: r.Price.Billing, Price: r.InstDC, AsOf: r.Price.AsOf.Format("2006-01-02")})
 	}
 	b, _ := json.Marshal(data)
 	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
