@@ -1,8 +1,8 @@
 // Monthly cost of an offer for a usage pattern, the same arithmetic as
 // derive.TCO at build time (tco_test.go has worked examples): each price of
-// the offer's default region is a line; a committed price is paid for every
+// the offer's default region is a line; a committed term is paid for every
 // hour of the month and gets a break-even against on-demand; a day, week
-// or month price is paid in whole units. Hidden-cost rates arrive converted
+// or month price, and a prepaid day or week, is paid in whole units. Hidden-cost rates arrive converted
 // into the offer's currency (egress as tiers in GB). State lives in the URL
 // query string.
 (() => {
@@ -66,7 +66,7 @@
     const od = o.lines.find((l) => l.billing === "on-demand");
     for (const l of o.lines) {
       let bh, compute;
-      if (l.billing === "committed") {
+      if (l.billing === "committed" && (l.term > 0 || l.unitHours <= 1)) {
         bh = HOURS;
         compute = HOURS * l.hourly;
       } else if (l.unitHours > 1) {
@@ -89,7 +89,7 @@
         tr.append(td);
       }
       body.append(tr);
-      if (l.billing === "committed" && od && od.hourly > 0) {
+      if (l.billing === "committed" && l.term > 0 && od && od.hourly > 0) {
         notes.push(l.label + " " + text.breakEven + " " + ((l.hourly / od.hourly) * 100).toFixed(0) + " " + text.pct);
       }
     }

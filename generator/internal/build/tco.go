@@ -63,6 +63,7 @@ type tcoOffer struct {
 type tcoLine struct {
 	Label     string  `json:"label"`
 	Billing   string  `json:"billing"`
+	Term      int     `json:"term"` // committed: months; 0 for a prepaid day or week
 	Price     float64 `json:"price"`
 	Hourly    float64 `json:"hourly"`
 	UnitHours float64 `json:"unitHours"`
@@ -83,8 +84,10 @@ type tcoText struct {
 func (s *siteBuild) tcoLabel(l derive.TCOLine) string {
 	t := s.r.T
 	label := t("billing." + l.Billing)
-	if l.Billing == "committed" {
+	if l.Billing == "committed" && l.TermMonths > 0 {
 		label += ", " + s.termLabel(l.TermMonths)
+	}
+	if l.Billing == "committed" {
 		if l.Payment != "" {
 			label += ", " + t("payment."+l.Payment)
 		}
@@ -225,7 +228,7 @@ func (s *siteBuild) tcoPage() {
 		t.Egress = s.egressTiers(o, region)
 		full := derive.TCOIn(o, region, in, &s.cat.FX)
 		for _, l := range full.Lines {
-			t.Lines = append(t.Lines, tcoLine{Label: s.tcoLabel(l), Billing: l.Billing, Price: l.Price, Hourly: l.Hourly, UnitHours: catalog.UnitHours(l.Unit)})
+			t.Lines = append(t.Lines, tcoLine{Label: s.tcoLabel(l), Billing: l.Billing, Term: l.TermMonths, Price: l.Price, Hourly: l.Hourly, UnitHours: catalog.UnitHours(l.Unit)})
 		}
 		for _, c := range derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
 			t.Costs = append(t.Costs, s.costText(c))

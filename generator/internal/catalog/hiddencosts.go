@@ -169,6 +169,8 @@ func (e ExtraCost) Amount(qty float64) (float64, bool) {
 			return qty * gibPerGB * *e.Price, true
 		case "gb-hour":
 			return qty * 730 * *e.Price, true
+		case "gib-hour":
+			return qty * gibPerGB * 730 * *e.Price, true
 		}
 		return qty * *e.Price, true
 	}

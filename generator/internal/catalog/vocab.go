@@ -93,8 +93,8 @@ func ExtraCostKinds() []string {
 
 // ExtraCostUnits returns the units an extra_costs entry of a kind may be
 // priced per: egress per GB (or GiB) moved out to the internet, a public
-// IPv4 address per hour or month, block storage per GB-month, GiB-month
-// or GB-hour, and a stopped instance's own charge per hour, month or
+// IPv4 address per hour or month, block storage per GB-month, GiB-month,
+// GB-hour or GiB-hour, and a stopped instance's own charge per hour, month or
 // GB-month.
 func ExtraCostUnits(kind string) []string {
 	switch kind {
@@ -103,7 +103,7 @@ func ExtraCostUnits(kind string) []string {
 	case "public-ipv4":
 		return []string{"hour", "month"}
 	case "block-storage":
-		return []string{"gb-month", "gib-month", "gb-hour"}
+		return []string{"gb-month", "gib-month", "gb-hour", "gib-hour"}
 	case "stopped-instance":
 		return []string{"hour", "month", "gb-month"}
 	}

@@ -32,7 +32,8 @@ type TCOLine struct {
 	Hourly     float64 // the hourly equivalent
 	// BilledHours are the hours paid for: usage rounded up to the billing
 	// increment and minimum, then to whole units for day/week/month
-	// prices; every hour of the month for a committed price.
+	// prices and prepaid days or weeks; every hour of the month for a
+	// committed term.
 	BilledHours float64
 	Compute     float64 // what the billed hours cost
 	Extras      float64 // storage, egress and public IPs (only those the provider data records)
@@ -223,6 +224,11 @@ func TCOIn(o *catalog.Offer, region string, in TCOInput, fx *catalog.FX) TCOResu
 		l := TCOLine{Billing: pr.Billing, TermMonths: pr.TermMonths, Payment: pr.Payment, Commitment: pr.Commitment,
 			Unit: pr.Unit, Region: pr.Region, Price: pr.Price, Hourly: pr.Hourly(), Extras: extras}
 		switch {
+		case pr.Billing == "committed" && pr.TermMonths == 0 && pr.HoursPerUnit() > 1:
+			// A prepaid day or week (包日, 包周): whole periods cover the usage.
+			units := math.Ceil(billed/pr.HoursPerUnit() - 1e-9)
+			l.BilledHours = units * pr.HoursPerUnit()
+			l.Compute = units * pr.Price
 		case pr.Billing == "committed":
 			l.BilledHours = HoursPerMonth
 			l.Compute = HoursPerMonth * pr.Hourly()

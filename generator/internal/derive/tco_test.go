@@ -85,7 +85,8 @@ func TestTCORegionsUnitsAndExtraCosts(t *testing.T) {
 		catalog.Price{Billing: "on-demand", Price: 2, Region: "r2"},
 		catalog.Price{Billing: "committed", TermMonths: 36, Price: 1, Region: "r2"},
 		catalog.Price{Billing: "committed", TermMonths: 1, Price: 1095, Unit: "month"}, // all regions: 1.5 per hour
-		catalog.Price{Billing: "spot", Price: 48, Unit: "day"},                          // all regions: 2 per hour
+		catalog.Price{Billing: "spot", Price: 48, Unit: "day"},                         // all regions: 2 per hour
+		catalog.Price{Billing: "committed", Price: 40, Unit: "day"},                    // a prepaid day, all regions
 	)
 	if got := TCORegions(o); len(got) != 2 || got[0] != "r1" || got[1] != "r2" {
 		t.Errorf("regions %v", got)
@@ -103,6 +104,7 @@ func TestTCORegionsUnitsAndExtraCosts(t *testing.T) {
 		be           float64
 	}{
 		{"on-demand", 0, 73, 73*2 + 70, 0},
+		{"committed", 0, 96, 4*40 + 70, 0}, // 73 h in prepaid days: 4 days, no break-even
 		{"committed", 1, 730, 1095 + 70, 0.75},
 		{"committed", 36, 730, 730 + 70, 0.5},
 		{"spot", 0, 96, 4*48 + 70, 0}, // 73 h in whole days: 4 days
@@ -121,7 +123,7 @@ func TestTCORegionsUnitsAndExtraCosts(t *testing.T) {
 	}
 	// In r1 there is no storage price and no committed 36-month price.
 	r1 := TCOIn(o, "r1", in, fx)
-	if len(r1.Lines) != 3 || r1.Lines[0].Price != 3 || len(r1.Missing) != 1 || r1.Missing[0] != "storage" {
+	if len(r1.Lines) != 4 || r1.Lines[0].Price != 3 || len(r1.Missing) != 1 || r1.Missing[0] != "storage" {
 		t.Errorf("r1: lines %+v, missing %v", r1.Lines, r1.Missing)
 	}
 }

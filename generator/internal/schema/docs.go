@@ -171,7 +171,7 @@ func fieldDoc(key string) string {
 	case "ExtraCost.price":
 		return "The charge per unit (egress may give tiers instead)."
 	case "ExtraCost.unit":
-		return "egress: gb or gib; public-ipv4: hour or month; block-storage: gb-month, gib-month or gb-hour; stopped-instance: hour, month or gb-month."
+		return "egress: gb or gib; public-ipv4: hour or month; block-storage: gb-month, gib-month, gb-hour or gib-hour; stopped-instance: hour, month or gb-month."
 	case "ExtraCost.tiers":
 		return "Egress volume tiers per month, in order; the last has no up_to_gb."
 	case "ExtraCost.compute_billed":
