@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,11 +26,15 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	root := fs.String("root", ".", "site root whose data/ the rows are checked against (GPU ids and memory, providers, regions)")
 	asOf := fs.String("as-of", "", "YYYY-MM-DD: the date the prices were true (required for skypilot, and for fsdl without a \"Row Last Changed\" column)")
 	provider := fs.String("provider", "", "skypilot: the provider id (default: from the file's directory, e.g. aws/vms.csv)")
-	source := fs.String("source", "", "skypilot: the URL the table was read from (a pinned commit)")
+	source := fs.String("source", "", "skypilot, gcp, azure, aws: the URL the file was read from (a pinned commit)")
+	evidence := fs.String("evidence", "", "gcp, azure, aws (skypilot optional): the prices' evidence kind: "+strings.Join(catalog.EvidenceKinds(), ", "))
+	dateBasis := fs.String("date-basis", "", "how -as-of was established: "+strings.Join(catalog.DateBases(), ", ")+" (a date the file states is page-date)")
+	currency := fs.String("currency", "", "azure, aws: the prices' currency when the file does not say (default USD)")
+	merge := fs.Bool("merge", false, "merge into -root's data/ instead of writing -out: new observations are appended to existing offers (history), new offers and the file's regions and hidden costs added; nothing is overwritten")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: generator import -format fsdl|skypilot FILE [-out DIR] [-root DIR] [-as-of YYYY-MM-DD] [-provider ID] [-source URL]")
-		fmt.Fprintln(stderr, "\nReports every row it cannot import as FILE:ROW:COL: message, writes the rest as offers TOML for review,")
-		fmt.Fprintln(stderr, "and exits 0 (reports are expected); 2 on usage errors.")
+		fmt.Fprintln(stderr, "usage: generator import -format fsdl|skypilot|gcp|azure|aws FILE [-out DIR | -merge] [-root DIR] [-as-of YYYY-MM-DD] [-date-basis B] [-provider ID] [-source URL] [-evidence KIND] [-currency CUR]")
+		fmt.Fprintln(stderr, "\nReports every row it cannot import as FILE:LINE:COL: message (every fault of the row), writes the rest as")
+		fmt.Fprintln(stderr, "offers TOML for review (or merges it with -merge), and exits 0 (reports are expected); 2 on usage errors.")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -44,7 +50,8 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "import:", err)
 		return 2
 	}
-	o := importer.Options{Format: *format, File: pos[0], Provider: *provider, Source: *source, Now: now}
+	o := importer.Options{Format: *format, File: pos[0], Provider: *provider, Source: *source, Now: now,
+		Evidence: *evidence, DateBasis: *dateBasis, Currency: *currency}
 	if *asOf != "" {
 		d, err := time.Parse(time.DateOnly, *asOf)
 		if err != nil || d.After(now) {
@@ -60,31 +67,74 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	o.Catalog = cat
-	f, err := os.Open(pos[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "import:", err)
-		return 2
+	run := func() (*importer.Result, int) {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			fmt.Fprintln(stderr, "import:", err)
+			return nil, 2
+		}
+		defer f.Close()
+		res, err := importer.Import(f, o)
+		var usageErr *importer.UsageError
+		switch {
+		case errors.As(err, &usageErr):
+			fmt.Fprintln(stderr, "import:", err)
+			return nil, 2
+		case err != nil:
+			fmt.Fprintln(stderr, "import:", err)
+			return nil, 1
+		}
+		return res, 0
 	}
-	defer f.Close()
-	res, err := importer.Import(f, o)
-	var usageErr *importer.UsageError
-	switch {
-	case errors.As(err, &usageErr):
-		fmt.Fprintln(stderr, "import:", err)
-		return 2
-	case err != nil:
-		fmt.Fprintln(stderr, "import:", err)
-		return 1
+	res, code := run()
+	if res == nil {
+		return code
+	}
+	if *merge && len(res.Regions()) > 0 {
+		// Declare the file's regions first, then import again against them.
+		n, _, err := importer.DeclareRegions(*root, res.Regions())
+		if err != nil {
+			fmt.Fprintln(stderr, "import:", err)
+			return 1
+		}
+		if n > 0 {
+			fmt.Fprintf(stdout, "declared %d region(s) the file names\n", n)
+			if cat, d = catalog.Load(*root, now); cat == nil {
+				d.Print(stderr)
+				return 1
+			}
+			o.Catalog = cat
+			if res, code = run(); res == nil {
+				return code
+			}
+		}
 	}
 	res.Reports.Print(stderr)
+	summary := fmt.Sprintf("%d rows imported, %d rows reported", res.Imported, res.Reported)
+	if res.Skipped > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(res.SkipReasons)) {
+			parts = append(parts, fmt.Sprintf("%d %s", res.SkipReasons[k], k))
+		}
+		summary += fmt.Sprintf(", %d rows skipped (%s)", res.Skipped, strings.Join(parts, "; "))
+	}
+	if *merge {
+		rep, err := importer.MergeInto(*root, res)
+		if err != nil {
+			fmt.Fprintln(stderr, "import:", err)
+			return 1
+		}
+		for _, c := range rep.Conflicts {
+			fmt.Fprintln(stderr, "merge:", c)
+		}
+		fmt.Fprintf(stdout, "%s; merged: %d new observation(s), %d new offer(s), %d cost entr(y/ies), %d kept as they were, %d conflict(s); wrote %s\n",
+			summary, rep.Prices, rep.Offers, rep.Costs, rep.Kept, len(rep.Conflicts), strings.Join(rep.Files, ", "))
+		return 0
+	}
 	paths, err := importer.WriteDir(*out, res)
 	if err != nil {
 		fmt.Fprintln(stderr, "import:", err)
 		return 1
-	}
-	summary := fmt.Sprintf("%d rows imported, %d rows reported", res.Imported, res.Reported)
-	if res.Skipped > 0 {
-		summary += fmt.Sprintf(", %d CPU-only rows skipped", res.Skipped)
 	}
 	fmt.Fprintf(stdout, "%s; wrote %d file(s) to %s for review\n", summary, len(paths), *out)
 	return 0

@@ -32,7 +32,7 @@ commands:
   schema  write the JSON Schemas of the data files (for editors) into a directory
   new     write a commented template for a new gpu, provider, offer, model or guide
   diff    report catalog changes between two trees (or a git revision and a tree) as Markdown
-  import  turn a third-party price table (fsdl, skypilot) into offers TOML for review
+  import  turn a price table (fsdl, skypilot, gcp, azure, aws) into offers TOML for review, or -merge it as history
 
 Run "generator <command> -h" for the flags of a command.
 `

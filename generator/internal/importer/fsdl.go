@@ -99,9 +99,34 @@ func (im *importer) fsdlRow(row csvRow, cols map[string]column, date column) *of
 	g := im.gpu(row, cols["GPU Type"], fsdlGPUs(), provider, name)
 	count, _, countOK := im.parseCount(row, cols["GPUs"], true)
 	vram, _, vramOK := im.parseNumber(row, cols["GPU RAM"], true)
-	if g != nil && countOK && vramOK && math.Abs(vram-float64(count)*g.MemoryGB) > 0.01 {
+	switch {
+	case g != nil && countOK && vramOK && math.Abs(vram-float64(count)*g.MemoryGB) > 0.01:
 		im.report(line, cols["GPU RAM"], "%s GB is not GPUs %d x %s GB (%s's memory_gb) = %s GB",
 			row.get(cols["GPU RAM"]), count, num(g.MemoryGB), g.ID, num(float64(count)*g.MemoryGB))
+	case g == nil && countOK && vramOK:
+		// The GPU could not be settled (ambiguous): the total is still
+		// checked against every candidate the catalog has.
+		cands := im.candidates(fsdlGPUs(), row.get(cols["GPU Type"]))
+		var totals []string
+		ids := map[string][]string{}
+		fits := false
+		for _, c := range cands {
+			if math.Abs(vram-float64(count)*c.MemoryGB) <= 0.01 {
+				fits = true
+			}
+			t := num(float64(count) * c.MemoryGB)
+			if ids[t] == nil {
+				totals = append(totals, t)
+			}
+			ids[t] = append(ids[t], c.ID)
+		}
+		var parts []string
+		for _, t := range totals {
+			parts = append(parts, fmt.Sprintf("%s GB for %s", t, strings.Join(ids[t], " or ")))
+		}
+		if len(cands) > 0 && !fits {
+			im.report(line, cols["GPU RAM"], "%s GB is not GPUs %d x the memory of any candidate GPU (%s)", row.get(cols["GPU RAM"]), count, strings.Join(parts, ", "))
+		}
 	}
 	_, vcpu, _ := im.parseCount(row, cols["vCPUs"], false)
 	_, ram, _ := im.parseNumber(row, cols["RAM"], false)
@@ -117,11 +142,12 @@ func (im *importer) fsdlRow(row csvRow, cols map[string]column, date column) *of
 	if odOK && spotOK && spotText != "" && spot > od {
 		im.report(line, cols["Spot"], "spot price %s is above the on-demand price %s", row.get(cols["Spot"]), row.get(cols["On-demand"]))
 	}
-	asOf := im.o.AsOf
+	asOf, basis := im.o.AsOf, im.o.DateBasis
 	if date.idx >= 0 {
 		switch {
 		case row.get(date) != "":
 			asOf, _ = im.parseDate(row, date)
+			basis = "dataset-row-date"
 		case asOf.IsZero():
 			im.report(line, date, "blank, and no -as-of was given; the prices need the date they were true")
 		}
@@ -134,9 +160,9 @@ func (im *importer) fsdlRow(row csvRow, cols map[string]column, date column) *of
 		rows: []int{line},
 		note: fmt.Sprintf("Imported from the FSDL cloud GPU table (%s, line %d).", filepath.Base(im.o.File), line),
 	}
-	of.prices = append(of.prices, price{billing: "on-demand", value: odText, asOf: asOf, source: FSDLSource, dataset: FSDLDataset})
+	of.prices = append(of.prices, price{billing: "on-demand", value: odText, asOf: asOf, dateBasis: basis, source: FSDLSource, dataset: FSDLDataset})
 	if spotText != "" {
-		of.prices = append(of.prices, price{billing: "spot", value: spotText, asOf: asOf, source: FSDLSource, dataset: FSDLDataset})
+		of.prices = append(of.prices, price{billing: "spot", value: spotText, asOf: asOf, dateBasis: basis, source: FSDLSource, dataset: FSDLDataset})
 	}
 	return of
 }

@@ -1,14 +1,23 @@
 // Package importer turns a third-party price table into catalog offers
-// TOML for review ("generator import -format fsdl|skypilot FILE").
+// TOML for review ("generator import -format fsdl|skypilot|gcp|azure|aws
+// FILE"): the FSDL and SkyPilot CSV tables, the GCP pricing.yml of
+// Cyclenerd/google-cloud-pricing-cost-calculator, Azure Retail Prices API
+// JSON (and the keyed snapshots azure-pricing-radar keeps of it), and the
+// instances.vantage.sh-derived JavaScript data of tsaol/aws-gpu.
 //
-// It never guesses and never drops a row silently: every row it cannot
-// map (unknown cloud, unknown or ambiguous GPU) or that fails a check
+// It never guesses and never drops a row silently: every row (or value,
+// for the structured formats) it cannot map (unknown cloud, unknown or
+// ambiguous GPU, a region the provider file lacks) or that fails a check
 // (blank price, inconsistent per-GPU price or GPU memory, a range where a
-// number belongs, a duplicate instance) is reported as FILE:ROW:COL with
-// the column named, and is left out of the output. The rows that pass
-// become one offers file per provider, written in the catalog's format
-// with placeholders (regions) a reviewer must fill in where the source
-// says nothing.
+// number belongs, a duplicate instance, a spot price above on-demand) is
+// reported as FILE:LINE:COL, with every fault of the row, and is left out
+// of the output; rows outside the catalog's scope (CPU-only machines,
+// Windows licences) are counted as skipped. The rows that pass become one
+// offers file per provider, written in the catalog's format with
+// placeholders (regions) a reviewer must fill in where the source says
+// nothing, and, for the formats that carry them, the provider's dated
+// hidden costs ([[extra_costs]]). MergeInto adds the result to a
+// catalog's own files as new observations (history), never overwriting.
 package importer
 
 import (
@@ -30,7 +39,7 @@ import (
 )
 
 // Formats returns the input formats Import reads.
-func Formats() []string { return []string{"fsdl", "skypilot"} }
+func Formats() []string { return []string{"fsdl", "skypilot", "gcp", "azure", "aws"} }
 
 // FSDLSource is the pinned URL of the Full Stack Deep Learning cloud GPU
 // table; imported FSDL prices cite it as their source.
@@ -63,6 +72,16 @@ type Options struct {
 	Catalog *catalog.Catalog
 	// Now is the date dates are judged against (no future dates).
 	Now time.Time
+	// Evidence is the evidence kind of the imported prices (gcp, azure,
+	// aws: required); FSDL rows are community-dataset.
+	Evidence string
+	// DateBasis is how AsOf (or the date the file states) was established
+	// (optional, written as each price's date_basis).
+	DateBasis string
+	// Currency is the currency of the prices when the file does not say
+	// (azure snapshots without currencyCode, aws); empty: USD for the
+	// formats whose source documents it.
+	Currency string
 }
 
 // UsageError is an error in how Import was asked (a missing flag, an
@@ -76,15 +95,24 @@ type Result struct {
 	Files    []File     // one offers file per provider, sorted by provider id
 	Imported int        // rows that became (part of) an offer
 	Reported int        // rows with at least one report; none of them is imported
-	Skipped  int        // SkyPilot rows without an accelerator (CPU-only instances)
+	Skipped  int        // rows outside the catalog's scope (CPU-only instances, Windows prices)
 	Reports  *diag.List // FILE:ROW:COL: message, one per problem
+	// Costs are the providers' hidden costs the file carries, one
+	// [[extra_costs]] snippet per provider (gcp, azure storage).
+	Costs []File
+	// SkipReasons counts the skipped rows by reason.
+	SkipReasons map[string]int
+	regions     []RegionDecl
 }
 
 // File is one generated offers file.
 type File struct {
 	Provider string // provider id; the file is <Provider>.toml
-	Offers   int
+	Offers   int    // offers (or, for a costs snippet, entries)
 	Text     []byte
+	// offers and costs keep the parsed result for MergeInto.
+	offers []*offer
+	costs  []cost
 }
 
 // Import reads a table and returns the offers files and the reports. It
@@ -93,6 +121,10 @@ type File struct {
 func Import(r io.Reader, o Options) (*Result, error) {
 	if o.Catalog == nil {
 		return nil, errors.New("import: no catalog to check rows against")
+	}
+	switch o.Format {
+	case "gcp", "azure", "aws":
+		return importStructured(r, o)
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -121,7 +153,7 @@ func Import(r io.Reader, o Options) (*Result, error) {
 		}
 		t.rows = append(t.rows, csvRow{line: line, fields: rec})
 	}
-	imp := &importer{o: o, t: t, reports: &diag.List{}, reported: map[int]bool{}}
+	imp := &importer{o: o, t: t, file: o.File, reports: &diag.List{}, reported: map[int]bool{}}
 	var offers []*offer
 	switch o.Format {
 	case "fsdl":
@@ -134,7 +166,12 @@ func Import(r io.Reader, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Reports: imp.reports, Reported: len(imp.reported), Skipped: imp.skipped}
+	return imp.result(offers), nil
+}
+
+// result groups the offers by provider and renders their files.
+func (imp *importer) result(offers []*offer) *Result {
+	res := &Result{Reports: imp.reports, Reported: len(imp.reported), Skipped: imp.skipped, SkipReasons: imp.skipReasons, regions: imp.regionDecls}
 	byProvider := map[string][]*offer{}
 	for _, of := range offers {
 		byProvider[of.provider] = append(byProvider[of.provider], of)
@@ -146,9 +183,21 @@ func Import(r io.Reader, o Options) (*Result, error) {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		res.Files = append(res.Files, File{Provider: id, Offers: len(byProvider[id]), Text: imp.render(id, byProvider[id])})
+		res.Files = append(res.Files, File{Provider: id, Offers: len(byProvider[id]), Text: imp.render(id, byProvider[id]), offers: byProvider[id]})
 	}
-	return res, nil
+	byCost := map[string][]cost{}
+	var cids []string
+	for _, c := range imp.costs {
+		if byCost[c.provider] == nil {
+			cids = append(cids, c.provider)
+		}
+		byCost[c.provider] = append(byCost[c.provider], c)
+	}
+	sort.Strings(cids)
+	for _, id := range cids {
+		res.Costs = append(res.Costs, File{Provider: id, Offers: len(byCost[id]), Text: imp.renderCosts(id, byCost[id]), costs: byCost[id]})
+	}
+	return res
 }
 
 // table is the CSV read into rows, with its column positions.
@@ -204,11 +253,18 @@ func (r csvRow) get(c column) string {
 }
 
 type importer struct {
-	o        Options
-	t        *table
-	reports  *diag.List
-	reported map[int]bool // lines with a report
-	skipped  int
+	o           Options
+	t           *table
+	reports     *diag.List
+	reported    map[int]bool // lines with a report
+	skipped     int
+	skipReasons map[string]int
+	costs       []cost
+	file        string // the file name reports carry (structured formats)
+	// importedValues and reportedValues count the price values of a
+	// structured file (structured.go).
+	importedValues, reportedValues int
+	regionDecls                    []RegionDecl
 }
 
 // report records a problem with a row's field.
@@ -241,11 +297,18 @@ type offer struct {
 }
 
 type price struct {
-	billing string
-	value   string
-	asOf    time.Time
-	source  string
-	dataset string
+	billing    string
+	value      string
+	unit       string // "" or "hour": not written
+	term       int
+	payment    string
+	commitment string
+	region     string
+	asOf       time.Time
+	dateBasis  string
+	source     string
+	evidence   string
+	dataset    string
 }
 
 // parseNumber reads a price or size. It reports blanks (when required),
@@ -327,6 +390,26 @@ func (im *importer) gpu(row csvRow, c column, table map[string]gpuAlias, provide
 	return g
 }
 
+// candidates returns the catalog GPUs an ambiguous alias may mean.
+func (im *importer) candidates(table map[string]gpuAlias, name string) []*catalog.GPU {
+	var out []*catalog.GPU
+	for _, c := range table[name].candidates {
+		if g := im.o.Catalog.GPU(c); g != nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// skip counts a row outside the catalog's scope, by reason.
+func (im *importer) skip(reason string) {
+	im.skipped++
+	if im.skipReasons == nil {
+		im.skipReasons = map[string]int{}
+	}
+	im.skipReasons[reason]++
+}
+
 // render writes the offers of one provider as catalog TOML.
 func (im *importer) render(provider string, offers []*offer) []byte {
 	var b strings.Builder
@@ -342,6 +425,8 @@ func (im *importer) render(provider string, offers []*offer) []byte {
 		b.WriteString("# Copyright (c) 2023 Full Stack Deep Learning, LLC), " + FSDLSource + "\n")
 	case "skypilot":
 		b.WriteString("# Rows from the SkyPilot catalog, " + im.o.Source + "\n")
+	default:
+		b.WriteString("# Prices from " + im.o.Source + " (" + sourceNote(im.o.Format) + ")\n")
 	}
 	for _, of := range offers {
 		b.WriteString("\n[[offers]]\n")
@@ -368,17 +453,45 @@ func (im *importer) render(provider string, offers []*offer) []byte {
 		kv(&b, "currency", tomlString(of.currency))
 		kv(&b, "notes", tomlString(of.note))
 		for _, p := range of.prices {
-			b.WriteString("\n[[offers.prices]]\n")
-			kv(&b, "billing", tomlString(p.billing))
-			kv(&b, "price", p.value)
-			kv(&b, "as_of", p.asOf.Format(time.DateOnly))
-			kv(&b, "source", tomlString(p.source))
-			if p.dataset != "" {
-				kv(&b, "dataset", tomlString(p.dataset))
-			}
+			b.WriteString(p.toml())
 		}
 	}
 	return []byte(b.String())
+}
+
+// toml writes the price as an [[offers.prices]] block.
+func (p price) toml() string {
+	var b strings.Builder
+	b.WriteString("\n[[offers.prices]]\n")
+	kv(&b, "billing", tomlString(p.billing))
+	kv(&b, "price", p.value)
+	if p.unit != "" && p.unit != "hour" {
+		kv(&b, "unit", tomlString(p.unit))
+	}
+	if p.term > 0 {
+		kv(&b, "term_months", strconv.Itoa(p.term))
+	}
+	if p.payment != "" {
+		kv(&b, "payment", tomlString(p.payment))
+	}
+	if p.commitment != "" {
+		kv(&b, "commitment", tomlString(p.commitment))
+	}
+	if p.region != "" {
+		kv(&b, "region", tomlString(p.region))
+	}
+	kv(&b, "as_of", p.asOf.Format(time.DateOnly))
+	if p.dateBasis != "" {
+		kv(&b, "date_basis", tomlString(p.dateBasis))
+	}
+	kv(&b, "source", tomlString(p.source))
+	if p.evidence != "" {
+		kv(&b, "evidence", tomlString(p.evidence))
+	}
+	if p.dataset != "" {
+		kv(&b, "dataset", tomlString(p.dataset))
+	}
+	return b.String()
 }
 
 func kv(b *strings.Builder, k, v string) { fmt.Fprintf(b, "%s = %s\n", k, v) }

@@ -226,6 +226,13 @@ func TestFSDLRows(t *testing.T) {
 			[]string{`2:2: column "Cloud": unknown cloud "FluidStack" (not in the importer's cloud table)`}},
 		{"ambiguous GPU", "2023-08-16,Datacrunch,A100 (80 GB),Ampere,1,80,22,120,1.85,1.85,,1A100.22V\n", "", 0,
 			[]string{`2:3: column "GPU Type": "A100 (80 GB)" is ambiguous (a100-sxm4-80gb or a100-pcie-80gb): the importer has no rule naming the part of datacrunch instance "1A100.22V"`}},
+		{"ambiguous GPU and a GPU RAM wrong for every candidate", "2023-08-16,Datacrunch,A100 (80 GB),Ampere,2,80,22,120,3.70,1.85,,2A100.44V\n", "", 0,
+			[]string{`2:3: column "GPU Type": "A100 (80 GB)" is ambiguous (a100-sxm4-80gb or a100-pcie-80gb): the importer has no rule naming the part of datacrunch instance "2A100.44V"`,
+				`2:6: column "GPU RAM": 80 GB is not GPUs 2 x the memory of any candidate GPU (160 GB for a100-sxm4-80gb or a100-pcie-80gb)`}},
+		{"unknown cloud, ambiguous GPU and a blank price", "2023-10-31,FluidStack,A100 (40 GB),Ampere,1,40,8,32,,1,,fs.a100\n", "", 0,
+			[]string{`2:2: column "Cloud": unknown cloud "FluidStack" (not in the importer's cloud table)`,
+				`2:3: column "GPU Type": "A100 (40 GB)" is ambiguous (a100-sxm4-40gb or a100-pcie-40gb): the importer has no rule naming the part of instance "fs.a100" of this cloud`,
+				`2:9: column "On-demand": blank; the value is required`}},
 		{"V100 on AWS p3", "2023-08-16,AWS,V100 (16 GB),Volta,4,64,32,244,12.24,3.06,3.67,p3.8xlarge\n", "", 1, nil},
 		{"V100 elsewhere", "2023-08-16,Azure,V100 (16 GB),Volta,1,16,6,112,3.06,3.06,1.35,NC6s v3\n", "", 0,
 			[]string{`2:3: column "GPU Type": "V100 (16 GB)" is ambiguous (v100-sxm2-16gb or a V100 PCIe 16GB, which data/gpus lacks): the importer has no rule naming the part of azure instance "NC6s v3"`}},
@@ -354,9 +361,14 @@ func TestSkyPilotRows(t *testing.T) {
 			[]string{`2:3: column "AcceleratorCount": 0.5 is a fractional GPU; fractional GPUs are not offers`}, nil},
 		{"undeclared region", "g4dn.xlarge,T4,1.0,4.0,16.0,0.526,,xx-nowhere-1,a\n", 0, 0,
 			[]string{`2:8: column "Region": region "xx-nowhere-1" is not declared in data/providers/aws.toml (declare it there if the provider runs it)`}, nil},
-		{"price differs by row", "g4dn.xlarge,T4,1.0,4.0,16.0,0.526,," + r1 + ",a\ng4dn.xlarge,T4,1.0,4.0,16.0,0.6,," + r1 + ",b\n", 0, 0,
-			[]string{`2:6: column "Price": instance "g4dn.xlarge" has a different price across its rows (0.526 on row 2; 0.6 on row 3); the catalog holds one offer per instance with one price`,
-				`3:6: column "Price": instance "g4dn.xlarge" has a different price across its rows (0.526 on row 2; 0.6 on row 3); the catalog holds one offer per instance with one price`}, nil},
+		{"price differs between the zones of a region", "g4dn.xlarge,T4,1.0,4.0,16.0,0.526,," + r1 + ",a\ng4dn.xlarge,T4,1.0,4.0,16.0,0.6,," + r1 + ",b\n", 0, 0,
+			[]string{`2:6: column "Price": instance "g4dn.xlarge" has a different price across the rows of region ` + r1 + ` (0.526 on row 2; 0.6 on row 3); a region has one price`,
+				`3:6: column "Price": instance "g4dn.xlarge" has a different price across the rows of region ` + r1 + ` (0.526 on row 2; 0.6 on row 3); a region has one price`}, nil},
+		{"every disagreeing field is reported", "g4dn.xlarge,T4,1.0,4.0,16.0,0.526,," + r1 + ",a\ng4dn.xlarge,T4,2.0,8.0,16.0,0.526,," + r1 + ",b\n", 0, 0,
+			[]string{`2:3: column "AcceleratorCount": instance "g4dn.xlarge" has a different GPU count across its rows (1 on row 2; 2 on row 3); the catalog holds one offer per instance with one GPU count`,
+				`2:4: column "vCPUs": instance "g4dn.xlarge" has a different vCPUs across its rows (4 on row 2; 8 on row 3); the catalog holds one offer per instance with one vCPUs`,
+				`3:3: column "AcceleratorCount": instance "g4dn.xlarge" has a different GPU count across its rows (1 on row 2; 2 on row 3); the catalog holds one offer per instance with one GPU count`,
+				`3:4: column "vCPUs": instance "g4dn.xlarge" has a different vCPUs across its rows (4 on row 2; 8 on row 3); the catalog holds one offer per instance with one vCPUs`}, nil},
 		{"exact duplicate", "g4dn.xlarge,T4,1.0,4.0,16.0,0.526,," + r1 + ",a\ng4dn.xlarge,T4,1.0,4.0,16.0,0.526,," + r1 + ",a\n", 1, 0,
 			[]string{`3:1: column "InstanceType": duplicate of row 2 (the same values)`}, nil},
 		{"blank price", "g4dn.xlarge,T4,1.0,4.0,16.0,,," + r1 + ",a\n", 0, 0,
@@ -435,7 +447,7 @@ func TestResolveGPU(t *testing.T) {
 // the repository's catalog, and every provider id too.
 func TestAliasTargetsExist(t *testing.T) {
 	cat := repoCatalog(t)
-	for name, table := range map[string]map[string]gpuAlias{"fsdl": fsdlGPUs(), "skypilot": skypilotGPUs()} {
+	for name, table := range map[string]map[string]gpuAlias{"fsdl": fsdlGPUs(), "skypilot": skypilotGPUs(), "gcp": gcpGPUs(), "aws": awsGPUs()} {
 		for alias, a := range table {
 			ids := 0
 			for _, c := range a.candidates {
@@ -446,7 +458,7 @@ func TestAliasTargetsExist(t *testing.T) {
 					}
 				}
 			}
-			if ids == 0 {
+			if ids == 0 && len(a.candidates) > 1 {
 				t.Errorf("%s %q: no candidate is a GPU id", name, alias)
 			}
 			for _, r := range a.rules {
@@ -454,6 +466,11 @@ func TestAliasTargetsExist(t *testing.T) {
 					t.Errorf("%s %q: rule %+v names an unknown GPU or provider", name, alias, r)
 				}
 			}
+		}
+	}
+	for arm, sz := range azureSizes() {
+		if sz.count > 0 && cat.GPU(sz.gpu) == nil {
+			t.Errorf("azure size %s (%s): GPU %q is not in data/gpus", arm, sz.arm, sz.gpu)
 		}
 	}
 	for name, table := range map[string]map[string]string{"fsdl": fsdlClouds(), "skypilot": skypilotClouds()} {

@@ -11,9 +11,11 @@ import (
 // skypilot imports a SkyPilot catalog vms.csv: one row per instance type
 // and region (or zone), columns InstanceType, AcceleratorName,
 // AcceleratorCount, vCPUs, MemoryGiB, Price, SpotPrice, Region and others.
-// Rows of one instance type become one offer listing their regions; the
-// catalog holds one price per offer, so an instance whose rows disagree
-// (a price that differs by region) is reported, not averaged or picked.
+// Rows of one instance type become one offer listing their regions, with
+// one price per billing mode when every region has the same price and
+// one regional price per region otherwise; an instance whose rows
+// disagree on its own figures (GPU, count, vCPUs, memory), or whose zones
+// of one region disagree on a price, is reported, not averaged or picked.
 func (im *importer) skypilot() ([]*offer, error) {
 	cols, err := im.t.require("skypilot", "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "SpotPrice", "Region")
 	if err != nil {
@@ -59,7 +61,7 @@ func (im *importer) skypilot() ([]*offer, error) {
 			continue
 		}
 		if row.get(cols["AcceleratorName"]) == "" {
-			im.skipped++ // a CPU-only instance: not a GPU offer
+			im.skip("CPU-only instance") // not a GPU offer
 			continue
 		}
 		key := strings.Join(row.fields, "\x00")
@@ -113,63 +115,92 @@ func (im *importer) skypilot() ([]*offer, error) {
 			get       func(skyRow) string
 			fieldName string
 		}
+		// The instance's own figures must agree across its rows; every
+		// disagreeing field is reported.
 		checks := []check{
 			{cols["AcceleratorName"], func(r skyRow) string { return r.gpu }, "GPU"},
 			{cols["AcceleratorCount"], func(r skyRow) string { return strconv.Itoa(r.count) }, "GPU count"},
 			{cols["vCPUs"], func(r skyRow) string { return r.vcpu }, "vCPUs"},
 			{cols["MemoryGiB"], func(r skyRow) string { return r.ram }, "memory"},
-			{cols["Price"], func(r skyRow) string { return r.price }, "price"},
-			{cols["SpotPrice"], func(r skyRow) string { return r.spot }, "spot price"},
 		}
 		conflict := false
 		for _, c := range checks {
-			values := map[string][]int{}
-			var vorder []string
-			for _, r := range rows {
-				v := c.get(r)
-				if values[v] == nil {
-					vorder = append(vorder, v)
+			if msg, bad := disagreement(rows, c.get, func(r skyRow) int { return r.line }); bad {
+				conflict = true
+				for _, r := range rows {
+					im.report(r.line, c.col, "instance %q has a different %s across its rows (%s); the catalog holds one offer per instance with one %s", inst, c.fieldName, msg, c.fieldName)
 				}
-				values[v] = append(values[v], r.line)
 			}
-			if len(values) < 2 {
-				continue
+		}
+		// Prices may differ by region (they become regional prices), not
+		// between the zones of one region.
+		byRegion := map[string][]skyRow{}
+		var regions []string
+		for _, r := range rows {
+			if byRegion[r.region] == nil {
+				regions = append(regions, r.region)
 			}
-			conflict = true
-			var parts []string
-			for _, v := range vorder {
-				label := v
-				if label == "" {
-					label = "(blank)"
+			byRegion[r.region] = append(byRegion[r.region], r)
+		}
+		for _, reg := range regions {
+			rs := byRegion[reg]
+			for _, c := range []check{{cols["Price"], func(r skyRow) string { return r.price }, "price"}, {cols["SpotPrice"], func(r skyRow) string { return r.spot }, "spot price"}} {
+				if msg, bad := disagreement(rs, c.get, func(r skyRow) int { return r.line }); bad {
+					conflict = true
+					for _, r := range rs {
+						im.report(r.line, c.col, "instance %q has a different %s across the rows of region %s (%s); a region has one price", inst, c.fieldName, reg, msg)
+					}
 				}
-				parts = append(parts, fmt.Sprintf("%s on %s", label, lines(values[v])))
 			}
-			for _, r := range rows {
-				im.report(r.line, c.col, "instance %q has a different %s across its rows (%s); the catalog holds one offer per instance with one %s", inst, c.fieldName, strings.Join(parts, "; "), c.fieldName)
-			}
-			break
 		}
 		if conflict {
 			continue
 		}
 		g := im.o.Catalog.GPU(first.gpu)
-		of := &offer{provider: provider, instance: inst, gpu: g, count: first.count, vcpu: first.vcpu, ramGB: first.ram, currency: "USD"}
-		regionSeen := map[string]bool{}
+		of := &offer{provider: provider, instance: inst, gpu: g, count: first.count, vcpu: first.vcpu, ramGB: first.ram, currency: "USD", regions: regions}
+		od, spot := map[string]string{}, map[string]string{}
 		for _, r := range rows {
 			of.rows = append(of.rows, r.line)
-			if !regionSeen[r.region] {
-				regionSeen[r.region] = true
-				of.regions = append(of.regions, r.region)
+			od[r.region] = r.price
+			if r.spot != "" {
+				spot[r.region] = r.spot
 			}
 		}
 		of.note = fmt.Sprintf("Imported from the SkyPilot catalog (%s, %s).", filepath.Base(im.o.File), lines(of.rows))
-		of.prices = append(of.prices, price{billing: "on-demand", value: first.price, asOf: im.o.AsOf, source: im.o.Source})
-		if first.spot != "" {
-			of.prices = append(of.prices, price{billing: "spot", value: first.spot, asOf: im.o.AsOf, source: im.o.Source})
-		}
+		base := price{asOf: im.o.AsOf, dateBasis: im.o.DateBasis, source: im.o.Source, evidence: im.o.Evidence}
+		base.billing = "on-demand"
+		of.prices = append(of.prices, collapse(base, regions, od)...)
+		base.billing = "spot"
+		of.prices = append(of.prices, collapse(base, regions, spot)...)
 		out = append(out, of)
 	}
 	return out, nil
+}
+
+// disagreement describes the values a field takes across rows ("0.526 on
+// row 2; 0.6 on row 3") and reports whether there is more than one.
+func disagreement[R any](rows []R, get func(R) string, line func(R) int) (string, bool) {
+	values := map[string][]int{}
+	var order []string
+	for _, r := range rows {
+		v := get(r)
+		if values[v] == nil {
+			order = append(order, v)
+		}
+		values[v] = append(values[v], line(r))
+	}
+	if len(values) < 2 {
+		return "", false
+	}
+	var parts []string
+	for _, v := range order {
+		label := v
+		if label == "" {
+			label = "(blank)"
+		}
+		parts = append(parts, fmt.Sprintf("%s on %s", label, lines(values[v])))
+	}
+	return strings.Join(parts, "; "), true
 }
 
 func declareHint(region string) string {
