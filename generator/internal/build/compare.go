@@ -1,8 +1,8 @@
 package build
 
 import (
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"sort"
 
@@ -25,6 +25,78 @@ type ComparePage struct {
 	Scenarios []derive.Scenario
 	Currency  string
 	Models    []*catalog.Model
+	// Better marks the better GPU of each spec row (specRowNames) and of
+	// the price rows "on-demand" and "spot" (the lower cheapest price): its
+	// index plus one; absent or 0 when the GPUs tie or a figure is
+	// missing.
+	Better map[string]int
+}
+
+// betterSpecs are the spec rows where more is better, with the figure
+// compared.
+var betterSpecs = map[string]func(*catalog.GPU) *float64{
+	"memory":    func(g *catalog.GPU) *float64 { return &g.MemoryGB },
+	"bandwidth": func(g *catalog.GPU) *float64 { return &g.MemoryBWGBs },
+	"fp32":      func(g *catalog.GPU) *float64 { return g.FP32TFLOPS },
+	"tf32":      func(g *catalog.GPU) *float64 { return g.TF32TFLOPS },
+	"bf16":      func(g *catalog.GPU) *float64 { return g.BF16TFLOPS },
+	"fp8":       func(g *catalog.GPU) *float64 { return g.FP8TFLOPS },
+	"int8":      func(g *catalog.GPU) *float64 { return g.INT8TOPS },
+}
+
+// better returns the index plus one of the best of vals (the largest when
+// more is true, else the smallest), or 0 when a value is missing (nil) or
+// the best is shared.
+func better(vals []*float64, more bool) int {
+	best, at, shared := 0.0, 0, false
+	for i, v := range vals {
+		if v == nil {
+			return 0
+		}
+		switch {
+		case at == 0 || more && *v > best || !more && *v < best:
+			best, at, shared = *v, i+1, false
+		case *v == best:
+			shared = true
+		}
+	}
+	if shared {
+		return 0
+	}
+	return at
+}
+
+// pairBetter computes ComparePage.Better.
+func pairBetter(gs []CompareGPU) map[string]int {
+	out := map[string]int{}
+	for row, f := range betterSpecs {
+		var vals []*float64
+		for _, g := range gs {
+			vals = append(vals, f(g.GPU))
+		}
+		if b := better(vals, true); b > 0 {
+			out[row] = b
+		}
+	}
+	for _, m := range []string{"on-demand", "spot"} {
+		var vals []*float64
+		for _, g := range gs {
+			st := g.OnDemand
+			if m == "spot" {
+				st = g.Spot
+			}
+			if st.N == 0 {
+				vals = append(vals, nil)
+				continue
+			}
+			v := st.Min
+			vals = append(vals, &v)
+		}
+		if b := better(vals, false); b > 0 {
+			out[m] = b
+		}
+	}
+	return out
 }
 
 // ComparePair is a link to a pre-rendered pair page.
@@ -76,7 +148,7 @@ func (s *siteBuild) comparePages() {
 				idx.Segments[seg] = append(idx.Segments[seg], ComparePair{Path: p, A: a, B: b})
 				s.page(&render.Page{Kind: "compare", Path: p, Title: fmt.Sprintf(s.r.T("compare.pair.title"), a.Name, b.Name),
 					Description: fmt.Sprintf(s.r.T("compare.pair.description"), a.Name, b.Name),
-					Data:        &ComparePage{GPUs: []CompareGPU{s.compareGPU(a), s.compareGPU(b)}, Scenarios: derive.Scenarios(), Currency: s.dd.Currency, Models: models}})
+					Data:        s.pairPage(a, b, models)})
 			}
 		}
 	}
@@ -278,4 +350,9 @@ func (s *siteBuild) instancesPage() {
 	s.tree.Add(s.prefix+InstancesDataPath, b)
 	s.page(&render.Page{Kind: "compareinstances", Path: InstancesPath, Title: t("instances.title"), Description: t("instances.description"),
 		Scripts: []string{"js/instances.js"}, Data: &InstancesPage{DataURL: s.r.URL(InstancesDataPath), Currency: s.dd.Currency}})
+}
+
+func (s *siteBuild) pairPage(a, b *catalog.GPU, models []*catalog.Model) *ComparePage {
+	gs := []CompareGPU{s.compareGPU(a), s.compareGPU(b)}
+	return &ComparePage{GPUs: gs, Scenarios: derive.Scenarios(), Currency: s.dd.Currency, Models: models, Better: pairBetter(gs)}
 }

@@ -121,12 +121,11 @@ func (s *siteBuild) pages() {
 	}
 
 	s.page(&render.Page{Kind: "home", Path: "", Title: site.Title, Description: site.Description, Data: map[string]any{
-		"GPUs": s.summaries(), "Sections": guideSections, "Counts": map[string]int{
+		"GPUs": s.byPrice(), "Sections": guideSections, "Counts": map[string]int{
 			"gpus": len(s.cat.GPUs), "providers": len(s.cat.Providers), "offers": len(s.cat.Offers), "prices": len(s.dd.Rows), "models": len(s.cat.Models)},
 		"Currency": cur, "Now": s.o.Now,
 	}})
-	s.page(&render.Page{Kind: "gpus", Path: "gpus/", Title: t("gpus.title"), Description: t("gpus.description"),
-		Data: map[string]any{"GPUs": s.summaries(), "Currency": cur}})
+	s.indexPages() // indexes.go: GPUs, providers, models
 	for _, g := range s.cat.GPUs {
 		gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
 			Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios()}
@@ -141,8 +140,6 @@ func (s *siteBuild) pages() {
 		gp.History = s.gpuHistories(g.ID)
 		s.page(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Scripts: []string{"js/tables.js"}, Data: gp})
 	}
-	s.page(&render.Page{Kind: "providers", Path: "providers/", Title: t("providers.title"), Description: t("providers.description"),
-		Data: map[string]any{"Providers": s.cat.Providers}})
 	for _, p := range s.cat.Providers {
 		var rows []*derive.Row
 		for _, o := range p.Offers {
@@ -174,10 +171,8 @@ func (s *siteBuild) pages() {
 	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
 		Data: map[string]any{"Sections": guideSections}})
 	for _, g := range s.guides {
-		s.page(&render.Page{Kind: "guide", Path: GuidePath(g), Title: g.Title, Description: g.Description, Data: g})
+		s.page(&render.Page{Kind: "guide", Path: GuidePath(g), Title: g.Title, Description: g.Description, Data: guidePage(g, guideSections)})
 	}
-	s.page(&render.Page{Kind: "models", Path: "models/", Title: t("models.title"), Description: t("models.description"),
-		Data: map[string]any{"Models": s.cat.Models}})
 	for _, m := range s.cat.Models {
 		s.page(&render.Page{Kind: "model", Path: "models/" + m.ID + "/", Title: m.Name,
 			Description: m.Name + ": " + s.r.T("model.description"), Data: s.modelPage(m)})
