@@ -21,8 +21,8 @@ type Term struct {
 	Note  string   `toml:"note"`
 }
 
-// glossaryFile is data/glossary.toml.
-type glossaryFile struct {
+// GlossaryFile is data/glossary.toml: its [[terms]].
+type GlossaryFile struct {
 	Terms []Term `toml:"terms"`
 }
 
@@ -33,7 +33,7 @@ func loadGlossary(root string, c *Catalog, d *diag.List, ck func(*file) checker)
 	if _, err := os.Stat(abs); err != nil {
 		return
 	}
-	var g glossaryFile
+	var g GlossaryFile
 	f := decodeFile(abs, "data/glossary.toml", &g, d)
 	if f == nil {
 		return

@@ -57,6 +57,8 @@ func Kinds() []Kind {
 			Description: "Exchange rates (with date and source) for the display currency."},
 		{Name: "site", Type: reflect.TypeFor[catalog.Site](), Path: "data/site.toml", Title: "GPU Atlas: data/site.toml",
 			Description: "Site configuration: title, base URL, repository URL, staleness thresholds, datasets."},
+		{Name: "glossary", Type: reflect.TypeFor[catalog.GlossaryFile](), Path: "data/glossary.toml", Title: "GPU Atlas: data/glossary.toml",
+			Description: "The one Chinese rendering of each English term, which the guides, the UI strings and the Chinese search index follow."},
 	}
 }
 
