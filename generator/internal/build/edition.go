@@ -91,7 +91,8 @@ func (s *siteBuild) editionURL(code, p string) string {
 func (s *siteBuild) alternatesOf(p string) []render.Alternate {
 	var out []render.Alternate
 	for _, l := range s.editions {
-		out = append(out, render.Alternate{Code: l.Code, Tag: l.Tag, Name: l.Name, URL: s.editionURL(l.Code, p), Current: l.Code == s.lang.Code})
+		u := s.editionURL(l.Code, p)
+		out = append(out, render.Alternate{Code: l.Code, Tag: l.Tag, Name: l.Name, URL: u, Abs: s.origin + u, Current: l.Code == s.lang.Code})
 	}
 	return out
 }
@@ -100,7 +101,7 @@ func (s *siteBuild) alternatesOf(p string) []render.Alternate {
 // link its other editions.
 func (s *siteBuild) editionInfo(p string) render.Edition {
 	return render.Edition{Code: s.lang.Code, Tag: s.lang.Tag, Name: s.lang.Name, Default: s.prefix == "",
-		DefaultURL: s.editionURL(s.editions[0].Code, p), Alternates: s.alternatesOf(p)}
+		DefaultURL: s.origin + s.editionURL(s.editions[0].Code, p), Alternates: s.alternatesOf(p)}
 }
 
 // rebase turns the root-relative links of a guide ("/calculator/", and

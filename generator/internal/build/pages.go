@@ -196,7 +196,7 @@ func (s *siteBuild) sitemap() {
 		// sitemap form of <link rel="alternate" hreflang>).
 		if alts := s.alternatesOf(s.pagePath(p)); len(alts) > 1 {
 			for _, a := range alts {
-				b.WriteString(`<xhtml:link rel="alternate" hreflang="` + xmlEscape(a.Tag) + `" href="` + xmlEscape(s.origin+a.URL) + `"/>`)
+				b.WriteString(`<xhtml:link rel="alternate" hreflang="` + xmlEscape(a.Tag) + `" href="` + xmlEscape(a.Abs) + `"/>`)
 			}
 		}
 		b.WriteString("</url>\n")

@@ -178,14 +178,16 @@ type Page struct {
 type Edition struct {
 	Code, Tag, Name string
 	Default         bool   // the default language, served at the root
-	DefaultURL      string // the page in the default language (x-default)
+	DefaultURL      string // the page in the default language (x-default), absolute when the origin is known
 	Alternates      []Alternate
 }
 
-// Alternate is one edition's URL of the same page.
+// Alternate is one edition's URL of the same page: URL as the site links
+// it, Abs with the site's origin when base_url names one (hreflang wants
+// absolute URLs).
 type Alternate struct {
-	Code, Tag, Name, URL string
-	Current              bool
+	Code, Tag, Name, URL, Abs string
+	Current                   bool
 }
 
 // Render executes the page's template.
@@ -307,21 +309,21 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 			}
 			return r.RootURL(h), nil
 		},
-		"rooturl": r.RootURL,
-		"dtext":   r.DataText,
-		"pname":   func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
+		"rooturl":  r.RootURL,
+		"dtext":    r.DataText,
+		"pname":    func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
 		"i18njson": r.JSONStrings,
-		"money":   Money,
-		"gib":     sizing.FormatGiB,
-		"flops":   sizing.FormatFLOPs,
-		"tps":     sizing.FormatRate,
-		"hours":   sizing.FormatDuration,
-		"num":     numAny,
-		"date":    r.Date,
-		"isodate": func(t time.Time) string { return t.Format(time.DateOnly) },
-		"deref":   func(p *float64) float64 { return *p },
-		"derefi":  func(p *int) int { return *p },
-		"add":     func(a, b int) int { return a + b },
+		"money":    Money,
+		"gib":      sizing.FormatGiB,
+		"flops":    sizing.FormatFLOPs,
+		"tps":      sizing.FormatRate,
+		"hours":    sizing.FormatDuration,
+		"num":      numAny,
+		"date":     r.Date,
+		"isodate":  func(t time.Time) string { return t.Format(time.DateOnly) },
+		"deref":    func(p *float64) float64 { return *p },
+		"derefi":   func(p *int) int { return *p },
+		"add":      func(a, b int) int { return a + b },
 		"seq": func(n int) []int {
 			out := make([]int, n)
 			for i := range out {
