@@ -10,6 +10,11 @@
   const dataEl = document.getElementById("calc-data");
   if (!form || !dataEl) return;
   const data = JSON.parse(dataEl.textContent);
+  // The price rows, from their array form (build.calcOffer).
+  const offers = data.offers.map(([id, g, count, p, instance, billing, price, asOf]) => ({
+    id, gpu: data.gpus[g].id, gpuName: data.gpus[g].name, count, provider: data.providers[p][0],
+    providerName: data.providers[p][1], instance, billing, price, asOf,
+  }));
   const $ = (id) => document.getElementById(id);
   const f = form.elements;
   const parts = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"];
@@ -166,9 +171,9 @@
   // the most GPUs relative to the count it needs, then the cheapest.
   function nearest(mins) {
     let best = null, bn = 0;
-    for (const o of data.offers) {
+    for (const o of offers) {
       const m = mins[o.gpu];
-      if (!m) continue;
+      if (!m || !o.billing) continue;
       const a = o.count * bn, b = best ? best.count * m.n : 0;
       if (!best || a > b || (a === b && (o.price < best.price || (o.price === best.price && o.id < best.id)))) {
         best = o;
@@ -244,7 +249,7 @@
     // price per instance-hour, ties by offer id.
     const infer = inp.workload === "inference";
     const best = {};
-    for (const o of data.offers) {
+    for (const o of offers) {
       const m = r.minGPUs[o.gpu];
       if (!m || o.count < m.n) continue;
       const b = best[o.billing];
@@ -283,7 +288,7 @@
     // Cost per million output tokens on the current on-demand offers.
     const rows = [];
     for (const [i, price] of data.ondemand) {
-      const o = Object.assign({}, data.offers[i], { price });
+      const o = Object.assign({}, offers[i], { price });
       const m = r.minGPUs[o.gpu];
       const c = m ? perMillion(m.decode, m.n, o.count, o.price) : 0;
       if (c > 0) rows.push({ o, c, n: Math.floor(o.count / m.n) });
@@ -376,21 +381,29 @@
     engineReady();
     update(false);
   };
-  // The engine (about 490 KB brotli) loads when a shared URL needs it, or
-  // on the first sign the reader will use the form; until then the page
-  // shows the server-rendered result of the default inputs.
+  // The engine (Go's wasm_exec.js and about 490 KB brotli of
+  // WebAssembly) loads when a shared URL needs it, or on the first sign the
+  // reader will use the form; until then the page shows the
+  // server-rendered result of the default inputs.
   let loading = false;
+  function failed(e) {
+    const err = $("error");
+    err.textContent = msg("calc.err.engine", e.message);
+    err.hidden = false;
+  }
   function load() {
     if (loading) return;
     loading = true;
-    const go = new Go();
-    WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject)
-      .then((res) => go.run(res.instance))
-      .catch((e) => {
-        const err = $("error");
-        err.textContent = msg("calc.err.engine", e.message);
-        err.hidden = false;
-      });
+    const s = document.createElement("script");
+    s.src = form.dataset.exec;
+    s.onerror = () => failed(new Error(form.dataset.exec));
+    s.onload = () => {
+      const go = new Go();
+      WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject)
+        .then((res) => go.run(res.instance))
+        .catch(failed);
+    };
+    document.head.appendChild(s);
   }
   if (location.search) load();
   for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input", "dragenter"]) {

@@ -752,9 +752,9 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 			// Without a query string the engine loads on the reader's first
 			// interaction with the form.
 			var early bool
-			b.Eval(`document.getElementById("calc").dataset.ready === "true" || performance.getEntriesByType("resource").some(e => e.name.endsWith(".wasm"))`, &early)
+			b.Eval(engineLoadedJS, &early)
 			if early {
-				t.Fatal("the engine loaded before any interaction on a page without a query string")
+				t.Fatal("the engine (wasm_exec.js or the WebAssembly) loaded before any interaction on a page without a query string")
 			}
 			wakeCalculator(b)
 			if got := readForm(b); !mapsEqual(got, pageDefaults) {
@@ -873,7 +873,7 @@ func TestCalculatorConfigPaste(t *testing.T) {
 				fill(t, b, c)
 			} else {
 				var early bool
-				b.Eval(`document.getElementById("calc").dataset.ready === "true"`, &early)
+				b.Eval(engineLoadedJS, &early)
 				if early {
 					t.Fatal("the engine loaded before any interaction")
 				}
@@ -1050,6 +1050,11 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// engineLoadedJS is true once any part of the calculator's engine has
+// loaded: Go's wasm_exec.js (the Go class) or the WebAssembly.
+const engineLoadedJS = `document.getElementById("calc").dataset.ready === "true" || typeof Go !== "undefined" ||
+	performance.getEntriesByType("resource").some(e => e.name.endsWith(".wasm") || e.name.includes("/wasm_exec."))`
 
 // wakeCalculator does what a reader's pointer over the form does (the
 // engine loads on the first interaction when the URL has no inputs) and

@@ -136,6 +136,7 @@ type calcData struct {
 	Models   map[string]calcModel `json:"models"`
 	GPUs     []calcGPU            `json:"gpus"`
 	Offers   []calcOffer          `json:"offers"`
+	Provs    [][2]string          `json:"providers"` // [id, name] of the offers' providers
 	// OnDemand is each offer's current on-demand hourly price: [index of
 	// one of its rows in Offers, price in the display currency].
 	OnDemand [][2]float64      `json:"ondemand"`
@@ -181,17 +182,23 @@ type calcGPU struct {
 	MemoryGB    float64 `json:"memoryGB"`
 }
 
+// calcOffer is a price row for the script, written as a JSON array to keep
+// the page small: [id, index in GPUs, GPU count, index in Providers,
+// instance, billing mode, price per instance-hour in the display currency,
+// as-of date].
 type calcOffer struct {
-	ID       string  `json:"id"`
-	GPU      string  `json:"gpu"`
-	GPUName  string  `json:"gpuName"`
-	Count    int     `json:"count"`
-	Provider string  `json:"provider"`
-	Name     string  `json:"providerName"`
-	Instance string  `json:"instance"`
-	Billing  string  `json:"billing"`
-	Price    float64 `json:"price"` // display currency per instance-hour
-	AsOf     string  `json:"asOf"`
+	ID            string
+	GPU, Provider int
+	Count         int
+	Instance      string
+	Billing       string
+	Price         float64
+	AsOf          string
+}
+
+// MarshalJSON writes the array form.
+func (o calcOffer) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{o.ID, o.GPU, o.Count, o.Provider, o.Instance, o.Billing, o.Price, o.AsOf})
 }
 
 // calcKeys are the UI strings the calculator's script looks up, besides the
@@ -324,14 +331,27 @@ func (s *siteBuild) calculator() {
 			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, MemoryGB: cg.MemoryGB})
 	}
 	// One row per offer and mode (its cheapest region), not every region.
+	gpuAt, provAt := map[string]int{}, map[string]int{}
+	for i, cg := range c.GPUs {
+		gpuAt[cg.ID] = i
+	}
+	offer := func(o *catalog.Offer) calcOffer {
+		pi, ok := provAt[o.Provider.ID]
+		if !ok {
+			pi = len(data.Provs)
+			provAt[o.Provider.ID] = pi
+			data.Provs = append(data.Provs, [2]string{o.Provider.ID, o.Provider.Name})
+		}
+		return calcOffer{ID: o.ID, GPU: gpuAt[o.GPU.ID], Provider: pi, Count: o.GPUCount, Instance: o.Instance}
+	}
 	rowOf := map[string]int{} // offer id -> its first row in data.Offers
 	for _, r := range s.dd.Headline {
 		if _, ok := rowOf[r.Offer.ID]; !ok {
 			rowOf[r.Offer.ID] = len(data.Offers)
 		}
-		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: r.Offer.GPU.ID, GPUName: r.Offer.GPU.Name, Count: r.Offer.GPUCount,
-			Provider: r.Offer.Provider.ID, Name: r.Offer.Provider.Name, Instance: r.Offer.Instance, Billing: r.Price.Billing, Price: r.InstDC,
-			AsOf: r.Price.AsOf.Format("2006-01-02")})
+		co := offer(r.Offer)
+		co.Billing, co.Price, co.AsOf = r.Price.Billing, r.InstDC, r.Price.AsOf.Format("2006-01-02")
+		data.Offers = append(data.Offers, co)
 	}
 	for _, o := range c.Offers {
 		_, price, ok := onDemand(c, o, s.dd.Currency)
@@ -343,8 +363,7 @@ func (s *siteBuild) calculator() {
 			// No headline row (not expected): a row of its own, in no
 			// billing mode the tables show.
 			i = len(data.Offers)
-			data.Offers = append(data.Offers, calcOffer{ID: o.ID, GPU: o.GPU.ID, GPUName: o.GPU.Name, Count: o.GPUCount,
-				Provider: o.Provider.ID, Name: o.Provider.Name, Instance: o.Instance})
+			data.Offers = append(data.Offers, offer(o))
 		}
 		data.OnDemand = append(data.OnDemand, [2]float64{float64(i), price})
 	}
@@ -385,7 +404,7 @@ func (s *siteBuild) calculator() {
 	b, _ := json.Marshal(data)
 	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
 	s.page(&render.Page{Kind: "calculator", Path: "calculator/", Title: s.r.T("calc.title"), Description: s.r.T("calc.description"),
-		Data: p, Scripts: []string{"wasm_exec.js", "js/calculator.js"}})
+		Data: p, Scripts: []string{"js/calculator.js"}}) // wasm_exec.js loads with the engine
 }
 
 // PerTokenRows is how many offers the cost-per-token table lists.
