@@ -17,7 +17,7 @@ check:
 # Unit, golden, fuzz-seed and browser tests. Browser tests need chromium
 # (Debian: apt-get install -y chromium); .ci/run installs it.
 test: vet node_modules/axe-core
-	$(GO) test -timeout 30m ./...
+	$(GO) test -timeout 45m ./...
 
 # axe-core for the accessibility tests, pinned by package-lock.json.
 node_modules/axe-core: package.json package-lock.json
