@@ -26,6 +26,17 @@ type file struct {
 	blank map[string]bool
 	// urlDone holds the paths of URL values checkStrings validated.
 	urlDone map[string]bool
+	// lines is src split into lines, computed once (sourceLines).
+	lines []string
+}
+
+// sourceLines returns the source split into lines; an offers file holds
+// thousands of price blocks, so it is split once, not per check.
+func (f *file) sourceLines() []string {
+	if f.lines == nil {
+		f.lines = strings.Split(string(f.src), "\n")
+	}
+	return f.lines
 }
 
 // decodeFile reads and decodes path into v. It reports syntax errors,
@@ -194,7 +205,7 @@ func (f *file) emptyString(path string) bool {
 		return false
 	}
 	at := f.ix.Value(path)
-	lines := strings.SplitN(string(f.src), "\n", at.Line+1)
+	lines := f.sourceLines()
 	if at.Line < 1 || at.Line > len(lines) {
 		return false
 	}
@@ -222,7 +233,7 @@ func (f *file) commented(prefix, key string) int {
 		}
 		start = at.Line + 1
 	}
-	lines := strings.Split(string(f.src), "\n")
+	lines := f.sourceLines()
 	for i := start - 1; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
 		if strings.HasPrefix(l, "[") {
