@@ -170,6 +170,9 @@ for (let n = tw.nextNode(); n; n = tw.nextNode()) {
 		if (c) boxes.push({n: idx, el, r: c, h: r.height});
 	}
 	if (svg) continue;
+	// A text node on one line breaks no word: only wrapped ones are scanned.
+	const lineTops = rects.filter((r) => r.width > 0.5).map((r) => r.top);
+	if (lineTops.length < 2 || Math.max(...lineTops) - Math.min(...lineTops) < 4) continue;
 	token.lastIndex = 0;
 	for (let m = token.exec(n.data); m; m = token.exec(n.data)) {
 		if (m[0].length < 2 || cjk.test(m[0])) continue;
@@ -245,19 +248,28 @@ for (const el of document.querySelectorAll(sel)) {
 }
 const dist = (x, y, r) => Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom));
 const centre = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+// Target rectangles in 64 px bands, so a target is compared with its
+// neighbours only.
+const tbands = new Map();
+for (const u of targets) {
+	for (const q of u.rs) {
+		for (let y = Math.floor(q.top / 64); y <= Math.floor(q.bottom / 64); y++) {
+			if (!tbands.has(y)) tbands.set(y, []);
+			tbands.get(y).push([u, q]);
+		}
+	}
+}
 for (const t of targets) {
 	if (!t.small) continue;
 	let clash = null;
 	for (const r of t.rs) {
 		const [cx, cy] = centre(r);
-		for (const u of targets) {
-			if (u === t || u.el.contains(t.el) || t.el.contains(u.el)) continue;
-			for (const q of u.rs) {
-				if (Math.abs(q.top - r.top) > 100) continue;
+		for (let y = Math.floor((cy - 24) / 64); y <= Math.floor((cy + 24) / 64) && !clash; y++) {
+			for (const [u, q] of tbands.get(y) || []) {
+				if (u === t || u.el.contains(t.el) || t.el.contains(u.el)) continue;
 				const [ux, uy] = centre(q);
 				if (dist(cx, cy, q) < 12 || (u.small && Math.hypot(cx - ux, cy - uy) < 24)) { clash = u; break; }
 			}
-			if (clash) break;
 		}
 		if (clash) break;
 	}
@@ -358,7 +370,7 @@ func TestLayout(t *testing.T) {
 							b := b.For(t)
 							b.Navigate(p)
 							var got map[string][]string
-							b.Eval(`document.fonts.ready.then(() => `+layoutJS+`)`, &got)
+							evalSlow(b, `document.fonts.ready.then(() => `+layoutJS+`)`, &got)
 							mu.Lock()
 							results = append(results, layoutResult{Page: p, Viewport: vp.Name, Scheme: scheme, Breaches: got})
 							mu.Unlock()
@@ -442,5 +454,21 @@ func TestLayoutRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// evalSlow is Eval with four times the step timeout: the layout rules
+// measure every word and tap target of a page, and /pricing/all/ as cards
+// on a phone has thousands of each.
+func evalSlow(b *Browser, expr string, out any) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 4*Timeout)
+	defer cancel()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("layout rules: %v", err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		b.t.Fatalf("layout rules: decoding %.80s: %v", raw, err)
 	}
 }
