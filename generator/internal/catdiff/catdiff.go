@@ -325,14 +325,40 @@ func priceChanges(base, head *catalog.Catalog) []string {
 	return out
 }
 
+// keyOf is a price's key for comparing two catalogs: a price that names
+// no region, of an offer sold in one region, is that region's price (so
+// pinning it to the region, as an import does, is no change).
+func keyOf(o *catalog.Offer, p catalog.Price) catalog.PriceKey {
+	k := p.Key()
+	if k.Region == "" && len(o.Regions) == 1 {
+		k.Region = o.Regions[0]
+	}
+	return k
+}
+
 // currentByKey maps each price key of the offer to its current
-// observation.
+// observation (the newest of the key).
 func currentByKey(o *catalog.Offer) map[catalog.PriceKey]catalog.Price {
 	m := map[catalog.PriceKey]catalog.Price{}
-	for _, p := range o.Current() {
-		m[p.Key()] = p
+	for _, p := range o.Prices {
+		k := keyOf(o, p)
+		if q, ok := m[k]; !ok || p.AsOf.After(q.AsOf) {
+			m[k] = p
+		}
 	}
 	return m
+}
+
+// history is every observation of a key, oldest first.
+func history(o *catalog.Offer, k catalog.PriceKey) []catalog.Price {
+	var out []catalog.Price
+	for _, p := range o.Prices {
+		if keyOf(o, p) == k {
+			out = append(out, p)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b catalog.Price) int { return a.AsOf.Compare(b.AsOf) })
+	return out
 }
 
 // keyCompare orders price keys: billing mode (on-demand, committed, spot),
@@ -365,19 +391,19 @@ func keyCompare(a, b catalog.PriceKey) int {
 func historyChanges(b, h *catalog.Offer, k catalog.PriceKey, bcur, hcur catalog.Price) []string {
 	id := func(p catalog.Price) string { return p.AsOf.Format(time.DateOnly) + "\x00" + num(p.Price) }
 	bset, hset := map[string]bool{}, map[string]bool{}
-	for _, p := range b.History(k) {
+	for _, p := range history(b, k) {
 		bset[id(p)] = true
 	}
-	for _, p := range h.History(k) {
+	for _, p := range history(h, k) {
 		hset[id(p)] = true
 	}
 	var out []string
-	for _, p := range h.History(k) {
+	for _, p := range history(h, k) {
 		if !bset[id(p)] && !(p.AsOf.Equal(hcur.AsOf) && p.Price == hcur.Price) {
 			out = append(out, "earlier observation added: "+price(p, h.Currency))
 		}
 	}
-	for _, p := range b.History(k) {
+	for _, p := range history(b, k) {
 		if !hset[id(p)] && !(p.AsOf.Equal(bcur.AsOf) && p.Price == bcur.Price) {
 			out = append(out, "earlier observation removed: "+price(p, b.Currency))
 		}
