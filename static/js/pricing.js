@@ -144,7 +144,11 @@
   function sortRows(key, dir) {
     const order = rows.map((r, i) => [r, i]);
     const col = textColumns[key] || ".c-gpu";
-    const text = (r) => (r.querySelector(col) || {}).textContent || "";
+    // The billing cell sorts by its mode's label, not the term or region after it.
+    const text = (r) => {
+      const c = r.querySelector(col);
+      return !c ? "" : key === "billing" ? (c.firstChild || c).textContent : c.textContent;
+    };
     order.sort((a, b) => {
       let c;
       if (numeric[key]) c = parseFloat(a[0].dataset[key]) - parseFloat(b[0].dataset[key]);
@@ -244,9 +248,10 @@
   // The server-rendered table is the default view; only a shared URL
   // needs work on load.
   const q0 = new URLSearchParams(location.search);
-  // On a phone the filters fold away until asked for, unless the URL sets one.
+  // The filters start folded on a phone (CSS shows them on wider
+  // screens); a URL that sets one opens them.
   const box = document.getElementById("filter-box");
-  if (box && matchMedia("(max-width: 40rem)").matches && ![...q0.keys()].some((k) => own.has(k) && k !== "all")) box.open = false;
+  if (box && [...q0.keys()].some((k) => own.has(k) && k !== "all")) box.open = true;
   if (q0.get("all") === "1") showAll = true;
   if ([...q0.keys()].some((k) => own.has(k)) || (staleBox && staleBox.checked)) apply(false);
   else markSort(lastSort.split(" ")[0], 1);

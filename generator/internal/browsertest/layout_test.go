@@ -40,10 +40,13 @@ var layoutViewports = []struct {
 	Mobile        bool
 }{{"390", 390, 844, true}, {"1280", 1280, 900, false}}
 
-// layoutExtraPages are page shapes sitePages does not pick: the pricing
-// page with every row, a search results page, a guide with long inline
-// code.
-var layoutExtraPages = []string{"pricing/all/", "search/?q=h100", "guides/cost-optimisation/"}
+// layoutExtraPages are page shapes sitePages does not pick: a search
+// results page, a guide with long inline code, the GPU index by price,
+// the instance comparison with three offers. /pricing/all/ is the
+// pricing template with every row (thousands since the cloud price
+// imports): /pricing/ checks the same markup.
+var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "gpus/by-price/",
+	"compare/instances/?o=aws/p5-48xlarge&o=lambda/gpu-8x-h100-sxm5&o=runpod/1x-h100-sxm-community-cloud"}
 
 // layoutJS checks the layout rules on the page as rendered and returns,
 // for each rule, the breaches found (a short description of each).
@@ -422,6 +425,7 @@ var layoutCases = []struct {
 	{"broken", `<p style="width:3em;overflow-wrap:anywhere">abcdefghijklmnop</p>`, map[string]int{"broken": 1}},
 	{"overlap", `<div style="position:relative"><span>first</span><span style="position:absolute;left:0;top:0">second</span></div>`, map[string]int{"overlap": 1}},
 	{"tap", `<div><button style="width:12px;height:12px;padding:0"></button><button style="width:12px;height:12px;padding:0"></button></div>`, map[string]int{"tap": 2}},
+	{"tap-stacked", `<p style="margin:0;line-height:20px"><a href="#a">first link</a></p><p style="margin:0;line-height:20px"><a href="#b">second link</a></p><p style="margin:0;line-height:20px;padding-top:70px"><a href="#c">far link</a></p>`, map[string]int{"tap": 2}},
 }
 
 // TestLayoutRules checks layoutJS itself at 390 px: each breach page
@@ -435,7 +439,7 @@ func TestLayoutRules(t *testing.T) {
 		mux.HandleFunc("/"+c.name, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>%s</title>
-<style>body{margin:0;font:16px/1.5 sans-serif}</style></head><body>%s</body></html>`, c.name, c.body)
+<link rel="icon" href="data:,"><style>body{margin:0;font:16px/1.5 sans-serif}</style></head><body>%s</body></html>`, c.name, c.body)
 		})
 	}
 	srv := httptest.NewServer(mux)

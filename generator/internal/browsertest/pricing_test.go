@@ -430,8 +430,9 @@ func sortValue(r *derive.Row, key string) float64 {
 	panic("no numeric sort key " + key)
 }
 
-// billingLabels are the billing column's texts (templates/i18n).
-var billingLabels = map[string]string{"on-demand": "On-demand", "reserved-1y": "Reserved 1 year", "reserved-3y": "Reserved 3 years", "spot": "Spot"}
+// billingLabels are the billing column's labels (templates/i18n), which
+// it sorts by (the term and region after a label do not count).
+var billingLabels = map[string]string{"on-demand": "On-demand", "committed": "Committed", "spot": "Spot"}
 
 // sorted returns the rows sorted as the page sorts them: by the key's
 // value, ties in the page's default order (stable).

@@ -128,7 +128,7 @@ func (s *siteBuild) compareGPU(g *catalog.GPU) CompareGPU {
 // comparePages renders a page for every pair of GPUs in the same segment
 // and the picker that compares any 2 to 4 GPUs.
 func (s *siteBuild) comparePages() {
-	idx := &CompareIndex{Segments: map[string][]ComparePair{}, GPUs: s.cat.GPUs}
+	idx := &CompareIndex{Segments: map[string][]ComparePair{}, GPUs: derive.GPUsByVendor(s.cat.GPUs)}
 	bySeg := map[string][]*catalog.GPU{}
 	for _, g := range s.cat.GPUs {
 		bySeg[g.Segment] = append(bySeg[g.Segment], g)
