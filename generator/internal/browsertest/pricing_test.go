@@ -1019,3 +1019,28 @@ func TestOfferCardsPhone(t *testing.T) {
 		})
 	}
 }
+
+// TestOfferTableFitsDesktop: at 1280 px an offer table with its default
+// columns fits its box, so no column (the links at the end) is cut off
+// behind a sideways scroll: on GPU pages, provider pages (the largest
+// providers' too) and the pricing page, which has both a GPU and a
+// provider column.
+func TestOfferTableFitsDesktop(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	pages := []string{"pricing/", "gpus/h100-sxm5-80gb/", "gpus/a100-sxm4-80gb/", "providers/aws/"}
+	if p := most(g.rows, func(r *derive.Row) string { return r.Offer.Provider.ID }); p != "aws" {
+		pages = append(pages, "providers/"+p+"/")
+	}
+	b := New(t, base)
+	setViewport(b, 1280, 900, false)
+	for _, p := range pages {
+		b.Navigate(p)
+		var w struct{ Client, Scroll int }
+		b.Eval(`(() => { const w = document.querySelector(".offers-wrap"); return {Client: w.clientWidth, Scroll: w.scrollWidth}; })()`, &w)
+		if w.Scroll > w.Client {
+			t.Errorf("%s: the offer table is %d px wide in a %d px box", p, w.Scroll, w.Client)
+		}
+	}
+}
