@@ -154,7 +154,7 @@
         }
         add.value = "";
       });
-      form.hidden = false;
+      add.disabled = false;
       form.addEventListener("submit", (e) => e.preventDefault());
       render();
     })
