@@ -49,7 +49,8 @@ type Config struct {
 	// Model is the architecture for the sizing engine, with Params and
 	// ActiveParams computed.
 	Model sizing.Model
-	// MaxContext is max_position_embeddings (0 when absent).
+	// MaxContext is max_position_embeddings (0 when absent; for gemma3 the
+	// Gemma3TextConfig default, 131,072).
 	MaxContext int
 	// MTPLayers is the number of multi-token-prediction layers the file
 	// declares (num_nextn_predict_layers); they are not counted in
@@ -227,7 +228,11 @@ func Parse(data []byte) (Config, error) {
 		return Config{}, err
 	}
 	c.Model = m
-	c.MaxContext = r.num("max_position_embeddings", 0, false, 0)
+	ctxDefault := 0
+	if arch == "gemma3" {
+		ctxDefault = 131072 // Gemma3TextConfig's max_position_embeddings default
+	}
+	c.MaxContext = r.num("max_position_embeddings", ctxDefault, false, 0)
 	c.MTPLayers = r.num("num_nextn_predict_layers", 0, false, 0)
 	if r.err != nil {
 		return Config{}, r.err
@@ -269,7 +274,13 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 	layers := r.num("num_hidden_layers", 0, true, 1)
 	heads := r.num("num_attention_heads", 0, true, 1)
 	kv := r.num("num_key_value_heads", heads, false, 1)
-	vocab := r.num("vocab_size", 0, true, 1)
+	// Gemma3TextConfig defaults vocab_size to 262,208, and Google's
+	// gemma-3 files leave it out (transformers configuration_gemma3.py).
+	vocabDefault := 0
+	if arch == "gemma3" {
+		vocabDefault = 262208
+	}
+	vocab := r.num("vocab_size", vocabDefault, vocabDefault == 0, 1)
 	ffn := r.num("intermediate_size", 0, arch != "qwen3_moe", 1)
 	if arch == "qwen3_moe" && ffn == 0 {
 		ffn = r.num("moe_intermediate_size", 0, true, 1)

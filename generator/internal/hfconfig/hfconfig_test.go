@@ -77,10 +77,39 @@ func TestRealConfigs(t *testing.T) {
 			// KerasHub's Mistral 7B v0.1 count, 7,241,732,096, plus v0.3's
 			// 768 extra vocabulary rows in the embedding and the output layer.
 			32768, 7241732096 + 2*768*4096, 0, 0, "KerasHub mistral_7b_en + the v0.3 vocabulary"},
-		{"gemma-2-27b.json", "gemma2",
+		{"gemma-2-27b-it.json", "gemma2",
 			sizing.Model{Params: 27227128320, Layers: 46, Hidden: 4608, Heads: 32, KVHeads: 16, HeadDim: 128, FFN: 36864, Vocab: 256000,
-				TiedEmbeddings: true, SlidingWindow: 32768, LocalLayers: 23},
-			32768, 1179648000 + 26047480320, 0, 0, "Gemma 2 report, Table 2: 1,179,648,000 embedding + 26,047,480,320 non-embedding parameters"},
+				TiedEmbeddings: true, SlidingWindow: 4096, LocalLayers: 23},
+			// Table 2 counts 256,128 embedding rows (its Table 1 vocabulary);
+			// the file has 256,000: 128·4608 = 589,824 fewer (0.0022%). The
+			// non-embedding count is equal; the tolerance is that row gap.
+			8192, 1180237824 + 26047480320, 0, 0.000022, "Gemma 2 report (arXiv:2408.00118), Table 2: 1,180,237,824 embedding + 26,047,480,320 non-embedding parameters"},
+		{"gemma-2-9b-it.json", "gemma2",
+			sizing.Model{Params: 9241705984, Layers: 42, Hidden: 3584, Heads: 16, KVHeads: 8, HeadDim: 256, FFN: 14336, Vocab: 256000,
+				TiedEmbeddings: true, SlidingWindow: 4096, LocalLayers: 21},
+			// As for 27B: 128·3584 = 458,752 fewer embedding rows (0.005%).
+			8192, 917962752 + 8324201984, 0, 0.00005, "Gemma 2 report (arXiv:2408.00118), Table 2: 917,962,752 embedding + 8,324,201,984 non-embedding parameters"},
+		{"gemma-3-27b-it.json", "gemma3_text",
+			// vocab_size and max_position_embeddings absent: Gemma3TextConfig's
+			// defaults (262,208 and 131,072); 62 − 62/6 = 52 local layers.
+			sizing.Model{Params: 27009346304, Layers: 62, Hidden: 5376, Heads: 32, KVHeads: 16, HeadDim: 128, FFN: 21504, Vocab: 262208,
+				TiedEmbeddings: true, SlidingWindow: 1024, LocalLayers: 52},
+			// Published to one decimal in billions: one unit, 0.1/27.0.
+			131072, 1.4e9 + 25.6e9, 0, 0.0037, "Gemma 3 technical report (arXiv:2503.19786) as summarised by oss.report: 25.6B non-embedding + 1.4B embedding, text model only"},
+		{"qwen2.5-72b.json", "qwen2",
+			sizing.Model{Params: 72706203648, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 29568, Vocab: 152064},
+			131072, 72.7e9, 0, 0.0014, "Qwen2.5-72B model card (paddlenlp_model_readme's copy): Number of Parameters 72.7B"},
+		{"qwen3-235b-a22b.json", "qwen3_moe",
+			sizing.Model{Params: 235093634560, ActiveParams: 22190763520, Layers: 94, Hidden: 4096, Heads: 64, KVHeads: 4, HeadDim: 128,
+				FFN: 1536, Vocab: 151936, Experts: 128, ExpertsPerToken: 8},
+			40960, 235e9, 22e9, 0.0455, "Qwen3's naming: 235B total, A22B active (QwenLM/Qwen3 docs, concepts.md); 1/22 for the two-digit active count"},
+		{"llama-3.3-70b-instruct.json", "llama",
+			sizing.Model{Params: 70553706496, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 128256},
+			131072, 70e9, 0, 0.0143, "Meta's naming: 70B"},
+		{"mistral-nemo-base-2407.json", "mistral",
+			sizing.Model{Params: 12247782400, Layers: 40, Hidden: 5120, Heads: 32, KVHeads: 8, HeadDim: 128, FFN: 14336, Vocab: 131072},
+			// head_dim 128 is given: 32·128 = 4096, narrower than hidden_size 5120.
+			128000, 12e9, 0, 0.0834, "NVIDIA's name for it, Mistral-NeMo-12B (the model card links nvidia/Mistral-NeMo-12B-Instruct): 12B"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -13,13 +13,20 @@ import (
 func TestPresetsMatchConfigs(t *testing.T) {
 	cat := testcat.Repo(t)
 	presets := map[string]string{
-		"deepseek-v3":   "deepseek-v3.json",
-		"qwen2-5-7b":    "qwen2.5-7b.json",
-		"qwen3-8b":      "qwen3-8b.json",
-		"qwen3-32b":     "qwen3-32b.json",
-		"qwen3-30b-a3b": "qwen3-30b-a3b.json",
-		"phi-4":         "phi-4.json",
-		"llama-3-1-70b": "llama-3.1-70b-instruct.json",
+		"deepseek-v3":     "deepseek-v3.json",
+		"qwen2-5-7b":      "qwen2.5-7b.json",
+		"qwen3-8b":        "qwen3-8b.json",
+		"qwen3-32b":       "qwen3-32b.json",
+		"qwen3-30b-a3b":   "qwen3-30b-a3b.json",
+		"phi-4":           "phi-4.json",
+		"llama-3-1-70b":   "llama-3.1-70b-instruct.json",
+		"qwen2-5-72b":     "qwen2.5-72b.json",
+		"qwen3-235b-a22b": "qwen3-235b-a22b.json",
+		"llama-3-3-70b":   "llama-3.3-70b-instruct.json",
+		"gemma-2-9b":      "gemma-2-9b-it.json",
+		"gemma-2-27b":     "gemma-2-27b-it.json",
+		"gemma-3-27b":     "gemma-3-27b-it.json",
+		"mistral-nemo":    "mistral-nemo-base-2407.json",
 	}
 	for id, file := range presets {
 		t.Run(id, func(t *testing.T) {
