@@ -156,8 +156,8 @@ func site(o Options) (*output.Tree, *diag.List) {
 	for _, l := range editions {
 		derived[l.Code] = deriveIn(cat, o.Now, l.DisplayCurrency)
 	}
-	titles, top := content.Titles(o.Root, langs)
-	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs,
+	titles, top := content.TitlesLayered(o.Root, content.Overlay{Dir: o.Overlay}, langs)
+	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay},
 		Resolver: &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: dateStyles(editions)}}, d)
 	if d.HasErrors() {
 		return nil, d

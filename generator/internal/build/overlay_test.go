@@ -47,7 +47,8 @@ func TestOverlayExample(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning about the expired contract; got %v", d.Sorted())
 	}
-	for _, p := range []string{"pricing/index.html", "gpus/beta-24gb/index.html", "models/tiny-7b/index.html", "api/v1/offers.csv", "api/v1/offers.json"} {
+	for _, p := range []string{"pricing/index.html", "gpus/beta-24gb/index.html", "models/tiny-7b/index.html", "api/v1/offers.csv", "api/v1/offers.json",
+		"guides/request-quota/index.html", "zh/guides/request-quota/index.html", "guides/first-guide/index.html", "zh/guides/first-guide/index.html"} {
 		got, err := os.ReadFile(filepath.Join(out, p))
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
@@ -79,6 +80,27 @@ func TestOverlayExample(t *testing.T) {
 			}
 		}
 	}
+	// The overlay's guides: a new one in both languages, naming the
+	// quota contact of its site.toml, and a replacement of the public
+	// first guide in both editions.
+	for p, wants := range map[string][]string{
+		"guides/request-quota/index.html":    {`<h1>How to request GPU quota</h1>`, `Write to <a href="mailto:gpu-quota@team.example">gpu-quota@team.example</a> with:`, `0.360 EUR (≈ 0.400 USD) (internal cost) per GPU-hour`},
+		"zh/guides/request-quota/index.html": {`<h1>如何申请 GPU 配额</h1>`, `请发邮件至 <a href="mailto:gpu-quota@team.example">gpu-quota@team.example</a>，写明`, `（内部成本）`},
+		"guides/first-guide/index.html":      {`<h1>A first guide (team edition)</h1>`},
+		"zh/guides/first-guide/index.html":   {`<h1>第一篇指南（团队版）</h1>`},
+		"guides/index.html":                  {`href="/gpu/guides/request-quota/">How to request GPU quota`},
+		"zh/guides/index.html":               {`href="/gpu/zh/guides/request-quota/">如何申请 GPU 配额`},
+	} {
+		b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		for _, want := range wants {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("%s lacks %s", p, want)
+			}
+		}
+		if bytes.Contains(b, []byte("Shows shortcodes and escaping")) || bytes.Contains(b, []byte("演示短代码与转义")) {
+			t.Errorf("%s still shows the public first guide", p)
+		}
+	}
 	pricing, _ := os.ReadFile(filepath.Join(out, "pricing", "index.html"))
 	for _, want := range []string{
 		`data-overlay="contract">contract price, valid until 2027-03-31</span><span class="conv public">public price 5.00 USD</span>`,
@@ -99,6 +121,7 @@ func TestOverlayBadInput(t *testing.T) {
 	buildOpts(t, Options{Root: root, Out: out, Now: fixtureNow})
 	before := snapshot(t, out)
 	const term = "source = \"https://wiki.team.example/c\"\nas_of = 2025-09-01\n"
+	const guide = "+++\ntitle = \"Q\"\ndescription = \"D\"\nsection = \"basics\"\n+++\n\n"
 	for _, c := range []struct {
 		name, file, src, want string
 	}{
@@ -110,6 +133,11 @@ func TestOverlayBadInput(t *testing.T) {
 		{"valid_until before as_of", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\n" + term + "valid_until = 2025-01-01\n", "data/overrides.toml:6:15: valid_until 2025-01-01 is before as_of 2025-09-01"},
 		{"currency without rate", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\ncurrency = \"GBP\"\n" + term, "data/overrides.toml:4:12: currency \"GBP\" has no rate in data/fx.toml"},
 		{"hide unknown", "data/hide.toml", "providers = [\"drachn\"]\n", "data/hide.toml:1:14: unknown provider \"drachn\" (did you mean \"drachen\"?)"},
+		{"guide front matter syntax", "content/guides/q.md", "+++\ntitle = \"Q\ndescription = \"D\"\n+++\n", "content/guides/q.md:2:11: front matter: strings cannot contain newlines"},
+		{"guide section", "content/guides/q.md", "+++\ntitle = \"Q\"\ndescription = \"D\"\nsection = \"basic\"\n+++\n", "content/guides/q.md:4:11: front matter: section \"basic\" is not one of: basics, selection, scenarios, cost, pitfalls, trends, faq, about (did you mean \"basics\"?)"},
+		{"guide shortcode", "content/q.md", guide + "See {{< link provider=\"acmee\" >}}.\n", "content/q.md:7:5: shortcode \"link\": unknown provider \"acmee\" (did you mean \"acme\"?)"},
+		{"guide quota contact unset", "content/q.md", guide + "Ask {{< site \"quota_contact\" >}}.\n", "content/q.md:7:5: shortcode \"site\": no quota_contact is set: it is a setting of a team's overlay (quota_contact in the overlay's site.toml)"},
+		{"guide language", "content/q.de.md", guide, "content/q.de.md:1:1: file name names language \"de\""},
 		{"internal kind only in overlay is fine, public id is not", "data/providers/acme.toml", "name = \"x\"\n", "data/providers/acme.toml:1:1: provider \"acme\" is already in the public catalog"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -88,10 +89,16 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		if row.Offer.Currency != dd.Currency {
 			price += " " + fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency))
 		}
-		asOf := row.Price.AsOf.Format("2006-01-02")
-		if r.dateStyles[lang] == "cjk" {
-			asOf = fmt.Sprintf("%d年%d月%d日", row.Price.AsOf.Year(), int(row.Price.AsOf.Month()), row.Price.AsOf.Day())
+		date := func(d time.Time) string {
+			if r.dateStyles[lang] == "cjk" {
+				return fmt.Sprintf("%d年%d月%d日", d.Year(), int(d.Month()), d.Day())
+			}
+			return d.Format("2006-01-02")
 		}
+		if note := overlayNote(row, t, date, dd.Currency); note != "" {
+			price += " " + fmt.Sprintf(t("shortcode.overlay"), note) // a team's figure, marked as such
+		}
+		asOf := date(row.Price.AsOf)
 		prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))
 		return fmt.Sprintf(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
 	case "link":
@@ -112,7 +119,11 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 					return mdText(t("overlay.hidden.provider")), nil // left out by the team's overlay
 				}
 				if p == nil {
-					return "", fmt.Errorf("unknown provider %q", v)
+					var ids []string
+					for _, p := range c.Providers {
+						ids = append(ids, p.ID)
+					}
+					return "", fmt.Errorf("unknown provider %q%s", v, didYouMean(v, ids))
 				}
 				return fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")), nil
 			case "model":
@@ -133,6 +144,8 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 			}
 			return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
 		}
+	case "site":
+		return siteShortcode(c, args)
 	case "sizing":
 		if len(args) != 1 {
 			return "", fmt.Errorf(`want {{< sizing "name" >}}`)
@@ -142,7 +155,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		return "", fmt.Errorf("unknown sizing text %q%s", args[0], didYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
-	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, sizing)")
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, site, sizing)")
 }
 
 // mdText makes a catalog value safe to splice into a guide's Markdown as

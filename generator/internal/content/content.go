@@ -59,8 +59,11 @@ type Page struct {
 	// TextLang is the language the text is written in (Lang, unless
 	// Fallback).
 	TextLang string
-	File     string // path relative to the site root
-	HTML     template.HTML
+	File     string // path relative to the site root (an overlay's: Overlay.Label + its path in the overlay)
+	// FromOverlay is set on a page from the overlay's content/.
+	FromOverlay bool
+	abs         string // the file to read it from
+	HTML        template.HTML
 	// Headings are the page's level-2 headings, for a table of contents.
 	Headings []Heading
 }
@@ -84,6 +87,9 @@ type Options struct {
 	// whose pages are slug.md, and the others' are slug.<code>.md. Empty
 	// means English only.
 	Languages []string
+	// Overlay is a team's overlay directory whose content/ is loaded on
+	// top of root's (see overlay.go); the zero value is none.
+	Overlay Overlay
 }
 
 func (o Options) langs() []string {
@@ -108,36 +114,14 @@ func Name(file, def string) (slug, lang string) {
 // shortcode errors with positions, a file naming an unknown language, and
 // two files with the same slug in one language; pages with errors are
 // left out. Pages are sorted by language, then slug.
+//
+// With o.Overlay set, the overlay's content/ pages are added: one with
+// the slug and language of a public page replaces it in that language's
+// edition (see overlay.go).
 func Load(root string, o Options, d *diag.List) []*Page {
-	dir := filepath.Join(root, "content")
-	var pages []*Page
-	err := filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(path, root+string(filepath.Separator)))
-		if rp, err := filepath.Rel(root, path); err == nil {
-			rel = filepath.ToSlash(rp)
-		}
-		if !strings.HasSuffix(e.Name(), ".md") {
-			d.Warnf(rel, 1, 1, "skipped: not a .md file")
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			d.Errorf(rel, 1, 1, "cannot read: %v", err)
-			return nil
-		}
-		if p := Parse(rel, src, o, d); p != nil {
-			pages = append(pages, p)
-		}
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		d.Errorf("content", 0, 0, "%v", err)
+	pages := walk(root, "", o, d)
+	if o.Overlay.Dir != "" {
+		pages = append(pages, walk(o.Overlay.Dir, o.Overlay.label(), o, d)...)
 	}
 	sort.Slice(pages, func(i, j int) bool {
 		if pages[i].Lang != pages[j].Lang {
@@ -151,22 +135,72 @@ func Load(root string, o Options, d *diag.List) []*Page {
 	// One slug, one page per language, whatever folder it is in: the URL
 	// of a guide does not say its folder.
 	out := pages[:0]
+	var replaced []replacement
 	for i, p := range pages {
 		if i > 0 && p.Lang == pages[i-1].Lang && p.Slug == pages[i-1].Slug {
-			first := pages[i-1].File
-			d.Errorf(p.File, 1, 1, "slug %q is also the slug of %s: both would be served at the same URL; rename one of the files", p.Slug, first)
+			prev := out[len(out)-1]
+			if prev.FromOverlay != p.FromOverlay {
+				// An overlay page replaces the public one.
+				pub, ov := prev, p
+				if prev.FromOverlay {
+					pub, ov = p, prev
+				}
+				out[len(out)-1] = ov
+				replaced = append(replaced, replacement{public: pub, overlay: ov})
+				continue
+			}
+			d.Errorf(p.File, 1, 1, "slug %q is also the slug of %s: both would be served at the same URL; rename one of the files", p.Slug, prev.File)
 			continue
 		}
 		out = append(out, p)
 	}
-	return append(out, fallbacks(root, out, o, d)...)
+	warnPartial(out, replaced, o, d)
+	return append(out, fallbacks(out, o, d)...)
+}
+
+// walk parses every content/**/*.md under root, naming each file prefix +
+// its path relative to root.
+func walk(root, prefix string, o Options, d *diag.List) []*Page {
+	const dir = "content"
+	var pages []*Page
+	err := filepath.WalkDir(filepath.Join(root, dir), func(path string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, root+string(filepath.Separator)))
+		if rp, err := filepath.Rel(root, path); err == nil {
+			rel = filepath.ToSlash(rp)
+		}
+		rel = prefix + rel
+		if !strings.HasSuffix(e.Name(), ".md") {
+			d.Warnf(rel, 1, 1, "skipped: not a .md file")
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			d.Errorf(rel, 1, 1, "cannot read: %v", err)
+			return nil
+		}
+		if p := Parse(rel, src, o, d); p != nil {
+			p.abs, p.FromOverlay = path, prefix != ""
+			pages = append(pages, p)
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		d.Errorf(prefix+dir, 0, 0, "%v", err)
+	}
+	return pages
 }
 
 // fallbacks returns, for every page missing in a language, the page of
 // another language (the default one where it exists) parsed for that
 // language, and warns about each: every edition has every page, and a
 // missing translation is visible to check.
-func fallbacks(root string, pages []*Page, o Options, d *diag.List) []*Page {
+func fallbacks(pages []*Page, o Options, d *diag.List) []*Page {
 	langs := o.langs()
 	have := map[string]map[string]*Page{} // slug -> lang -> page
 	var slugs []string
@@ -189,13 +223,13 @@ func fallbacks(root string, pages []*Page, o Options, d *diag.List) []*Page {
 					src = have[slug][other]
 				}
 			}
-			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(src.File)))
+			b, err := os.ReadFile(src.abs)
 			if err != nil {
 				continue
 			}
 			q := diag.List{} // its diagnostics were reported when it was loaded as itself
 			if p := parseAs(src.File, b, o, l, &q); p != nil {
-				p.Fallback = true
+				p.Fallback, p.FromOverlay, p.abs = true, src.FromOverlay, src.abs
 				out = append(out, p)
 				want := strings.TrimSuffix(src.File, ".md")
 				if src.Lang != langs[0] {
@@ -438,6 +472,12 @@ func headings(h string) []Heading {
 // title, so links to it raise no second error (Load reports the first).
 // The second map holds the slugs served at /<slug>/ (see TopLevel).
 func Titles(root string, langs []string) (map[string]map[string]string, map[string]bool) {
+	return TitlesLayered(root, Overlay{}, langs)
+}
+
+// TitlesLayered is Titles with an overlay's pages on top: an overlay
+// page's title replaces the public page's of its slug and language.
+func TitlesLayered(root string, ov Overlay, langs []string) (map[string]map[string]string, map[string]bool) {
 	if len(langs) == 0 {
 		langs = []string{"en"}
 	}
@@ -445,9 +485,16 @@ func Titles(root string, langs []string) (map[string]map[string]string, map[stri
 	for _, l := range langs {
 		out[l] = map[string]string{}
 	}
-	files, _ := filepath.Glob(filepath.Join(root, "content", "*.md"))
-	more, _ := filepath.Glob(filepath.Join(root, "content", "*", "*.md"))
-	for _, f := range append(files, more...) {
+	var all []string
+	for _, r := range []string{root, ov.Dir} {
+		if r == "" {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(r, "content", "*.md"))
+		more, _ := filepath.Glob(filepath.Join(r, "content", "*", "*.md"))
+		all = append(append(all, files...), more...)
+	}
+	for _, f := range all {
 		slug, lang := Name(f, langs[0])
 		if out[lang] == nil {
 			continue // Load reports the unknown language
