@@ -34,6 +34,11 @@ func awsGPUs() map[string]gpuAlias {
 		"NVIDIA L40S":           plain("l40s"),
 		"NVIDIA L40":            plain("l40"),
 		"NVIDIA K80":            plain("k80"),
+		// g7e: AWS's G7e page and Microsoft's NCv6 page name the Server
+		// Edition; tsaol/aws-gpu gives 96 GB GDDR7 per GPU.
+		"NVIDIA RTX PRO 6000 Blackwell": plain("rtx-pro-6000-blackwell-server"),
+		// g3/g3s: one "GPU" is one GM204 of the dual-GPU M60 board (8 GB).
+		"NVIDIA M60": plain("m60"),
 	}
 }
 

@@ -27,8 +27,10 @@ func gcpGPUs() map[string]gpuAlias {
 		"h100-80gb-mega": {candidates: []string{"h100-sxm5-80gb", "h100-pcie-80gb"}, rules: []instanceRule{
 			{"gcp", "a3-megagpu-", "h100-sxm5-80gb"},
 		}},
-		"l4":      plain("l4"),
-		"rtx6000": {candidates: []string{"an NVIDIA RTX PRO 6000 Blackwell, which data/gpus lacks"}},
+		"l4": plain("l4"),
+		// g4-standard-*: Google's G4 machine series (RTX PRO 6000 Blackwell
+		// Server Edition, 96 GB per GPU).
+		"rtx6000": plain("rtx-pro-6000-blackwell-server"),
 	}
 }
 

@@ -1,8 +1,77 @@
 // Auto-generated from instances.vantage.sh data
 // Last updated: 2026-01-21
-// Total GPU instances: 92 (excerpt: 6 instances, some regions)
+// Total GPU instances: 92 (excerpt: 8 instances, some regions)
 
 const allGPUInstances = [
+  {
+    "name": "g3.4xlarge",
+    "apiName": "g3.4xlarge",
+    "gpu": "NVIDIA M60",
+    "gpuCount": 1,
+    "gpuMemory": "8 GB GDDR5",
+    "vcpu": 16,
+    "memory": "122 GB",
+    "network": "Up to 10 Gigabit",
+    "storage": "EBS Only",
+    "pricing": {
+      "ap-northeast-1": {
+        "onDemand": 1.58
+      },
+      "ap-northeast-2": {
+        "onDemand": 1.42
+      },
+      "ap-southeast-1": {
+        "onDemand": 1.67
+      },
+      "ap-southeast-2": {
+        "onDemand": 1.754
+      },
+      "ca-central-1": {
+        "onDemand": 1.416
+      },
+      "eu-central-1": {
+        "onDemand": 1.425
+      },
+      "eu-west-1": {
+        "onDemand": 1.21
+      },
+      "eu-west-2": {
+        "onDemand": 1.429
+      },
+      "us-east-1": {
+        "onDemand": 1.14
+      },
+      "us-east-2": {
+        "onDemand": 1.14
+      },
+      "us-gov-west-1": {
+        "onDemand": 1.32
+      },
+      "us-west-1": {
+        "onDemand": 1.534
+      },
+      "us-west-2": {
+        "onDemand": 1.14
+      }
+    },
+    "availability": [
+      "ap-northeast-1",
+      "ap-northeast-2",
+      "ap-southeast-1",
+      "ap-southeast-2",
+      "ca-central-1",
+      "eu-central-1",
+      "eu-west-1",
+      "eu-west-2",
+      "us-east-1",
+      "us-east-2",
+      "us-gov-west-1",
+      "us-west-1",
+      "us-west-2"
+    ],
+    "generation": "current",
+    "family": "GPU instance"
+  },
   {
     "name": "g6.xlarge",
     "apiName": "g6.xlarge",
@@ -47,6 +116,31 @@ const allGPUInstances = [
     },
     "availability": [
       "us-east-1"
+    ],
+    "generation": "current",
+    "family": "GPU instance"
+  },
+  {
+    "name": "g7e.2xlarge",
+    "apiName": "g7e.2xlarge",
+    "gpu": "NVIDIA RTX PRO 6000 Blackwell",
+    "gpuCount": 1,
+    "gpuMemory": "96 GB GDDR7",
+    "vcpu": 8,
+    "memory": "64 GB",
+    "network": "50 Gigabit",
+    "storage": "1900 GB SSD",
+    "pricing": {
+      "us-east-1": {
+        "onDemand": 3.36312
+      },
+      "us-east-2": {
+        "onDemand": 3.36312
+      }
+    },
+    "availability": [
+      "us-east-1",
+      "us-east-2"
     ],
     "generation": "current",
     "family": "GPU instance"
