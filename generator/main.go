@@ -89,7 +89,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&b.noMinify, "no-minify", false, "leave HTML, SVG, JSON and XML unminified (for reading the output)")
 	fs.BoolVar(&b.noCache, "no-cache", false, "compress every file afresh instead of reusing the precompression cache")
 	fs.StringVar(&b.cacheDir, "cache-dir", "", "precompression cache directory (default: the user cache directory's gpu-atlas/precompress; safe to delete)")
-	fs.StringVar(&b.overlay, "overlay", "", "a team's overlay directory (contract prices, internal pools, hidden providers, site.toml) merged on top of the public data")
+	fs.StringVar(&b.overlay, "overlay", "", "a team's overlay directory (contract prices, internal pools, hidden providers, guides, site.toml) merged on top of the public data and guides")
 	fs.BoolVar(&b.force, "force", false, "replace -out even when it exists and was not written by the generator (never the site root or its source folders)")
 }
 
@@ -185,7 +185,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// Build, serve, and rebuild on every change of content/, data/,
-	// templates/ or static/ until Ctrl-C; see package devserver.
+	// templates/, static/ or the overlay until Ctrl-C; see package
+	// devserver.
 	srv, err := devserver.New(devserver.Config{Build: o, Today: build.Today, Addr: *addr, Stdout: stdout, Stderr: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "serve:", err)

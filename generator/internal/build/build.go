@@ -85,6 +85,9 @@ type Result struct {
 	Files int
 	Bytes int64
 	Tree  *output.Tree
+	// BasePath is the path the site is served under: "/", or the path of
+	// base_url ("/gpu/" for https://intranet.example/gpu/).
+	BasePath string
 }
 
 // Today returns the build date: SOURCE_DATE_EPOCH when set (reproducible
@@ -104,7 +107,7 @@ func Today() (time.Time, error) {
 
 // Check loads and validates everything a build would, writing nothing.
 func Check(o Options) *diag.List {
-	_, d := site(o)
+	_, _, d := site(o)
 	return d
 }
 
@@ -117,7 +120,7 @@ func Run(o Options) (*Result, *diag.List) {
 		d.Errorf(o.Out, 0, 0, "%v", err)
 		return nil, d
 	}
-	tree, d := site(o)
+	tree, basePath, d := site(o)
 	if tree == nil || d.HasErrors() {
 		return nil, d
 	}
@@ -125,7 +128,7 @@ func Run(o Options) (*Result, *diag.List) {
 		d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 		return nil, d
 	}
-	res := &Result{Files: tree.Len(), Bytes: tree.Bytes(), Tree: tree}
+	res := &Result{Files: tree.Len(), Bytes: tree.Bytes(), Tree: tree, BasePath: basePath}
 	for _, p := range tree.Paths() {
 		if strings.HasSuffix(p, ".html") {
 			res.Pages++
@@ -134,11 +137,12 @@ func Run(o Options) (*Result, *diag.List) {
 	return res, d
 }
 
-// site produces the output tree in memory.
-func site(o Options) (*output.Tree, *diag.List) {
+// site produces the output tree in memory, and the path the site is
+// served under ("/", "/gpu/").
+func site(o Options) (*output.Tree, string, *diag.List) {
 	cat, d := catalog.LoadLayered(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
 	if cat == nil {
-		return nil, d
+		return nil, "", d
 	}
 	base := cat.Site.BaseURL
 	if o.BaseURL != "" {
@@ -147,7 +151,7 @@ func site(o Options) (*output.Tree, *diag.List) {
 	origin, basePath, err := splitBase(base)
 	if err != nil {
 		d.Errorf("data/site.toml", 0, 0, "base_url: %v", err)
-		return nil, d
+		return nil, "", d
 	}
 	editions := cat.Site.Langs()
 	langs := cat.Site.LangCodes()
@@ -160,13 +164,13 @@ func site(o Options) (*output.Tree, *diag.List) {
 	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay},
 		Resolver: &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: dateStyles(editions)}}, d)
 	if d.HasErrors() {
-		return nil, d
+		return nil, "", d
 	}
 	tree := output.NewTree()
 	assets := Assets(o.Root, tree, d)
 	wasmAssets(o, tree, assets, d)
 	if d.HasErrors() {
-		return nil, d
+		return nil, "", d
 	}
 	s := &siteBuild{o: o, cat: cat, tree: tree, d: d, base: basePath, origin: origin, editions: editions, alternates: map[string][]string{}}
 	for i, l := range editions {
@@ -179,7 +183,7 @@ func site(o Options) (*output.Tree, *diag.List) {
 			Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
 				"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
 		if d.HasErrors() {
-			return nil, d
+			return nil, "", d
 		}
 		var pages []*content.Page
 		for _, p := range all {
@@ -191,7 +195,7 @@ func site(o Options) (*output.Tree, *diag.List) {
 		s.pages()
 		s.renderQueued()
 		if d.HasErrors() {
-			return nil, d
+			return nil, "", d
 		}
 	}
 	s.sitemap()
@@ -210,7 +214,7 @@ func site(o Options) (*output.Tree, *diag.List) {
 		}
 		precompress.Tree(tree, cache)
 	}
-	return tree, d
+	return tree, basePath, d
 }
 
 func langOr(l string) string {

@@ -176,3 +176,15 @@ func TestOverlayBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestOverlayMissingDir: a mistyped -overlay is an error, not a public
+// build.
+func TestOverlayMissingDir(t *testing.T) {
+	root := fixture(t)
+	missing := filepath.Join(t.TempDir(), "overlya")
+	d := Check(Options{Root: root, Now: fixtureNow, Overlay: missing})
+	want := filepath.ToSlash(missing) + ": overlay directory " + missing + " does not exist (check -overlay)"
+	if errs := d.Errors(); len(errs) != 1 || errs[0].String() != want {
+		t.Errorf("errors %v, want %q", errs, want)
+	}
+}

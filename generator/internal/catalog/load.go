@@ -112,6 +112,9 @@ func LoadLayered(root string, layer Layer, now time.Time) (*Catalog, *diag.List)
 		if label == "" {
 			label = filepath.ToSlash(filepath.Clean(layer.Dir)) + "/"
 		}
+		if !checkLayerDir(layer.Dir, label, d) {
+			return nil, d
+		}
 		roots = append(roots, source{root: layer.Dir, prefix: label})
 	}
 	for li, src := range roots {

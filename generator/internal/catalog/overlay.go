@@ -195,6 +195,25 @@ func applyLayer(c *Catalog, layer Layer, prefix string, now time.Time, d *diag.L
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
+// checkLayerDir reports an overlay directory that is missing or not a
+// directory: a mistyped -overlay must not build the public site silently.
+func checkLayerDir(path, label string, d *diag.List) bool {
+	dir := strings.TrimSuffix(label, "/")
+	st, err := os.Stat(path)
+	switch {
+	case err != nil && os.IsNotExist(err):
+		d.Errorf(dir, 0, 0, "overlay directory %s does not exist (check -overlay)", path)
+		return false
+	case err != nil:
+		d.Errorf(dir, 0, 0, "overlay directory: %v", err)
+		return false
+	case !st.IsDir():
+		d.Errorf(dir, 0, 0, "overlay %s is not a directory: -overlay names the directory holding site.toml, data/ and content/", path)
+		return false
+	}
+	return true
+}
+
 // offerIDs lists every offer id.
 func (c *Catalog) offerIDs() []string {
 	out := make([]string, 0, len(c.Offers))

@@ -60,17 +60,19 @@ type Server struct {
 	cfg     Config
 	root    string // absolute site root
 	out     string // absolute output directory
+	overlay overlayDir
 	started time.Time
 	ln      net.Listener
 	watch   *watcher
 
-	mu      sync.Mutex // guards the fields below
-	seq     int
-	buildID string              // names the output on disk; changes when it does
-	failed  []diag.Diagnostic   // errors of the latest build; nil when it succeeded
-	prev    *output.Tree        // the latest successful build
-	warns   string              // warnings of the latest build, as printed
-	subs    map[chan event]bool // connected event streams
+	mu       sync.Mutex // guards the fields below
+	seq      int
+	buildID  string              // names the output on disk; changes when it does
+	failed   []diag.Diagnostic   // errors of the latest build; nil when it succeeded
+	prev     *output.Tree        // the latest successful build
+	warns    string              // warnings of the latest build, as printed
+	basePath string              // the path the latest successful build is served under ("" before one: "/")
+	subs     map[chan event]bool // connected event streams
 }
 
 // New checks the configuration, binds the listening socket and starts
@@ -85,7 +87,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.watch, err = newWatcher(s.root, s.out, s.cfg.Stderr)
+	s.watch, err = newWatcher(s.root, s.out, s.overlay, s.cfg.Stderr)
 	if err != nil {
 		s.ln.Close()
 		return nil, err
@@ -131,6 +133,15 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	cfg.Build.Root, cfg.Build.Out, cfg.Build.Reuse = root, out, nil
 	s := &Server{cfg: cfg, root: root, out: out, started: time.Now(), subs: map[chan event]bool{}}
+	if ov := cfg.Build.Overlay; ov != "" {
+		// The build reads the overlay as given (its messages name it so);
+		// the watcher needs it absolute.
+		abs, err := filepath.Abs(ov)
+		if err != nil {
+			return nil, err
+		}
+		s.overlay = overlayDir{abs: abs, label: strings.TrimSuffix(filepath.ToSlash(filepath.Clean(ov)), "/") + "/"}
+	}
 	s.buildID = s.nextID()
 	return s, nil
 }
@@ -169,7 +180,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go debounce(ctx, paths, batches, s.cfg.Debounce, 10*s.cfg.Debounce)
 
 	s.rebuild(nil)
-	fmt.Fprintf(s.cfg.Stdout, "serving %s on http://%s/ (watching %s)\n", s.out, s.ln.Addr(), strings.Join(sourceDirs(), ", "))
+	fmt.Fprintf(s.cfg.Stdout, "serving %s on http://%s%s (watching %s)\n", s.out, s.ln.Addr(), s.base(), s.watching())
 	if tcp, ok := s.ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 		fmt.Fprintf(s.cfg.Stderr, "serve: warning: %s is reachable from other machines\n", s.ln.Addr())
 	}
@@ -200,6 +211,27 @@ func (s *Server) Run(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// base is the path the site is served under: the latest successful
+// build's base path ("/gpu/" for base_url https://intranet.example/gpu/),
+// "/" before one.
+func (s *Server) base() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.basePath == "" {
+		return "/"
+	}
+	return s.basePath
+}
+
+// watching names what the server watches, for its first line.
+func (s *Server) watching() string {
+	w := strings.Join(sourceDirs(), ", ")
+	if s.overlay.abs != "" {
+		w += " and the overlay " + strings.TrimSuffix(s.overlay.label, "/")
+	}
+	return w
 }
 
 // nextID returns a new build identifier. It starts with the server's start
@@ -282,6 +314,7 @@ func (s *Server) rebuild(changed []string) {
 	s.warns = warns.String()
 	recovered := s.failed != nil
 	s.failed = nil
+	s.basePath = res.BasePath
 	if changed == nil || s.prev == nil {
 		fmt.Fprintf(s.cfg.Stdout, "built %d pages, %d files, %d bytes in %s -> %s\n", res.Pages, res.Files, res.Bytes, took, s.out)
 		s.prev = res.Tree

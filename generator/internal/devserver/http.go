@@ -72,17 +72,37 @@ func cleanName(urlPath string) (name string, ok bool) {
 // sees each build's output, which replaces the directory by renaming; a
 // request that falls into that swap is retried on the new directory rather
 // than answered 404.
+//
+// A site built for a sub-path (base_url https://intranet.example/gpu/) is
+// served under that path, as its links expect: "/" redirects there, and
+// a path outside it is not found.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
-	name, ok := cleanName(r.URL.Path)
-	if !ok {
-		s.notFound(w, r, nil)
+	base := s.base()
+	rest, inBase := strings.CutPrefix(r.URL.Path, base)
+	if !inBase && (r.URL.Path == "/" || r.URL.Path+"/" == base) {
+		target := base
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusFound)
+		return
+	}
+	name, ok := cleanName(rest)
+	if !ok || !inBase {
+		root, err := os.OpenRoot(s.out)
+		if err != nil {
+			root = nil
+		} else {
+			defer root.Close()
+		}
+		s.notFound(w, r, root)
 		return
 	}
 	const attempts = 3
 	for i := 1; ; i++ {
 		root, err := os.OpenRoot(s.out)
 		if err == nil {
-			served := s.serveFrom(w, r, root, name, i == attempts)
+			served := s.serveFrom(w, r, root, base, name, i == attempts)
 			root.Close()
 			if served {
 				return
@@ -95,16 +115,17 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveFrom serves name from root. When the file is missing and root is no
-// longer the output directory (a build swapped it meanwhile), it writes
-// nothing and returns false, unless last is set.
-func (s *Server) serveFrom(w http.ResponseWriter, r *http.Request, root *os.Root, name string, last bool) bool {
+// serveFrom serves name from root, the site being served under base.
+// When the file is missing and root is no longer the output directory (a
+// build swapped it meanwhile), it writes nothing and returns false, unless
+// last is set.
+func (s *Server) serveFrom(w http.ResponseWriter, r *http.Request, root *os.Root, base, name string, last bool) bool {
 	fi, err := root.Stat(name)
 	if err == nil && fi.IsDir() {
 		if !strings.HasSuffix(r.URL.Path, "/") {
-			target := "/" + name + "/"
+			target := base + name + "/"
 			if name == "." {
-				target = "/"
+				target = base
 			}
 			if r.URL.RawQuery != "" {
 				target += "?" + r.URL.RawQuery

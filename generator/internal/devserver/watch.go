@@ -36,24 +36,46 @@ type watcher struct {
 	fw     *fsnotify.Watcher
 	root   string // absolute site root
 	out    string // absolute output directory: never reported
+	ov     overlayDir
 	stderr io.Writer
+}
+
+// overlayDirs are the parts of a team's overlay directory a build reads,
+// besides its site.toml.
+func overlayDirs() []string { return []string{"content", "data"} }
+
+// overlayDir is a team's overlay directory (build.Options.Overlay).
+type overlayDir struct {
+	abs   string // absolute; "" for none
+	label string // how its changes are named: the directory as given, slash-separated, with a trailing slash
 }
 
 // newWatcher watches the source directories under root recursively, and
 // root itself (not recursively) to notice a source directory that appears
-// later or is replaced by a rename.
-func newWatcher(root, out string, stderr io.Writer) (*watcher, error) {
+// later or is replaced by a rename; with an overlay, its content/ and
+// data/ recursively and the overlay directory itself (its site.toml, and
+// a content/ or data/ that appears later).
+func newWatcher(root, out string, ov overlayDir, stderr io.Writer) (*watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watching %s: %w", root, err)
 	}
-	w := &watcher{fw: fw, root: root, out: out, stderr: stderr}
+	w := &watcher{fw: fw, root: root, out: out, ov: ov, stderr: stderr}
 	if err := fw.Add(root); err != nil {
 		fw.Close()
 		return nil, fmt.Errorf("watching %s: %w", root, err)
 	}
 	for _, d := range sourceDirs() {
 		w.addTree(filepath.Join(root, d))
+	}
+	if ov.abs != "" {
+		if err := fw.Add(ov.abs); err != nil {
+			fw.Close()
+			return nil, fmt.Errorf("watching the overlay %s: %w", ov.abs, err)
+		}
+		for _, d := range overlayDirs() {
+			w.addTree(filepath.Join(ov.abs, d))
+		}
 	}
 	return w, nil
 }
@@ -126,13 +148,26 @@ func (w *watcher) run(ctx context.Context, paths chan<- string) {
 }
 
 // relevant reports whether an event concerns a source file, and its path
-// relative to the root.
+// relative to the root (an overlay file's: the overlay's label and its
+// path in the overlay).
 func (w *watcher) relevant(ev fsnotify.Event) (string, bool) {
 	if ev.Op == fsnotify.Chmod { // permissions and touch: the content is the same
 		return "", false
 	}
 	if within(ev.Name, w.out) {
 		return "", false
+	}
+	if w.ov.abs != "" && within(ev.Name, w.ov.abs) {
+		rel, err := filepath.Rel(w.ov.abs, ev.Name)
+		if err != nil {
+			return "", false
+		}
+		rel = filepath.ToSlash(rel)
+		top, _, _ := strings.Cut(rel, "/")
+		if (rel != "site.toml" && !slices.Contains(overlayDirs(), top)) || ignoredName(filepath.Base(ev.Name)) {
+			return "", false
+		}
+		return w.ov.label + rel, true
 	}
 	rel, err := filepath.Rel(w.root, ev.Name)
 	if err != nil {

@@ -188,7 +188,7 @@ func TestWatcherFollowsNewDirectories(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "content"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w, err := newWatcher(root, filepath.Join(root, "public"), io.Discard)
+	w, err := newWatcher(root, filepath.Join(root, "public"), overlayDir{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
