@@ -12,16 +12,20 @@ import (
 )
 
 // awsGPUs maps tsaol/aws-gpu's "gpu" names to GPU ids, settled by
-// instance family where a name covers two parts.
+// instance family where a name covers two parts. The rules hold for the
+// AWS Regions (aws) and for the China Regions (aws-china, the same
+// instance types; tsaol/aws-gpu's data/*_instances_cn.js).
 func awsGPUs() map[string]gpuAlias {
 	return map[string]gpuAlias{
 		"NVIDIA A100": {candidates: []string{"a100-sxm4-40gb", "a100-sxm4-80gb"}, rules: []instanceRule{
 			{"aws", "p4d.", "a100-sxm4-40gb"},
 			{"aws", "p4de.", "a100-sxm4-80gb"},
+			{"aws-china", "p4d.", "a100-sxm4-40gb"},
 		}},
 		"NVIDIA V100": {candidates: []string{"v100-sxm2-16gb", "v100-sxm2-32gb"}, rules: []instanceRule{
 			{"aws", "p3.", "v100-sxm2-16gb"},
 			{"aws", "p3dn.", "v100-sxm2-32gb"},
+			{"aws-china", "p3.", "v100-sxm2-16gb"},
 		}},
 		"NVIDIA H100": {candidates: []string{"h100-sxm5-80gb", "h100-pcie-80gb"}, rules: []instanceRule{
 			{"aws", "p5.", "h100-sxm5-80gb"},
@@ -40,6 +44,15 @@ func awsGPUs() map[string]gpuAlias {
 		// g3/g3s: one "GPU" is one GM204 of the dual-GPU M60 board (8 GB).
 		"NVIDIA M60": plain("m60"),
 	}
+}
+
+// awsGPUCounts are instances whose GPU count tsaol/aws-gpu gives as
+// boards where AWS counts GPUs: the EC2 user guide lists p2.8xlarge with
+// 8 and p2.16xlarge with 16 GPUs (GK210, two per K80 board, as data/gpus
+// counts them); the file says 4 and 8. Such a row is reported, not
+// imported with the board count.
+func awsGPUCounts() map[string]int {
+	return map[string]int{"p2.8xlarge": 8, "p2.16xlarge": 16}
 }
 
 // awsRegionID matches an AWS Region id (us-east-1, us-gov-west-1), not a
@@ -109,6 +122,8 @@ func (im *importer) aws(src string, prov *catalog.Provider) ([]*offer, error) {
 			mf.report(cn, "gpuCount %q is not a positive number", cn.str())
 		} else if c != math.Trunc(c) {
 			mf.report(cn, "gpuCount %s is a fractional GPU; fractional GPUs are not offers", cn.str())
+		} else if want, ok := awsGPUCounts()[name]; ok && int(c) != want {
+			mf.report(cn, "gpuCount %s for %s counts K80 boards; AWS counts %d GPUs (GK210, as data/gpus does)", cn.str(), name, want)
 		} else {
 			count = int(c)
 		}

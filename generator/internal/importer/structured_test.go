@@ -191,6 +191,8 @@ func TestStructuredBadInput(t *testing.T) {
 			[]string{`3:76: gpuMemory "300 GB HBM2" is neither a100-sxm4-40gb's memory_gb 40 nor 8 x that`,
 				`4:40: p4d.24xlarge us-east-1 onDemand: "x" is not a number`,
 				`5:10: instance "p4d.24xlarge" is listed twice (first at line 3)`}, "", false},
+		{"aws: K80 boards counted as GPUs", "aws", "// Last updated: 2026-01-21\nconst x = [\n{\"name\": \"p2.8xlarge\", \"gpu\": \"NVIDIA K80\", \"gpuCount\": 4, \"gpuMemory\": \"12 GB GDDR5\",\n \"pricing\": {\"us-east-1\": {\"onDemand\": 7.2}}}\n];\n", Options{},
+			[]string{`3:57: gpuCount 4 for p2.8xlarge counts K80 boards; AWS counts 8 GPUs (GK210, as data/gpus does)`}, "", false},
 		{"aws: no date", "aws", "const x = [];\n", Options{}, nil, `no "// Last updated: YYYY-MM-DD" line`, true},
 	}
 	for _, tt := range tests {
