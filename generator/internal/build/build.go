@@ -192,6 +192,7 @@ func site(o Options) (*output.Tree, string, *diag.List) {
 			}
 		}
 		s.lang, s.prefix, s.r, s.dd, s.guides = l, prefix, r, derived[l.Code], pages
+		s.compareCols = nil
 		s.pages()
 		s.renderQueued()
 		if d.HasErrors() {
@@ -272,6 +273,8 @@ type siteBuild struct {
 	queue []renderJob
 	// links are the href and src values of each rendered page, by file.
 	links map[string][]string
+	// compareCols memoises compareGPU for the current edition.
+	compareCols map[*catalog.GPU]CompareGPU
 }
 
 // page renders one page to p (a directory path ending in "/" or a file).

@@ -14,6 +14,7 @@ import (
 // CompareGPU is one column of a comparison.
 type CompareGPU struct {
 	GPU      *catalog.GPU
+	Specs    map[string]string // specRows(GPU)
 	OnDemand derive.Stats
 	Spot     derive.Stats
 	Fits     []derive.GPUFit
@@ -121,8 +122,18 @@ func PairPath(a, b string) string {
 	return "compare/" + a + "-vs-" + b + "/"
 }
 
+// compareGPU is computed once per GPU and edition: a GPU is a column of
+// every pair page of its segment.
 func (s *siteBuild) compareGPU(g *catalog.GPU) CompareGPU {
-	return CompareGPU{GPU: g, OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot"), Fits: s.dd.GPUFits(g)}
+	if c, ok := s.compareCols[g]; ok {
+		return c
+	}
+	c := CompareGPU{GPU: g, Specs: specRows(g), OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot"), Fits: s.dd.GPUFits(g)}
+	if s.compareCols == nil {
+		s.compareCols = map[*catalog.GPU]CompareGPU{}
+	}
+	s.compareCols[g] = c
+	return c
 }
 
 // comparePages renders a page for every pair of GPUs in the same segment
@@ -178,7 +189,7 @@ func (s *siteBuild) compareJSON() template.JS {
 		if st.N == 0 {
 			return stats{}
 		}
-		return stats{N: st.N, MinS: render.Money(st.Min, s.dd.Currency), MedianS: render.Money(st.Median, s.dd.Currency), MaxS: render.Money(st.Max, s.dd.Currency)}
+		return stats{N: st.N, MinS: render.Money(st.Min, s.dd.Currency) + s.overlaySuffix(st.MinRow), MedianS: render.Money(st.Median, s.dd.Currency), MaxS: render.Money(st.Max, s.dd.Currency)}
 	}
 	out := struct {
 		GPUs      map[string]gpu `json:"gpus"`
@@ -200,11 +211,12 @@ func (s *siteBuild) compareJSON() template.JS {
 	}
 	for _, g := range s.cat.GPUs {
 		specs := map[string]string{}
-		for id, v := range specRows(g) {
+		for id, v := range s.compareGPU(g).Specs {
 			specs[s.r.T("spec."+id)] = v
 		}
-		x := gpu{Name: g.Name, Specs: specs, OnDemand: conv(s.dd.GPUStats(g.ID, "on-demand")), Spot: conv(s.dd.GPUStats(g.ID, "spot"))}
-		for _, f := range s.dd.GPUFits(g) {
+		c := s.compareGPU(g)
+		x := gpu{Name: g.Name, Specs: specs, OnDemand: conv(c.OnDemand), Spot: conv(c.Spot)}
+		for _, f := range c.Fits {
 			x.Fits = append(x.Fits, f.MinGPUs)
 		}
 		out.GPUs[g.ID] = x
@@ -280,6 +292,9 @@ type instancePrice struct {
 	Band    string  `json:"band"`
 	Source  string  `json:"src"`
 	Ev      string  `json:"ev,omitempty"` // readable evidence kind
+	// Ov is the badge of a team's figure: kind, label, public price
+	// (siteBuild.overlayMark); absent for a public price.
+	Ov []string `json:"ov,omitempty"`
 }
 
 // instanceOffer is one offer in the comparison data; numbers are absent
@@ -322,7 +337,7 @@ func (s *siteBuild) instancesPage() {
 		if g.Interconnect.BandwidthGBs != nil {
 			ic += ", " + render.Num(*g.Interconnect.BandwidthGBs) + " GB/s"
 		}
-		x := instanceOffer{Provider: o.Provider.Name, ProviderID: o.Provider.ID, Instance: o.Instance, GPU: g.Name, GPUID: g.ID, Count: o.GPUCount,
+		x := instanceOffer{Provider: o.Provider.LocalName(s.r.Lang()), ProviderID: o.Provider.ID, Instance: o.Instance, GPU: g.Name, GPUID: g.ID, Count: o.GPUCount,
 			VRAM: o.VRAMPerGPUGB, VRAMTotal: o.VRAMTotalGB, VCPU: o.VCPU, RAM: o.RAMGB, Disk: o.LocalDiskGB, Net: o.NetworkGbps,
 			BF16: g.BF16TFLOPS, BW: g.MemoryBWGBs, IC: ic, Regions: o.Regions}
 		if x.VRAMTotal == 0 {
@@ -335,6 +350,7 @@ func (s *siteBuild) instancesPage() {
 			if r.Price.Evidence != "" {
 				p.Ev = t("evidence." + r.Price.Evidence)
 			}
+			p.Ov = s.overlayMark(r.Overlay, r.PublicPerGPUDC, s.dd.Currency)
 			x.Prices = append(x.Prices, p)
 		}
 		offers[o.ID] = x

@@ -138,10 +138,11 @@ func (o *Offer) index() {
 // spot or committed, or a legacy mode (reserved-1y, reserved-3y: a
 // committed price of that term).
 func (o *Offer) Price(billing string) (Price, bool) {
-	term, legacy := legacyTerms()[billing]
+	term, legacy := legacyTerm(billing)
 	var best Price
 	found := false
-	for _, p := range o.Current() {
+	for _, j := range o.currentIndexes() {
+		p := o.Prices[j]
 		switch {
 		case legacy && (p.Billing != "committed" || p.TermMonths != term):
 			continue
@@ -159,7 +160,7 @@ func (o *Offer) Price(billing string) (Price, bool) {
 // term, an empty unit as hour, and an empty evidence kind with a dataset
 // as community-dataset.
 func normalisePrice(p *Price) {
-	if term, ok := legacyTerms()[p.Billing]; ok {
+	if term, ok := legacyTerm(p.Billing); ok {
 		p.Billing = "committed"
 		if p.TermMonths == 0 {
 			p.TermMonths = term
@@ -201,7 +202,7 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 		ok := c.has(pp+".billing") && !c.blank[pp+".billing"] && slices.Contains(modes, pr.Billing)
 		c.oneOf(pp+".billing", pr.Billing, modes...)
 		committed := pr.Billing == "committed"
-		if term, legacy := legacyTerms()[pr.Billing]; legacy {
+		if term, legacy := legacyTerm(pr.Billing); legacy {
 			committed = true
 			if c.has(pp+".term_months") && pr.TermMonths != term {
 				c.errorf(pp+".term_months", "term_months %d contradicts billing %q (a %d-month term): write billing = \"committed\" with the term", pr.TermMonths, pr.Billing, term)

@@ -39,8 +39,17 @@ func BillingModes() []string { return []string{"on-demand", "committed", "spot"}
 // term_months 12 and 36.
 func LegacyBillingModes() []string { return []string{"reserved-1y", "reserved-3y"} }
 
-// legacyTerms maps a legacy billing mode to its term in months.
-func legacyTerms() map[string]int { return map[string]int{"reserved-1y": 12, "reserved-3y": 36} }
+// legacyTerm returns a legacy billing mode's term in months; ok is false
+// for any other mode.
+func legacyTerm(billing string) (months int, ok bool) {
+	switch billing {
+	case "reserved-1y":
+		return 12, true
+	case "reserved-3y":
+		return 36, true
+	}
+	return 0, false
+}
 
 // PriceUnits returns the units a price may be quoted per, with the hours
 // each stands for (an hourly equivalent is price / hours).

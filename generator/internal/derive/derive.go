@@ -115,16 +115,19 @@ type Data struct {
 	byOffer  map[string][]*Row // headline rows, in file order of their modes
 	regional map[string][]*Row // every row of an offer, in file order
 	fits     map[string]int    // memo of minGPUs
+	serves   map[string]served // memo of serving
+	offersOf map[*catalog.GPU][]*catalog.Offer
 }
 
 // New derives the data of c. now fixes "today" for price ages.
 func New(c *catalog.Catalog, now time.Time) *Data {
 	d := &Data{Cat: c, Now: now, Currency: c.Site.DisplayCurrency, byGPU: map[string][]*Row{}, byOffer: map[string][]*Row{},
-		regional: map[string][]*Row{}, fits: map[string]int{}}
+		regional: map[string][]*Row{}, fits: map[string]int{}, serves: map[string]served{}, offersOf: map[*catalog.GPU][]*catalog.Offer{}}
 	if d.Currency == "" {
 		d.Currency = c.FX.Base
 	}
 	for _, o := range c.Offers {
+		d.offersOf[o.GPU] = append(d.offersOf[o.GPU], o)
 		var rows []*Row
 		for _, p := range o.Current() {
 			r := d.row(o, p)

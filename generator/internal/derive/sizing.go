@@ -130,6 +130,23 @@ func (s Serving) PerGPU() sizing.Quantity {
 // does not fit within the engine's limit at batch 1 or g's speed is
 // unknown.
 func (d *Data) serving(m *catalog.Model, g *catalog.GPU) (Serving, bool) {
+	key := m.ID + "|" + g.ID
+	if s, ok := d.serves[key]; ok {
+		return s.Serving, s.ok
+	}
+	sv, ok := d.computeServing(m, g)
+	d.serves[key] = served{sv, ok}
+	return sv, ok
+}
+
+// served is a memoised result of serving.
+type served struct {
+	Serving
+	ok bool
+}
+
+// computeServing is serving without the memo.
+func (d *Data) computeServing(m *catalog.Model, g *catalog.GPU) (Serving, bool) {
 	sg := SizingGPU(g)
 	if sg.BandwidthBytesPerSec <= 0 {
 		return Serving{}, false
@@ -142,10 +159,7 @@ func (d *Data) serving(m *catalog.Model, g *catalog.GPU) (Serving, bool) {
 	sv := Serving{GPU: g, Latency: lat}
 	if b, ok := sizing.MinFit(ServingInput(sm, ServeBatch), sg); ok {
 		sv.Batch = b
-		for _, o := range d.Cat.Offers {
-			if o.GPU != g {
-				continue
-			}
+		for _, o := range d.offersOf[g] {
 			p, ok := o.Price("on-demand")
 			if !ok || (p.Unit != "" && p.Unit != "hour") {
 				continue

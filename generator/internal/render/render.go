@@ -38,6 +38,9 @@ type Renderer struct {
 	lang, tag string // the edition's language code and BCP 47 tag
 	assets    map[string]string
 	extra     template.FuncMap
+	// scriptStrings holds JSONStrings of every "<page>.js." prefix,
+	// computed once: the layout asks for one on every page.
+	scriptStrings map[string]string
 }
 
 // Options configure a Renderer.
@@ -99,6 +102,14 @@ func New(o Options, d *diag.List) *Renderer {
 			lang = DefaultLang
 		}
 		r.strings = LoadStrings(o.Root, []string{lang}, d).For(lang)
+	}
+	r.scriptStrings = map[string]string{}
+	for k := range r.strings {
+		if i := strings.Index(k, ".js."); i >= 0 {
+			if p := k[:i+len(".js.")]; r.scriptStrings[p] == "" {
+				r.scriptStrings[p] = r.jsonStrings(p)
+			}
+		}
 	}
 	layout, err := os.ReadFile(filepath.Join(dir, "layout.html"))
 	if err != nil {
@@ -239,6 +250,13 @@ func (r *Renderer) URL(p string) string {
 // with prefix, keyed by the rest of the key: what a page's script needs in
 // the edition's language ({{i18njson "search.js."}} in a data attribute).
 func (r *Renderer) JSONStrings(prefix string) string {
+	if s, ok := r.scriptStrings[prefix]; ok {
+		return s
+	}
+	return r.jsonStrings(prefix)
+}
+
+func (r *Renderer) jsonStrings(prefix string) string {
 	m := map[string]string{}
 	for k, v := range r.strings {
 		if rest, ok := strings.CutPrefix(k, prefix); ok {
