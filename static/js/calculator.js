@@ -11,9 +11,9 @@
   if (!form || !dataEl) return;
   const data = JSON.parse(dataEl.textContent);
   // The price rows, from their array form (build.calcOffer).
-  const offers = data.offers.map(([id, g, count, p, instance, billing, price, asOf]) => ({
+  const offers = data.offers.map(([id, g, count, p, instance, billing, price, asOf], i) => ({
     id, gpu: data.gpus[g].id, gpuName: data.gpus[g].name, count, provider: data.providers[p][0],
-    providerName: data.providers[p][1], instance, billing, price, asOf,
+    providerName: data.providers[p][1], instance, billing, price, asOf, mark: data.marks && data.marks["r" + i],
   }));
   const $ = (id) => document.getElementById(id);
   const f = form.elements;
@@ -160,6 +160,22 @@
     el.append(a, " " + o.instance + " (" + o.count + "× " + o.gpuName + ")");
     return el;
   }
+  // mark appends the badge of a team's overlay price ([kind, label, public
+  // price], build.calcMark) as the overlaymark template writes it.
+  function mark(td, m) {
+    if (!m) return;
+    const b = document.createElement("span");
+    b.className = "badge overlay";
+    b.dataset.overlay = m[0];
+    b.textContent = m[1];
+    td.appendChild(b);
+    if (m[2]) {
+      const p = document.createElement("span");
+      p.className = "conv public";
+      p.textContent = m[2];
+      td.appendChild(p);
+    }
+  }
   function rowHeader(tr) {
     const th = document.createElement("th");
     th.scope = "row";
@@ -265,7 +281,7 @@
       const tr = document.createElement("tr");
       rowHeader(tr).textContent = data.billing[mode];
       offerCell(cell(tr, ""), o);
-      cell(tr, money(o.price), "num");
+      mark(cell(tr, money(o.price), "num"), o.mark);
       const g = data.gpus.find((x) => x.id === o.gpu);
       let cost = 0;
       if (infer) {
@@ -287,8 +303,8 @@
 
     // Cost per million output tokens on the current on-demand offers.
     const rows = [];
-    for (const [i, price] of data.ondemand) {
-      const o = Object.assign({}, offers[i], { price });
+    for (const [k, [i, price]] of data.ondemand.entries()) {
+      const o = Object.assign({}, offers[i], { price, mark: data.marks && data.marks["d" + k] });
       const m = r.minGPUs[o.gpu];
       const c = m ? perMillion(m.decode, m.n, o.count, o.price) : 0;
       if (c > 0) rows.push({ o, c, n: Math.floor(o.count / m.n) });
@@ -300,7 +316,7 @@
       const tr = document.createElement("tr");
       offerCell(rowHeader(tr), o);
       cell(tr, String(n), "num");
-      cell(tr, money(o.price), "num");
+      mark(cell(tr, money(o.price), "num"), o.mark);
       cell(tr, money(c), "num");
       pt.appendChild(tr);
     }

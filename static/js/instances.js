@@ -66,6 +66,12 @@
       td.className = "best";
       td.append(h("span", " ✓", { "aria-hidden": "true" }), h("span", " (" + T.best + ")", { class: "visually-hidden" }));
     }
+    if (c.price && c.price.ov) {
+      // A team's overlay price: its badge and the public price (build.overlayMark).
+      const [kind, label, pub] = c.price.ov;
+      td.append(h("span", label, { class: "badge overlay", "data-overlay": kind }));
+      if (pub) td.append(h("span", pub, { class: "conv public" }));
+    }
     if (c.conv) td.append(h("span", c.conv, { class: "conv" }));
     if (c.price) {
       const p = c.price;

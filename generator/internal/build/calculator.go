@@ -41,6 +41,9 @@ type CalcMin struct {
 type CalcOffer struct {
 	Row  *derive.Row
 	Cost string // shown figure, "–" when unknown
+	// Public is the public price per instance-hour (display currency) a
+	// team's overlay price replaces, 0 for none.
+	Public float64
 }
 
 // CalcTokenOffer is one row of the cost-per-token table: a current
@@ -50,6 +53,10 @@ type CalcTokenOffer struct {
 	Price    float64 // per instance-hour, display currency
 	Replicas int
 	Cost     float64 // per million output tokens
+	// Overlay marks a price from a team's overlay; Public is then the
+	// public price per instance-hour (display currency) it replaces.
+	Overlay *catalog.Overlay
+	Public  float64
 }
 
 // CalcCommon is a row of the common-cases table.
@@ -143,6 +150,10 @@ type calcData struct {
 	Billing  map[string]string `json:"billing"`
 	Modes    []string          `json:"modes"` // billing modes in table order (catalog.BillingModes)
 	Msgs     map[string]string `json:"msgs"`
+	// Marks are the badges of a team's overlay prices (siteBuild.overlayMark,
+	// public price per instance-hour): "r<i>" for Offers[i], "d<i>" for
+	// OnDemand[i]. Absent in a public build.
+	Marks map[string][]string `json:"marks,omitempty"`
 }
 
 // calcModel is a model for the script, with the WebAssembly engine's field
@@ -317,7 +328,7 @@ func (s *siteBuild) calculator() {
 		if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, r.Offer.GPUCount, r.InstDC); x > 0 {
 			cost = money(x, p.Currency)
 		}
-		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r, Cost: cost})
+		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r, Cost: cost, Public: publicHourly(c, r.Offer, r.Price, s.dd.Currency)})
 	}
 	p.Text["cheapestNone"] = tr.fill("calc.cheapest.none.nooffer")
 	if o, n := NearestOffer(s.dd.Headline, minGPUs); o != nil {
@@ -352,13 +363,15 @@ func (s *siteBuild) calculator() {
 		co := offer(r.Offer)
 		co.Billing, co.Price, co.AsOf = r.Price.Billing, r.InstDC, r.Price.AsOf.Format("2006-01-02")
 		data.Offers = append(data.Offers, co)
+		s.calcMark(&data, "r"+itoa(len(data.Offers)), r.Offer, r.Price)
 	}
 	for _, o := range c.Offers {
-		_, price, ok := onDemand(c, o, s.dd.Currency)
+		pr, price, ok := onDemand(c, o, s.dd.Currency)
 		if !ok {
 			continue
 		}
 		i, ok := rowOf[o.ID]
+		s.calcMark(&data, "d"+itoa(len(data.OnDemand)), o, pr)
 		if !ok {
 			// No headline row (not expected): a row of its own, in no
 			// billing mode the tables show.
@@ -432,12 +445,12 @@ func PerTokenOffers(c *catalog.Catalog, cur string, fits map[string]sizing.Fit) 
 		if !ok {
 			continue
 		}
-		_, price, ok := onDemand(c, o, cur)
+		pr, price, ok := onDemand(c, o, cur)
 		if !ok {
 			continue
 		}
 		if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, o.GPUCount, price); x > 0 {
-			out = append(out, CalcTokenOffer{Offer: o, Price: price, Replicas: o.GPUCount / f.N, Cost: x})
+			out = append(out, CalcTokenOffer{Offer: o, Price: price, Replicas: o.GPUCount / f.N, Cost: x, Overlay: pr.Overlay, Public: publicHourly(c, o, pr, cur)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

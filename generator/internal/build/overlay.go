@@ -36,16 +36,11 @@ func siteShortcode(c *catalog.Catalog, args []string) (string, error) {
 	return "", fmt.Errorf("unknown site field %q%s", args[0], didYouMean(args[0], fields))
 }
 
-// overlayNote describes in the page's language where an overlay price
-// comes from, for a guide's text ("contract price, valid until
-// 2027-03-31; public price 5.00 USD"), as the badge on the tables does;
-// "" for a public price. t looks up a UI string, date formats a date for
-// the edition and cur is its display currency.
-func overlayNote(r *derive.Row, t func(string) string, date func(time.Time) string, cur string) string {
-	m := r.Overlay
-	if m == nil {
-		return ""
-	}
+// overlayLabel names in the page's language where an overlay figure
+// comes from, as the badge on the tables does: "contract price, valid
+// until 2027-03-31", "20% discount", "internal cost". t looks up a UI
+// string and date formats a date for the edition.
+func overlayLabel(m *catalog.Overlay, t func(string) string, date func(time.Time) string) string {
 	var s string
 	if m.Kind == catalog.OverlayDiscount {
 		s = fmt.Sprintf(t("overlay.discount"), m.DiscountPct)
@@ -55,8 +50,86 @@ func overlayNote(r *derive.Row, t func(string) string, date func(time.Time) stri
 	if !m.ValidUntil.IsZero() {
 		s += t("overlay.until.sep") + fmt.Sprintf(t("overlay.until"), date(m.ValidUntil))
 	}
-	if r.PublicPerGPUDC > 0 {
-		s += t("overlay.public.sep") + t("overlay.public") + " " + render.Money(r.PublicPerGPUDC, cur)
+	return s
+}
+
+// overlayNote describes an overlay figure for running text (a guide's
+// shortcode, a TCO line's label): its label and, when public > 0, the
+// public price it replaces ("contract price, valid until 2027-03-31;
+// public price 5.00 USD", public in cur); "" for m nil.
+func overlayNote(m *catalog.Overlay, public float64, cur string, t func(string) string, date func(time.Time) string) string {
+	if m == nil {
+		return ""
+	}
+	s := overlayLabel(m, t, date)
+	if public > 0 {
+		s += t("overlay.public.sep") + t("overlay.public") + " " + render.Money(public, cur)
 	}
 	return s
+}
+
+// overlayMark is an overlay figure's badge for a page script: its kind,
+// its label and the public price it replaces ("public price 5.00 USD", or
+// "" without one), or nil for a public figure. The scripts render it as
+// the overlaymark template does.
+func (s *siteBuild) overlayMark(m *catalog.Overlay, public float64, cur string) []string {
+	if m == nil {
+		return nil
+	}
+	pub := ""
+	if public > 0 {
+		pub = s.r.T("overlay.public") + " " + render.Money(public, cur)
+	}
+	return []string{m.Kind, overlayLabel(m, s.r.T, s.r.Date), pub}
+}
+
+// publicHourly is the public price an overlay price replaces, per
+// instance-hour in cur, or 0 (a public price, or an overlay price with no
+// public one behind it).
+func publicHourly(c *catalog.Catalog, o *catalog.Offer, p catalog.Price, cur string) float64 {
+	if p.Overlay == nil || p.Overlay.Public == nil {
+		return 0
+	}
+	v, _ := c.FX.Convert(p.Overlay.Public.Hourly(), o.Currency, cur)
+	return v
+}
+
+// overlaySuffix is " (label; public price ...)" (the edition's
+// "overlay.note") for a row whose price
+// comes from an overlay, "" otherwise: for figures a script shows as plain
+// text (the compare tool's minimum).
+func (s *siteBuild) overlaySuffix(r *derive.Row) string {
+	if r == nil || r.Overlay == nil {
+		return ""
+	}
+	return fmt.Sprintf(s.r.T("overlay.note"), overlayNote(r.Overlay, r.PublicPerGPUDC, s.dd.Currency, s.r.T, s.r.Date))
+}
+
+// tcoLineLabel is a TCO line's label with, for a team's price, its mark
+// and the public price it replaces (per unit, in the offer's currency):
+// "On-demand (contract price, valid until 2027-03-31; public price 40.00
+// USD)". The page and its script show it as written.
+func (s *siteBuild) tcoLineLabel(l derive.TCOLine, o *catalog.Offer) string {
+	label := s.tcoLabel(l)
+	if m := l.Overlay; m != nil {
+		pub := 0.0
+		if m.Public != nil {
+			pub = m.Public.Price
+		}
+		label += fmt.Sprintf(s.r.T("overlay.note"), overlayNote(m, pub, o.Currency, s.r.T, s.r.Date))
+	}
+	return label
+}
+
+// calcMark records under key the badge of a team's price p of o for the
+// calculator's script, with the public price per instance-hour.
+func (s *siteBuild) calcMark(data *calcData, key string, o *catalog.Offer, p catalog.Price) {
+	m := s.overlayMark(p.Overlay, publicHourly(s.cat, o, p, s.dd.Currency), s.dd.Currency)
+	if m == nil {
+		return
+	}
+	if data.Marks == nil {
+		data.Marks = map[string][]string{}
+	}
+	data.Marks[key] = m
 }

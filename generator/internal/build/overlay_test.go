@@ -101,6 +101,32 @@ func TestOverlayExample(t *testing.T) {
 			t.Errorf("%s still shows the public first guide", p)
 		}
 	}
+	// Every other place a price is used marks the team's figure, with the
+	// public price beside it: compare pages (the pair page, the compare
+	// tool's data, the instance comparison's data), TCO, the calculator's
+	// cheapest fitting offers and cost per token (the scripts' rendering
+	// of the same data: browsertest.TestOverlayBadges).
+	contract := `<span class="badge overlay" data-overlay="contract">contract price, valid until 2027-03-31</span>`
+	for p, wants := range map[string][]string{
+		"compare/alpha-80gb-vs-beta-24gb/index.html": {`4.00 USD` + contract + `<span class="conv public">public price 5.00 USD</span> · `,
+			`0.400 USD<span class="badge overlay" data-overlay="internal">internal cost</span> · `},
+		"compare/index.html":     {`"min":"4.00 USD (contract price, valid until 2027-03-31; public price 5.00 USD)"`, `"min":"1.60 USD (20% discount; public price 2.00 USD)"`, `"min":"0.400 USD (internal cost)"`},
+		"compare/instances.json": {`"ov":["contract","contract price, valid until 2027-03-31","public price 5.00 USD"]`, `"ov":["internal","internal cost",""]`},
+		"tco/index.html": {`<th scope="row">On-demand (contract price, valid until 2027-03-31; public price 40.00 USD)</th>`,
+			`"label":"Spot (20% discount; public price 16.00 USD)"`, `"label":"On-demand (internal cost)"`},
+		"calculator/index.html": {`<td class="num">0.400 USD<span class="badge overlay" data-overlay="internal">internal cost</span></td>`,
+			`<td class="num">12.80 USD<span class="badge overlay" data-overlay="discount">20% discount</span><span class="conv public">public price 16.00 USD</span></td>`,
+			`<td class="num">32.00 USD` + contract + `<span class="conv public">public price 40.00 USD</span></td>`,
+			`"r1":["discount","20% discount","public price 16.00 USD"]`},
+		"zh/tco/index.html": {`按量计费（合同价，有效期至 2027年3月31日；公开价格 40.00 USD）`},
+	} {
+		b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		for _, want := range wants {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("%s lacks %s", p, want)
+			}
+		}
+	}
 	pricing, _ := os.ReadFile(filepath.Join(out, "pricing", "index.html"))
 	for _, want := range []string{
 		`data-overlay="contract">contract price, valid until 2027-03-31</span><span class="conv public">public price 5.00 USD</span>`,

@@ -95,8 +95,8 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 			}
 			return d.Format("2006-01-02")
 		}
-		if note := overlayNote(row, t, date, dd.Currency); note != "" {
-			price += " " + fmt.Sprintf(t("shortcode.overlay"), note) // a team's figure, marked as such
+		if note := overlayNote(row.Overlay, row.PublicPerGPUDC, dd.Currency, t, date); note != "" {
+			price += fmt.Sprintf(t("overlay.note"), note) // a team's figure, marked as such
 		}
 		asOf := date(row.Price.AsOf)
 		prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))

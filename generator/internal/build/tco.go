@@ -228,7 +228,7 @@ func (s *siteBuild) tcoPage() {
 		t.Egress = s.egressTiers(o, region)
 		full := derive.TCOIn(o, region, in, &s.cat.FX)
 		for _, l := range full.Lines {
-			t.Lines = append(t.Lines, tcoLine{Label: s.tcoLabel(l), Billing: l.Billing, Term: l.TermMonths, Price: l.Price, Hourly: l.Hourly, UnitHours: catalog.UnitHours(l.Unit)})
+			t.Lines = append(t.Lines, tcoLine{Label: s.tcoLineLabel(l, o), Billing: l.Billing, Term: l.TermMonths, Price: l.Price, Hourly: l.Hourly, UnitHours: catalog.UnitHours(l.Unit)})
 		}
 		for _, c := range derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
 			t.Costs = append(t.Costs, s.costText(c))
@@ -244,7 +244,7 @@ func (s *siteBuild) tcoPage() {
 	page := &TCOPage{Offer: def, Input: in, Result: res, Offers: s.cat.Offers, JSON: template.JS(b),
 		Region: s.regionText(def, res.Region), Stopped: s.stoppedText(res.Stopped), HasBreakEven: hasBreakEven(res)}
 	for _, l := range res.Lines {
-		page.Lines = append(page.Lines, TCOLineView{TCOLine: l, Label: s.tcoLabel(l)})
+		page.Lines = append(page.Lines, TCOLineView{TCOLine: l, Label: s.tcoLineLabel(l, def)})
 	}
 	for _, c := range derive.TCOIn(def, res.Region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
 		page.Costs = append(page.Costs, s.costText(c))

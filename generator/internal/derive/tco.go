@@ -30,6 +30,8 @@ type TCOLine struct {
 	Region     string // the price's region; "" when it applies to all the offer's regions
 	Price      float64
 	Hourly     float64 // the hourly equivalent
+	// Overlay marks a price from a team's overlay (catalog.Price.Overlay).
+	Overlay *catalog.Overlay
 	// BilledHours are the hours paid for: usage rounded up to the billing
 	// increment and minimum, then to whole units for day/week/month
 	// prices and prepaid days or weeks; every hour of the month for a
@@ -222,7 +224,7 @@ func TCOIn(o *catalog.Offer, region string, in TCOInput, fx *catalog.FX) TCOResu
 	}
 	for _, pr := range prices {
 		l := TCOLine{Billing: pr.Billing, TermMonths: pr.TermMonths, Payment: pr.Payment, Commitment: pr.Commitment,
-			Unit: pr.Unit, Region: pr.Region, Price: pr.Price, Hourly: pr.Hourly(), Extras: extras}
+			Unit: pr.Unit, Region: pr.Region, Price: pr.Price, Hourly: pr.Hourly(), Extras: extras, Overlay: pr.Overlay}
 		switch {
 		case pr.Billing == "committed" && pr.TermMonths == 0 && pr.HoursPerUnit() > 1:
 			// A prepaid day or week (包日, 包周): whole periods cover the usage.
