@@ -19,8 +19,11 @@ type azureSize struct {
 // the meter's compact spelling, to their GPUs. Sources: the size pages of
 // MicrosoftDocs/azure-docs (articles/virtual-machines/sizes/gpu-accelerated:
 // NC A100 v4, ND A100 v4, NDm A100 v4, NC H100 v5, ND H100 v5, ND H200 v5,
-// ND MI300X v5, NCasT4 v3, NDv2, NV A10 v5), which give each size's GPU
-// model and count.
+// ND MI300X v5, NCasT4 v3, NDv2, NV A10 v5) and of
+// MicrosoftDocs/azure-compute-docs (NCCads H100 v5), which give each size's
+// GPU model and count. Left out on purpose: NCv3 (retired 2025-09-30) and
+// NVv3 (retired 2026-09-30) per their size pages, and the NC RTX PRO 6000
+// BSE v6 sizes, whose pages give no GPU count per size (some are partial).
 func azureSizes() map[string]azureSize {
 	m := map[string]azureSize{}
 	add := func(arm, gpu string, count int, aliases ...string) {
@@ -37,6 +40,8 @@ func azureSizes() map[string]azureSize {
 	add("Standard_ND96asr_v4", "a100-sxm4-40gb", 8, "ND96asr_A100_v4")
 	add("Standard_NC40ads_H100_v5", "h100-nvl-94gb", 1)
 	add("Standard_NC80adis_H100_v5", "h100-nvl-94gb", 2)
+	// Confidential: NCCads_H100_v5 page, "1 GPU, Nvidia H100 GPU (94GB)".
+	add("Standard_NCC40ads_H100_v5", "h100-nvl-94gb", 1)
 	add("Standard_ND96isr_H100_v5", "h100-sxm5-80gb", 8)
 	add("Standard_ND96isr_H200_v5", "h200-sxm-141gb", 8)
 	add("Standard_ND96isr_MI300X_v5", "mi300x", 8)
