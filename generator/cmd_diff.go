@@ -18,9 +18,10 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	baseRev := fs.String("base-rev", "", "take the base catalog from this git revision of HEAD_DIR's repository (git archive REV data) instead of BASE_DIR")
+	overlay := fs.String("overlay", "", "a team's overlay directory: add what the update changes for the team (contract prices above the public ones, contracts ending within 30 days, overrides of removed offers, new providers)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: generator diff BASE_DIR [HEAD_DIR]")
-		fmt.Fprintln(stderr, "       generator diff -base-rev REV [HEAD_DIR]")
+		fmt.Fprintln(stderr, "usage: generator diff [-overlay DIR] BASE_DIR [HEAD_DIR]")
+		fmt.Fprintln(stderr, "       generator diff [-overlay DIR] -base-rev REV [HEAD_DIR]")
 		fmt.Fprintln(stderr, "\nPrints the catalog changes from base to head (HEAD_DIR defaults to .) as Markdown.")
 		fs.PrintDefaults()
 	}
@@ -61,7 +62,12 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "diff:", err)
 		return 2
 	}
-	report, err := catdiff.Run(base, head, now)
+	var report string
+	if *overlay != "" {
+		report, err = catdiff.RunOverlay(base, head, catdiff.Overlay{Dir: *overlay}, now)
+	} else {
+		report, err = catdiff.Run(base, head, now)
+	}
 	var le *catdiff.LoadError
 	switch {
 	case errors.As(err, &le):
@@ -71,9 +77,11 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 			root = head.Root
 		}
 		for _, d := range le.Diags {
-			if *baseRev != "" && le.Side == "base" {
+			switch {
+			case le.Side == "overlay": // already named by the overlay's path
+			case *baseRev != "" && le.Side == "base":
 				d.Path = *baseRev + ":" + d.Path
-			} else {
+			default:
 				d.Path = filepath.ToSlash(filepath.Join(root, d.Path))
 			}
 			fmt.Fprintln(stderr, d.String())

@@ -72,8 +72,14 @@ func TestOverlayExample(t *testing.T) {
 			t.Errorf("%s differs from %s\n%s", p, golden, firstDiff(string(want), string(got)))
 		}
 	}
-	// The hidden provider (drachen, 龙云) is on no page and in no export.
+	// The hidden provider (drachen, 龙云) is on no page and in no export,
+	// and no page names the overlay's files: a team's figure gets no
+	// "report" link to the public repository's issues (it would post the
+	// contract price and the team's file there).
 	for p, b := range snapshot(t, out) {
+		if bytes.Contains(b, []byte("overlay-example")) {
+			t.Errorf("%s names the overlay's files", p)
+		}
 		for _, s := range []string{"drachen", "Drachen", "龙云"} {
 			if bytes.Contains(b, []byte(s)) {
 				t.Errorf("%s mentions hidden provider (%q)", p, s)

@@ -460,3 +460,65 @@ func (c *Catalog) declared(kind, id string) string {
 	}
 	return ""
 }
+
+// OverlayTerms is what a team's overlay says about the public catalog (its
+// data/overrides.toml and data/hide.toml), read without checking it
+// against a catalog: for a tool that compares two public catalogs from the
+// team's side (catdiff). Its paths carry the layer's label.
+type OverlayTerms struct {
+	Overrides Overrides
+	Hide      Hide
+	// OverridesFile and HideFile are the files' paths in messages ("" when
+	// the overlay has no such file); ContractLines and DiscountLines the
+	// line of each [[contract]] and [[discount]], HideLines of each hidden
+	// provider, then each hidden GPU.
+	OverridesFile, HideFile      string
+	ContractLines, DiscountLines []int
+	HideProviderLines            []int
+	HideGPULines                 []int
+}
+
+// ReadOverlayTerms reads an overlay's data/overrides.toml and
+// data/hide.toml (either may be absent). Syntax errors and unknown keys
+// are positioned in the overlay's files; nothing else is checked.
+func ReadOverlayTerms(layer Layer) (*OverlayTerms, *diag.List) {
+	d := &diag.List{}
+	label := layer.Label
+	if label == "" {
+		label = filepath.ToSlash(filepath.Clean(layer.Dir)) + "/"
+	}
+	if !checkLayerDir(layer.Dir, label, d) {
+		return nil, d
+	}
+	t := &OverlayTerms{}
+	if abs := filepath.Join(layer.Dir, "data", "overrides.toml"); exists(abs) {
+		t.OverridesFile = label + "data/overrides.toml"
+		if f := decodeFile(abs, t.OverridesFile, &t.Overrides, d); f != nil {
+			for i := range t.Overrides.Contracts {
+				line, _ := f.pos(fmt.Sprintf("contract.%d", i))
+				t.ContractLines = append(t.ContractLines, line)
+			}
+			for i := range t.Overrides.Discounts {
+				line, _ := f.pos(fmt.Sprintf("discount.%d", i))
+				t.DiscountLines = append(t.DiscountLines, line)
+			}
+		}
+	}
+	if abs := filepath.Join(layer.Dir, "data", "hide.toml"); exists(abs) {
+		t.HideFile = label + "data/hide.toml"
+		if f := decodeFile(abs, t.HideFile, &t.Hide, d); f != nil {
+			for i := range t.Hide.Providers {
+				line, _ := f.pos(fmt.Sprintf("providers.%d", i))
+				t.HideProviderLines = append(t.HideProviderLines, line)
+			}
+			for i := range t.Hide.GPUs {
+				line, _ := f.pos(fmt.Sprintf("gpus.%d", i))
+				t.HideGPULines = append(t.HideGPULines, line)
+			}
+		}
+	}
+	if d.HasErrors() {
+		return nil, d
+	}
+	return t, d
+}
