@@ -120,6 +120,7 @@ func doBuild(bf buildFlags, stdout, stderr io.Writer) (*build.Result, int) {
 		fmt.Fprintln(stderr, "build:", err)
 		return nil, 2
 	}
+	o.Stream = true // one page in memory at a time; nothing here reads Result.Tree
 	res, d := build.Run(o)
 	// Errors in full; warnings (old prices, stray files) are counted, and
 	// `check` lists them.

@@ -22,7 +22,6 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/precompress"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -45,6 +44,11 @@ type Options struct {
 	// Workers is how many pages render at once (default: GOMAXPROCS); the
 	// output is the same whatever it is.
 	Workers int
+	// Stream writes each file to the output's temporary tree as soon as
+	// it is finished, so a build holds one page at a time instead of the
+	// whole site (the CLI's build does); Result.Tree is then nil. The
+	// output is the same either way.
+	Stream bool
 	// CacheDir holds the precompression cache (default: the user cache
 	// directory's gpu-atlas/precompress); NoCache compresses everything
 	// afresh. Neither changes the output.
@@ -84,7 +88,7 @@ type Result struct {
 	Pages int
 	Files int
 	Bytes int64
-	Tree  *output.Tree
+	Tree  *output.Tree // every file; nil for a streaming build
 	// BasePath is the path the site is served under: "/", or the path of
 	// base_url ("/gpu/" for https://intranet.example/gpu/).
 	BasePath string
@@ -107,7 +111,7 @@ func Today() (time.Time, error) {
 
 // Check loads and validates everything a build would, writing nothing.
 func Check(o Options) *diag.List {
-	_, _, d := site(o)
+	_, d := site(o, newSink(o, false, true), nil)
 	return d
 }
 
@@ -120,29 +124,56 @@ func Run(o Options) (*Result, *diag.List) {
 		d.Errorf(o.Out, 0, 0, "%v", err)
 		return nil, d
 	}
-	tree, basePath, d := site(o)
-	if tree == nil || d.HasErrors() {
+	k := newSink(o, o.Stream, false)
+	create := func() error {
+		w, err := output.Create(o.Out, o.OutputOptions())
+		k.w = w
+		return err
+	}
+	// A streaming build makes its temporary tree once the sources are
+	// valid, just before the first page is finished; one kept in memory
+	// writes it at the end.
+	var start func() error
+	if o.Stream {
+		start = create
+	}
+	basePath, d := site(o, k, start)
+	if !d.HasErrors() && !o.Stream {
+		if err := create(); err != nil {
+			d.Errorf(o.Out, 0, 0, "writing output: %v", err)
+		}
+		for _, p := range k.keep.Paths() {
+			if d.HasErrors() {
+				break
+			}
+			b, _ := k.keep.Get(p)
+			if err := k.w.Add(p, b); err != nil {
+				d.Errorf(o.Out, 0, 0, "writing output: %v", err)
+			}
+		}
+	}
+	if d.HasErrors() {
+		if k.w != nil {
+			k.w.Abort()
+		}
 		return nil, d
 	}
-	if err := tree.Write(o.Out, o.OutputOptions()); err != nil {
+	if err := k.w.Commit(); err != nil {
 		d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 		return nil, d
 	}
-	res := &Result{Files: tree.Len(), Bytes: tree.Bytes(), Tree: tree, BasePath: basePath}
-	for _, p := range tree.Paths() {
-		if strings.HasSuffix(p, ".html") {
-			res.Pages++
-		}
-	}
-	return res, d
+	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: basePath}, d
 }
 
-// site produces the output tree in memory, and the path the site is
-// served under ("/", "/gpu/").
-func site(o Options) (*output.Tree, string, *diag.List) {
+// site builds the site into k, and returns the path it is served under
+// ("/", "/gpu/"). Pages go to k as they are rendered, the other files
+// (assets, exports, feeds, the sitemap) once the link check has passed.
+// start, when not nil, is called once the sources are valid and before
+// anything is put: a streaming build makes its temporary tree there.
+func site(o Options, k *sink, start func() error) (string, *diag.List) {
 	cat, d := catalog.LoadLayered(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
 	if cat == nil {
-		return nil, "", d
+		return "", d
 	}
 	base := cat.Site.BaseURL
 	if o.BaseURL != "" {
@@ -151,7 +182,7 @@ func site(o Options) (*output.Tree, string, *diag.List) {
 	origin, basePath, err := splitBase(base)
 	if err != nil {
 		d.Errorf("data/site.toml", 0, 0, "base_url: %v", err)
-		return nil, "", d
+		return "", d
 	}
 	editions := cat.Site.Langs()
 	langs := cat.Site.LangCodes()
@@ -164,15 +195,15 @@ func site(o Options) (*output.Tree, string, *diag.List) {
 	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay},
 		Resolver: &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: dateStyles(editions)}}, d)
 	if d.HasErrors() {
-		return nil, "", d
+		return "", d
 	}
 	tree := output.NewTree()
 	assets := Assets(o.Root, tree, d)
 	wasmAssets(o, tree, assets, d)
 	if d.HasErrors() {
-		return nil, "", d
+		return "", d
 	}
-	s := &siteBuild{o: o, cat: cat, tree: tree, d: d, base: basePath, origin: origin, editions: editions, alternates: map[string][]string{}}
+	s := &siteBuild{o: o, cat: cat, tree: tree, out: k, d: d, base: basePath, origin: origin, editions: editions, alternates: map[string][]string{}}
 	for i, l := range editions {
 		prefix := ""
 		if i > 0 {
@@ -183,7 +214,13 @@ func site(o Options) (*output.Tree, string, *diag.List) {
 			Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
 				"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
 		if d.HasErrors() {
-			return nil, "", d
+			return "", d
+		}
+		if i == 0 && start != nil {
+			if err := start(); err != nil {
+				d.Errorf(o.Out, 0, 0, "writing output: %v", err)
+				return "", d
+			}
 		}
 		var pages []*content.Page
 		for _, p := range all {
@@ -196,26 +233,17 @@ func site(o Options) (*output.Tree, string, *diag.List) {
 		s.pages()
 		s.renderQueued()
 		if d.HasErrors() {
-			return nil, "", d
+			return "", d
 		}
 	}
 	s.sitemap()
 	s.checkLinks()
-	if !o.NoMinify {
-		minifyTree(tree, d)
+	if d.HasErrors() {
+		return "", d
 	}
-	if o.Precompress {
-		var cache *precompress.Cache
-		if !o.NoCache {
-			dir := o.CacheDir
-			if dir == "" {
-				dir = precompress.DefaultDir()
-			}
-			cache = precompress.OpenCache(dir, 0)
-		}
-		precompress.Tree(tree, cache)
-	}
-	return tree, basePath, d
+	k.putTree(tree, func(p string, err error) { d.Errorf("public/"+p, 0, 0, "%v", err) })
+	k.done()
+	return basePath, d
 }
 
 func langOr(l string) string {
@@ -252,7 +280,8 @@ type siteBuild struct {
 	cat    *catalog.Catalog
 	dd     *derive.Data
 	r      *render.Renderer
-	tree   *output.Tree
+	tree   *output.Tree // the files other than pages, put in out at the end
+	out    *sink        // where finished files go
 	d      *diag.List
 	base   string
 	origin string
@@ -332,7 +361,8 @@ func (s *siteBuild) checkLinks() {
 				target += "index.html"
 			}
 			target, _ = url.PathUnescape(target)
-			if _, ok := s.tree.Get(path.Clean(target)); !ok {
+			target = path.Clean(target)
+			if _, ok := s.tree.Get(target); !ok && !s.out.has(target) {
 				s.d.Errorf(s.sourceOf(p), 0, 0, "broken internal link %q on /%s", link, p)
 			}
 		}

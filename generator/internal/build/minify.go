@@ -1,11 +1,8 @@
 package build
 
 import (
-	"bytes"
 	"path"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 	"github.com/tdewolff/minify/v2"
 	"github.com/tdewolff/minify/v2/html"
 	"github.com/tdewolff/minify/v2/json"
@@ -29,25 +26,14 @@ func mediaType(p string) string {
 	return ""
 }
 
-// minifyTree minifies HTML, SVG, JSON and XML files in place. Quotes are
-// kept on attributes so the output stays easy to inspect and grep.
-func minifyTree(tree *output.Tree, d *diag.List) {
+// minifier minifies HTML, SVG, JSON and XML (see sink.put). Quotes are
+// kept on attributes so the output stays easy to inspect and grep. It is
+// safe for concurrent use.
+func minifier() *minify.M {
 	m := minify.New()
 	m.Add("text/html", &html.Minifier{KeepQuotes: true, KeepDocumentTags: true, KeepEndTags: true, KeepDefaultAttrVals: true})
 	m.AddFunc("image/svg+xml", svg.Minify)
 	m.AddFunc("application/json", json.Minify)
 	m.AddFunc("application/xml", xml.Minify)
-	for _, p := range tree.Paths() {
-		mt := mediaType(p)
-		if mt == "" {
-			continue
-		}
-		b, _ := tree.Get(p)
-		var out bytes.Buffer
-		if err := m.Minify(mt, &out, bytes.NewReader(b)); err != nil {
-			d.Errorf("public/"+p, 0, 0, "minify: %v", err)
-			continue
-		}
-		tree.Add(p, out.Bytes())
-	}
+	return m
 }

@@ -14,15 +14,17 @@ type renderJob struct {
 	page  *render.Page
 	r     *render.Renderer
 	file  string
-	out   []byte
 	links []string
-	err   error
+	err   error // rendering
+	// putErr is finishing or writing the page (see sink.put).
+	putErr error
 }
 
 // renderQueued renders the queued pages on every core (html/template is
 // safe for concurrent use, and a page's data is complete when it is
-// queued), then adds them to the tree and reports errors in queue order,
-// so the output and the diagnostics do not depend on the number of cores.
+// queued), and puts each in the build's sink as it is rendered; errors are
+// reported in queue order, so the output and the diagnostics do not depend
+// on the number of cores.
 func (s *siteBuild) renderQueued() {
 	jobs := s.queue
 	s.queue = nil
@@ -42,8 +44,13 @@ func (s *siteBuild) renderQueued() {
 					return
 				}
 				j := &jobs[i]
-				j.out, j.err = j.r.Render(j.page)
-				j.links = pageLinks(j.out)
+				out, err := j.r.Render(j.page)
+				if err != nil {
+					j.err = err
+					continue
+				}
+				j.links = pageLinks(out)
+				j.putErr = s.out.put(j.file, out)
 			}
 		}()
 	}
@@ -54,7 +61,10 @@ func (s *siteBuild) renderQueued() {
 			s.d.Errorf(file, line, col, "rendering /%s: %s", j.page.Path, msg)
 			continue
 		}
-		s.tree.Add(j.file, j.out)
+		if j.putErr != nil {
+			s.d.Errorf("public/"+j.file, 0, 0, "%v", j.putErr)
+			continue
+		}
 		if s.links == nil {
 			s.links = map[string][]string{}
 		}

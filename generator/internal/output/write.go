@@ -231,64 +231,17 @@ func tempPrefix(dir string) string { return "." + filepath.Base(dir) + ".new-" }
 // swap). It refuses a target CheckTarget refuses, and first removes the
 // temporary trees earlier interrupted builds left beside dir.
 func (t *Tree) Write(dir string, o Options) error {
-	if err := CheckTarget(dir, o); err != nil {
-		return err
-	}
-	dir = filepath.Clean(dir)
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	RemoveLeftovers(dir)
-	tmp, err := os.MkdirTemp(parent, tempPrefix(dir))
+	w, err := Create(dir, o)
 	if err != nil {
 		return err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			removeTree(tmp)
-		}
-	}()
-	// The marker comes first, so a tree abandoned half-written is
-	// recognisable as the generator's own by the next build.
-	if err := writeMarker(tmp, writingManifest()); err != nil {
-		return err
-	}
-	paths := t.Paths()
-	made := map[string]bool{}
-	for _, p := range paths {
-		dst := filepath.Join(tmp, filepath.FromSlash(p))
-		if d := filepath.Dir(dst); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return err
-			}
-			made[d] = true
-		}
-		if err := os.WriteFile(dst, t.files[p], 0o644); err != nil {
+	for _, p := range t.Paths() {
+		if err := w.Add(p, t.files[p]); err != nil {
+			w.Abort()
 			return err
 		}
 	}
-	if err := writeMarker(tmp, completeManifest(paths)); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	// Re-check just before the swap: the target may have changed while
-	// the tree was written.
-	if err := CheckTarget(dir, o); err != nil {
-		return err
-	}
-	old, err := swap(tmp, dir)
-	if err != nil {
-		return err
-	}
-	ok = true
-	if old != "" {
-		removeTree(old)
-	}
-	return nil
+	return w.Commit()
 }
 
 // removeTree removes a tree of the generator's with its marker last, so a

@@ -52,7 +52,7 @@ type Stats struct {
 
 // Tree adds p.br and p.gz beside every compressible file p of at least
 // MinSize bytes, compressing on all cores and reusing c's results (c may
-// be nil: no cache).
+// be nil: no cache), then prunes c.
 func Tree(tree *output.Tree, c *Cache) Stats {
 	type job struct {
 		path string
@@ -60,26 +60,14 @@ func Tree(tree *output.Tree, c *Cache) Stats {
 	}
 	var jobs []job
 	for _, p := range tree.Paths() {
-		if !Compressible(p) {
-			continue
-		}
-		if b, _ := tree.Get(p); len(b) >= MinSize {
+		if b, _ := tree.Get(p); Wanted(p, b) {
 			jobs = append(jobs, job{p, b})
 		}
 	}
 	br := make([][]byte, len(jobs))
 	gz := make([][]byte, len(jobs))
-	var compressed, cached atomic.Int64
-	do := func(method string, data []byte, f func([]byte) []byte) []byte {
-		if out, ok := c.Get(method, data); ok {
-			cached.Add(1)
-			return out
-		}
-		out := f(data)
-		compressed.Add(1)
-		c.Put(method, data, out)
-		return out
-	}
+	var st Stats
+	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := atomic.Int64{}
 	for range runtime.GOMAXPROCS(0) {
@@ -91,13 +79,11 @@ func Tree(tree *output.Tree, c *Cache) Stats {
 				if i >= len(jobs) {
 					return
 				}
-				j := jobs[i]
-				q := brotliQuality
-				if path.Ext(j.path) == ".wasm" {
-					q = brotliWASMQuality
-				}
-				br[i] = do(brotliMethod(q), j.data, func(b []byte) []byte { return Brotli(b, q) })
-				gz[i] = do(gzipMethod(), j.data, Gzip)
+				var one Stats
+				br[i], gz[i], one = File(jobs[i].path, jobs[i].data, c)
+				mu.Lock()
+				st.Add(one)
+				mu.Unlock()
 			}
 		}()
 	}
@@ -107,7 +93,42 @@ func Tree(tree *output.Tree, c *Cache) Stats {
 		tree.Add(j.path+".gz", gz[i])
 	}
 	c.Prune()
-	return Stats{Files: len(jobs), Compressed: int(compressed.Load()), Cached: int(cached.Load())}
+	return st
+}
+
+// Wanted reports whether a file gets .br and .gz siblings: a compressible
+// file of at least MinSize bytes.
+func Wanted(p string, data []byte) bool { return Compressible(p) && len(data) >= MinSize }
+
+// File returns the brotli and gzip compressions of the file p (see
+// Wanted), through c (nil: no cache); it is safe to call from several
+// goroutines at once. The caller prunes c when its build is done.
+func File(p string, data []byte, c *Cache) (br, gz []byte, st Stats) {
+	do := func(method string, f func([]byte) []byte) []byte {
+		if out, ok := c.Get(method, data); ok {
+			st.Cached++
+			return out
+		}
+		out := f(data)
+		st.Compressed++
+		c.Put(method, data, out)
+		return out
+	}
+	q := brotliQuality
+	if path.Ext(p) == ".wasm" {
+		q = brotliWASMQuality
+	}
+	br = do(brotliMethod(q), func(b []byte) []byte { return Brotli(b, q) })
+	gz = do(gzipMethod(), Gzip)
+	st.Files = 1
+	return br, gz, st
+}
+
+// Add adds the counts of o to s.
+func (s *Stats) Add(o Stats) {
+	s.Files += o.Files
+	s.Compressed += o.Compressed
+	s.Cached += o.Cached
 }
 
 // Brotli compresses b at quality q.

@@ -1,0 +1,152 @@
+package build
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/precompress"
+	"github.com/tdewolff/minify/v2"
+)
+
+// sink receives each output file once it is rendered, finishes it
+// (minifies it, adds its .br and .gz siblings) and passes it on: streamed
+// to the output directory's temporary tree (Options.Stream), kept in
+// memory for Result.Tree, or, for check, only counted. It records every
+// path, which is all the link check needs. put is safe for concurrent use,
+// so pages are finished on the cores that render them.
+type sink struct {
+	min   *minify.M          // nil: no minification
+	cache *precompress.Cache // used when compress
+	// compress adds .br and .gz siblings.
+	compress bool
+	w        *output.Writer // nil: not streamed
+	keep     *output.Tree   // nil: not kept
+
+	mu    sync.Mutex
+	paths map[string]bool
+	bytes int64
+	pages int
+}
+
+// newSink returns the sink of a build under o: kept in memory unless
+// streamed (stream), finished as o says; a check (check) minifies but
+// neither compresses nor keeps anything.
+func newSink(o Options, stream, check bool) *sink {
+	k := &sink{paths: map[string]bool{}}
+	if !o.NoMinify {
+		k.min = minifier()
+	}
+	if check {
+		return k
+	}
+	if !stream {
+		k.keep = output.NewTree()
+	}
+	if o.Precompress {
+		k.compress = true
+		if !o.NoCache {
+			dir := o.CacheDir
+			if dir == "" {
+				dir = precompress.DefaultDir()
+			}
+			k.cache = precompress.OpenCache(dir, 0)
+		}
+	}
+	return k
+}
+
+// put finishes one file and passes it on. Its error names no position;
+// the caller reports it against the file.
+func (k *sink) put(p string, b []byte) error {
+	p = path.Clean(strings.TrimPrefix(p, "/"))
+	if k.min != nil {
+		if mt := mediaType(p); mt != "" {
+			var out bytes.Buffer
+			out.Grow(len(b))
+			if err := k.min.Minify(mt, &out, bytes.NewReader(b)); err != nil {
+				return fmt.Errorf("minify: %v", err)
+			}
+			b = out.Bytes()
+		}
+	}
+	if err := k.pass(p, b); err != nil {
+		return err
+	}
+	if k.compress && precompress.Wanted(p, b) {
+		br, gz, _ := precompress.File(p, b, k.cache)
+		if err := k.pass(p+".br", br); err != nil {
+			return err
+		}
+		return k.pass(p+".gz", gz)
+	}
+	return nil
+}
+
+// pass records a finished file and writes or keeps it.
+func (k *sink) pass(p string, b []byte) error {
+	k.mu.Lock()
+	if !k.paths[p] {
+		k.paths[p] = true
+		if strings.HasSuffix(p, ".html") {
+			k.pages++
+		}
+	}
+	k.bytes += int64(len(b))
+	if k.keep != nil {
+		k.keep.Add(p, b)
+	}
+	k.mu.Unlock()
+	if k.w != nil {
+		return k.w.Add(p, b)
+	}
+	return nil
+}
+
+// has reports whether p was put.
+func (k *sink) has(p string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.paths[p]
+}
+
+// putTree puts every file of t on every core, reporting errors in path
+// order through report.
+func (k *sink) putTree(t *output.Tree, report func(p string, err error)) {
+	paths := t.Paths()
+	errs := make([]error, len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(paths) {
+					return
+				}
+				b, _ := t.Get(paths[i])
+				errs[i] = k.put(paths[i], b)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			report(paths[i], err)
+		}
+	}
+}
+
+// done prunes the compression cache once the build's files are all in it.
+func (k *sink) done() {
+	if k.compress {
+		k.cache.Prune()
+	}
+}
