@@ -10,19 +10,29 @@ import (
 
 var overlayExample = filepath.Join("..", "..", "..", "testdata", "overlay-example")
 
-// TestOverlayEmptyIsPublic: an empty overlay directory changes nothing.
+// TestOverlayEmptyIsPublic: an empty overlay directory (or one with
+// empty data/ and content/ folders) changes nothing: the build is
+// byte-identical to the public one.
 func TestOverlayEmptyIsPublic(t *testing.T) {
 	root := fixture(t)
-	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	a := filepath.Join(t.TempDir(), "a")
 	buildOpts(t, Options{Root: root, Out: a, Now: fixtureNow})
-	buildOpts(t, Options{Root: root, Out: b, Now: fixtureNow, Overlay: t.TempDir()})
-	sa, sb := snapshot(t, a), snapshot(t, b)
-	if len(sa) != len(sb) {
-		t.Fatalf("%d files without an overlay, %d with an empty one", len(sa), len(sb))
+	sa := snapshot(t, a)
+	withDirs := t.TempDir()
+	for _, d := range []string{"data/providers", "data/offers", "content/guides"} {
+		os.MkdirAll(filepath.Join(withDirs, filepath.FromSlash(d)), 0o755)
 	}
-	for p, want := range sa {
-		if !bytes.Equal(sb[p], want) {
-			t.Errorf("%s differs with an empty overlay", p)
+	for name, ov := range map[string]string{"empty": t.TempDir(), "empty folders": withDirs} {
+		b := filepath.Join(t.TempDir(), "b")
+		buildOpts(t, Options{Root: root, Out: b, Now: fixtureNow, Overlay: ov})
+		sb := snapshot(t, b)
+		if len(sa) != len(sb) {
+			t.Fatalf("%s: %d files without an overlay, %d with it", name, len(sa), len(sb))
+		}
+		for p, want := range sa {
+			if !bytes.Equal(sb[p], want) {
+				t.Errorf("%s: %s differs", name, p)
+			}
 		}
 	}
 }
@@ -162,6 +172,10 @@ func TestOverlayBadInput(t *testing.T) {
 		{"unknown offer", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-9x\"\nprice = 30.0\n" + term, "data/overrides.toml:2:9: unknown offer \"acme/alpha-9x\" (did you mean \"acme/alpha-8x\"?)"},
 		{"unknown provider", "data/overrides.toml", "[[discount]]\nprovider = \"acmee\"\npct = 10\n" + term, "data/overrides.toml:2:12: unknown provider \"acmee\" (did you mean \"acme\"?)"},
 		{"discount range", "data/overrides.toml", "[[discount]]\nprovider = \"acme\"\npct = 130\n" + term, "data/overrides.toml:3:7: pct 130 is outside 0-100"},
+		{"discount negative", "data/overrides.toml", "[[discount]]\ngpu = \"beta-24gb\"\npct = -5\n" + term, "data/overrides.toml:3:7: pct -5 is outside 0-100"},
+		{"contract price zero", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 0.0\n" + term, "data/overrides.toml:3:9: price must be greater than 0, got 0"},
+		{"site.toml unknown key", "site.toml", "title = \"T\"\nquota_contakt = \"q@team.example\"\n", "site.toml:2:1: unknown key \"quota_contakt\" (did you mean \"quota_contact\"?)"},
+		{"pool offers without their provider", "data/offers/team-pool.toml", "[[offers]]\ninstance = \"x\"\n", "data/offers/team-pool.toml:1:1: no provider \"team-pool\""},
 		{"valid_until before as_of", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\n" + term + "valid_until = 2025-01-01\n", "data/overrides.toml:6:15: valid_until 2025-01-01 is before as_of 2025-09-01"},
 		{"currency without rate", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\ncurrency = \"GBP\"\n" + term, "data/overrides.toml:4:12: currency \"GBP\" has no rate in data/fx.toml"},
 		{"hide unknown", "data/hide.toml", "providers = [\"drachn\"]\n", "data/hide.toml:1:14: unknown provider \"drachn\" (did you mean \"drachen\"?)"},
@@ -218,5 +232,30 @@ func TestOverlayMissingDir(t *testing.T) {
 	want := filepath.ToSlash(missing) + ": overlay directory " + missing + " does not exist (check -overlay)"
 	if errs := d.Errors(); len(errs) != 1 || errs[0].String() != want {
 		t.Errorf("errors %v, want %q", errs, want)
+	}
+}
+
+// TestOverlayStarterOnRepo: testdata/overlay-starter, the overlay the
+// README's self-hosting section starts a team from, checks clean against
+// this repository's catalog and guides (its ids are real ones: an
+// upstream change that breaks it fails here, with the position).
+func TestOverlayStarterOnRepo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks the whole repository")
+	}
+	now, err := Today()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join("..", "..", "..")
+	starter := filepath.Join(repo, "testdata", "overlay-starter")
+	d := Check(Options{Root: repo, Now: now, Overlay: starter})
+	for _, e := range d.Errors() {
+		t.Error(e.String())
+	}
+	for _, w := range d.Sorted() {
+		if strings.Contains(w.Path, "overlay-starter") {
+			t.Errorf("warning about the starter: %s", w.String())
+		}
 	}
 }
