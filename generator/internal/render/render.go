@@ -246,6 +246,9 @@ func (r *Renderer) URL(p string) string {
 	return r.edition + p
 }
 
+// Lang is the edition's language code ("en", "zh").
+func (r *Renderer) Lang() string { return r.lang }
+
 // JSONStrings returns, as a JSON object, the UI strings whose keys start
 // with prefix, keyed by the rest of the key: what a page's script needs in
 // the edition's language ({{i18njson "search.js."}} in a data attribute).
