@@ -33,12 +33,11 @@ func newError(key string, line, col int, a0, a1, a2, a3, a4 string) *Error {
 }
 
 // Error renders the message in English, without the position (callers
-// print path:line:col: before it).
+// print path:line:col: before it). In the WebAssembly build, whose callers
+// translate Key instead, it is Key (errors_text.go, errors_wasm.go).
 //
 //go:noinline
-func (e *Error) Error() string {
-	return sizing.FillMessage(lookup(e.Key), e.Args, func(s string) string { return s })
-}
+func (e *Error) Error() string { return e.text() }
 
 // messages holds one "key<TAB>English text" per line; the keys carry
 // KeyPrefix in the catalogs. templates/i18n/en.toml has the same text

@@ -1,6 +1,9 @@
 package hfconfig
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // A small JSON reader that keeps the line and column of every value and
 // object key. The standard library's encoding/json would grow the
@@ -424,11 +427,13 @@ func hex4(b []byte) int {
 }
 
 // decimal evaluates a JSON number literal (already checked against the
-// grammar). It is exact for the whole numbers up to 2^53 and the simple
-// decimals config files hold, which is all the reader needs: sizes are
-// whole numbers, and any other value is reported as one that is not.
-// (strconv.ParseFloat would add about 40 kB to the WebAssembly build.)
-// Magnitudes past 1e300 saturate to ±1e300.
+// grammar) to the float64 nearest to it, as strconv.ParseFloat does, for
+// every literal of at most 19 significant digits (which covers the
+// shortest form JavaScript's JSON.stringify and Go's strconv write for any
+// float64); sizes, whole numbers up to 2^53, are exact. (strconv.ParseFloat
+// would add about 40 kB to the WebAssembly build; strconv's formatting,
+// which the check below uses, is there anyway.) Magnitudes past 1e300
+// saturate to ±1e300.
 //
 //go:noinline
 func decimal(s string) float64 {
@@ -436,16 +441,28 @@ func decimal(s string) float64 {
 	if s != "" && s[0] == '-' {
 		neg, s = true, s[1:]
 	}
-	var mant float64
-	exp := 0
+	var mant uint64 // the first 19 significant digits
+	digits, dropped, exp, point := 0, false, 0, false
 	i := 0
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		mant = mant*10 + float64(s[i]-'0')
-	}
-	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			mant = mant*10 + float64(s[i]-'0')
-			exp--
+	for ; i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.'); i++ {
+		switch {
+		case s[i] == '.':
+			point = true
+		case digits == 0 && s[i] == '0': // a leading zero
+			if point {
+				exp--
+			}
+		case digits < 19:
+			mant = mant*10 + uint64(s[i]-'0')
+			digits++
+			if point {
+				exp--
+			}
+		default: // past 19 digits: kept as a power of ten
+			dropped = dropped || s[i] != '0'
+			if !point {
+				exp++
+			}
 		}
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -466,19 +483,105 @@ func decimal(s string) float64 {
 		}
 		exp += e
 	}
-	for ; exp > 0 && mant < 1e300; exp-- {
-		mant *= 10
+	x := scale(float64(mant), exp)
+	if mant >= 1<<53 || exp < -22 || exp > 22 || dropped {
+		x = nearest(x, mant, exp, digits)
 	}
-	for ; exp < 0 && mant != 0; exp++ {
-		mant /= 10
-	}
-	if mant > 1e300 {
-		mant = 1e300
+	if x > 1e300 {
+		x = 1e300
 	}
 	if neg {
-		return -mant
+		return -x
 	}
-	return mant
+	return x
+}
+
+// pow10 returns 10^n for 0 <= n <= 22, exactly (every product on the
+// way is a power of ten a float64 holds).
+//
+//go:noinline
+func pow10(n int) float64 {
+	p := 1.0
+	for ; n > 0; n-- {
+		p *= 10
+	}
+	return p
+}
+
+// scale returns m·10^exp, in one correctly rounded step when m < 2^53 and
+// |exp| <= 22 (both factors exact), else within a few units in the last
+// place.
+//
+//go:noinline
+func scale(m float64, exp int) float64 {
+	for ; exp > 22 && m < 1e300; exp -= 22 {
+		m *= 1e22
+	}
+	for ; exp < -22 && m != 0; exp += 22 {
+		m /= 1e22
+	}
+	switch {
+	case m >= 1e300 || m == 0:
+		return m
+	case exp > 0:
+		return m * pow10(exp)
+	case exp < 0:
+		return m / pow10(-exp)
+	}
+	return m
+}
+
+// nearest returns, among x and its neighbours within 16 units in the last
+// place, the float64 whose shortest decimal form has the digits of mant
+// (digits of them) at the decimal exponent exp: the float64 the literal
+// names when the literal is some float64's shortest form. Otherwise x.
+//
+//go:noinline
+func nearest(x float64, mant uint64, exp, digits int) float64 {
+	if x == 0 || x >= 1e300 {
+		return x
+	}
+	for mant != 0 && mant%10 == 0 {
+		mant /= 10
+		exp++
+		digits--
+	}
+	want := strconv.AppendUint(nil, mant, 10)
+	wantExp := exp + digits - 1 // the exponent of the first digit
+	var buf [32]byte
+	bits := math.Float64bits(x)
+	for d := 0; d <= 32; d++ {
+		c := bits + uint64(d/2)
+		if d%2 == 1 {
+			if bits < uint64(d/2+1) {
+				continue
+			}
+			c = bits - uint64(d/2+1)
+		}
+		y := math.Float64frombits(c)
+		if y-y != 0 { // past the largest finite float64
+			continue
+		}
+		f := strconv.AppendFloat(buf[:0], y, 'e', -1, 64) // d.ddde±XX
+		j := 0
+		for j < len(f) && f[j] != 'e' {
+			j++
+		}
+		got := append([]byte{f[0]}, f[min(2, j):j]...)
+		e, sign := 0, 1
+		for _, c := range f[j+1:] {
+			switch {
+			case c == '-':
+				sign = -1
+			case c >= '0' && c <= '9':
+				e = e*10 + int(c-'0')
+			}
+		}
+		if e*sign == wantExp && string(got) == string(want) {
+			return y
+		}
+	}
+	return x
 }
 
 //go:noinline
@@ -487,4 +590,76 @@ func (p *parser) bad() *Error {
 		return p.err("eof", "")
 	}
 	return p.err("char", p.quoted())
+}
+
+// JSON is one value of a document read by ReadJSON, for a caller that
+// reads keys of its own: the calculator's WebAssembly binding reads its
+// input with it, so that the module links one JSON reader, not two. The
+// zero JSON is an absent value.
+type JSON struct{ v *value }
+
+// ReadJSON reads one JSON document of at most MaxSize bytes. Errors are
+// *Error, positioned as Parse's.
+//
+//go:noinline
+func ReadJSON(data []byte) (JSON, error) {
+	if len(data) > MaxSize {
+		return JSON{}, newError("size", 1, 1, "", "1", "1", strconv.Itoa(MaxSize), "")
+	}
+	v, err := parseDocument(data)
+	if err != nil {
+		return JSON{}, err
+	}
+	return JSON{v}, nil
+}
+
+// Get returns the value of key in an object (the last one when a key is
+// repeated); absent for a missing key or when j is not an object.
+//
+//go:noinline
+func (j JSON) Get(key string) JSON {
+	v, _ := j.v.get(key)
+	return JSON{v}
+}
+
+// Present reports whether j is there and not null.
+func (j JSON) Present() bool { return j.v != nil && j.v.kind != jNull }
+
+// IsObject reports whether j is a JSON object.
+func (j JSON) IsObject() bool { return j.v != nil && j.v.kind == jObject }
+
+// Len is the length of an array, or -1 when j is not one.
+func (j JSON) Len() int {
+	if j.v == nil || j.v.kind != jArray {
+		return -1
+	}
+	return len(j.v.items)
+}
+
+// Index returns item i of an array (0 <= i < Len()).
+func (j JSON) Index(i int) JSON { return JSON{j.v.items[i]} }
+
+// Number returns a number's value, and whether j is a finite number (the
+// NaN and Infinity that Python writes are not).
+func (j JSON) Number() (float64, bool) {
+	if j.v == nil || j.v.kind != jNumber || j.v.str == "NaN" || j.v.str == "Infinity" || j.v.str == "-Infinity" {
+		return 0, false
+	}
+	return j.v.num, true
+}
+
+// Text returns a string's text, and whether j is a string.
+func (j JSON) Text() (string, bool) {
+	if j.v == nil || j.v.kind != jString {
+		return "", false
+	}
+	return j.v.str, true
+}
+
+// Bool returns a boolean's value, and whether j is a boolean.
+func (j JSON) Bool() (bool, bool) {
+	if j.v == nil || j.v.kind != jBool {
+		return false, false
+	}
+	return j.v.b, true
 }

@@ -171,15 +171,10 @@ type inputError struct {
 	_   [0]func() // not comparable: spares the WebAssembly build an equality function
 }
 
-// Error renders the message in English.
-func (e *inputError) Error() string {
-	return FillMessage(lookupMessage(e.key), e.args(), func(field string) string {
-		if t := lookupMessage("field." + field); t != "" {
-			return t
-		}
-		return field
-	})
-}
+// Error renders the message in English (in the WebAssembly build, whose
+// callers translate Message's key instead, it is the key: see
+// messages_text.go and messages_wasm.go).
+func (e *inputError) Error() string { return e.text() }
 
 // args returns the arguments in placeholder order: s, 0, 1, 2, f.
 func (e *inputError) args() [5]string {
