@@ -1,13 +1,22 @@
 //go:build js && wasm
 
-// Command wasm is the in-browser sizing calculator: a thin syscall/js binding
-// around packages sizing and hfconfig. It registers two global functions,
+// Command wasm is the in-browser sizing calculator: a thin binding around
+// packages sizing and hfconfig that exports, with go:wasmexport,
 //
-//	gpuAtlasSize(input) -> result
-//	gpuAtlasParseConfig(text) -> config
+//	gpuAtlasBuffer(n) -> address   the n-byte buffer the host writes into
+//	gpuAtlasSize(n) -> length      reads an input object, writes a result
+//	gpuAtlasParseConfig(n) -> length  reads config.json text (n < 0: the
+//	                                  argument was not a string), writes a config
+//	gpuAtlasData() -> address      where the last result was written
 //
-// then calls globalThis.gpuAtlasReady() if it is defined, and blocks
-// forever. Build it with
+// Input and output are UTF-8 JSON text in the buffer (static/js/calculator.js
+// wraps the exports as gpuAtlasSize(input) -> result and
+// gpuAtlasParseConfig(text) -> config, JSON.stringify and JSON.parse on its
+// side). Numbers cross as JSON numbers in their shortest form, which both
+// sides read back to the same float64; a number that is not finite crosses
+// as the string "\u0000NaN", "\u0000Infinity" or "\u0000-Infinity", and is
+// read as that number. main blocks, so that the exports stay callable.
+// Build it with
 //
 //	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o size.wasm ./generator/wasm
 //
@@ -45,43 +54,72 @@
 // object of gpuAtlasParseConfig is
 //
 //	{ok, error: {key, args, line, col} | null, modelType, generic,
-//	 maxContext, mtpLayers, model: {…as input.model}}
+//	 maxContext, mtpLayers, model: {…as input.model}, paramsText}
 //
 // Byte counts are JS numbers, exact up to 2^53 bytes (8 PiB).
 //
-// The binding avoids fmt and encoding/json, and is table-driven, to keep the
-// module small: in Go's WebAssembly port every call site costs code.
+// The binding avoids fmt, encoding/json and syscall/js (which alone adds
+// about 120 kB to the module) and is table-driven, to keep the module
+// small: in Go's WebAssembly port every call site costs code.
 package main
 
 import (
 	"math"
 	"strconv"
-	"syscall/js"
+	"unsafe"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
-func main() {
-	js.Global().Set("gpuAtlasSize", js.FuncOf(call))
-	js.Global().Set("gpuAtlasParseConfig", js.FuncOf(parseConfig))
-	if ready := js.Global().Get("gpuAtlasReady"); ready.Type() == js.TypeFunction {
-		ready.Invoke()
+// handoff is the buffer the host writes an input into and reads the
+// output from. It is the module's one piece of package-level state: a
+// wasmexport call has no other way to hand Go memory to the host, and the
+// buffer must stay referenced between the calls.
+var handoff []byte
+
+func main() { select {} }
+
+//go:wasmexport gpuAtlasBuffer
+func buffer(n int32) int32 {
+	if n < 0 {
+		n = 0
 	}
-	select {}
+	if int(n) >= cap(handoff) {
+		handoff = make([]byte, n+1)
+	}
+	handoff = handoff[:n]
+	return data()
 }
 
-// message is an error as a key and its arguments.
-func message(key string, args [5]string) js.Value {
-	o := newObject()
-	o.Set("key", key)
-	a := js.Global().Get("Array").New()
-	for i, s := range args {
-		a.SetIndex(i, s)
+//go:wasmexport gpuAtlasData
+func data() int32 { return int32(uintptr(unsafe.Pointer(unsafe.SliceData(handoff[:cap(handoff)])))) }
+
+//go:wasmexport gpuAtlasSize
+func size(n int32) int32 { return reply(run(handoff[:n], opSize)) }
+
+//go:wasmexport gpuAtlasParseConfig
+func parse(n int32) int32 {
+	if n < 0 {
+		return reply(run(nil, opNotString))
 	}
-	o.Set("args", a)
-	return o
+	return reply(run(handoff[:n], opConfig))
 }
+
+// reply keeps a result in the handoff buffer and returns its length.
+//
+//go:noinline
+func reply(b []byte) int32 {
+	handoff = append(b, 0)[:len(b)] // capacity >= 1, so data has an address
+	return int32(len(b))
+}
+
+// The operations of run.
+const (
+	opSize = iota
+	opConfig
+	opNotString
+)
 
 // binding errors: input of the wrong type.
 const (
@@ -91,58 +129,130 @@ const (
 	keyModel    = "calc.err.model"
 )
 
-func failure(m js.Value) any {
-	o := newObject()
-	o.Set("ok", false)
-	o.Set("error", m)
-	return o
-}
-
-func failKey(key, s, n string) any { return failure(message(key, [5]string{s, n})) }
-
-func errMessage(err error) js.Value {
-	if key, args, ok := sizing.Message(err); ok {
-		return message(key, args)
-	}
-	if e, ok := err.(*hfconfig.Error); ok {
-		m := message(e.Key, e.Args)
-		m.Set("line", e.Line)
-		m.Set("col", e.Col)
-		return m
-	}
-	return message(keyInternal, [5]string{})
-}
-
-// call is the JS entry point of gpuAtlasSize; it turns panics into
-// {ok: false}.
-func call(this js.Value, args []js.Value) (out any) {
+// run does one operation; it turns panics into {ok: false}.
+//
+//go:noinline
+func run(src []byte, op int) (res []byte) {
 	defer func() {
 		if recover() != nil {
-			out = failKey(keyInternal, "", "")
+			res = failure(nil, keyInternal, "", "")
 		}
 	}()
-	if len(args) < 1 {
-		return failKey(keyModel, "", "")
+	switch op {
+	case opNotString:
+		return failure(nil, keyType, "config", "string")
+	case opConfig:
+		return parseConfig(src)
 	}
-	in, gpu, hasGPU, auto, fail := read(args[0])
+	v, err := hfconfig.ReadJSON(src)
+	if err != nil {
+		return failure(nil, keyModel, "", "")
+	}
+	in, gpu, hasGPU, auto, fail := read(v)
 	if fail != nil {
 		return fail
 	}
-	return result(args[0], in, gpu, hasGPU, auto)
+	return result(v, in, gpu, hasGPU, auto)
 }
 
-func newObject() js.Value { return js.Global().Get("Object").New() }
-
-// field returns v[key] and whether it is set (not undefined or null).
-func field(v js.Value, key string) (js.Value, bool) {
-	if v.Type() != js.TypeObject {
-		return js.Undefined(), false
+// failure is the result {ok: false, error: {key, args[, line, col]}} of
+// err (a message of the engine or the parser; another error is internal),
+// or of key and the arguments s, n when err is nil.
+//
+//go:noinline
+func failure(err error, key, s, n string) []byte {
+	args := [5]string{s, n}
+	shape := `{"ok":false,"error":{"key":$,"args":[$,$,$,$,$]}}`
+	var pos []float64
+	if err != nil {
+		key, args = keyInternal, [5]string{}
+		if k, a, ok := sizing.Message(err); ok {
+			key, args = k, a
+		} else if e, ok := err.(*hfconfig.Error); ok {
+			key, args, pos = e.Key, e.Args, []float64{float64(e.Line), float64(e.Col)}
+			shape = `{"ok":false,"error":{"key":$,"args":[$,$,$,$,$],"line":#,"col":#}}`
+		}
 	}
-	f := v.Get(key)
-	return f, !f.IsUndefined() && !f.IsNull()
+	return fill(nil, shape, pos, append([]string{key}, args[:]...))
 }
 
-// spec says where one JS field goes.
+// fill appends shape to b, a JSON text in which '#' stands for the next of
+// nums, '?' for the next of nums as a boolean (0 is false), '$' for the
+// next of strs as a string and '%' and a letter for the next of nums as a
+// quantity {n, u} (g GiB, f FLOPs, d a duration, l a latency, r a rate).
+// Numbers are written in their shortest form, or as the tagged string
+// when they are not finite. One writer for every output, instead of a
+// call per field: every call site costs code in the WebAssembly build.
+//
+//go:noinline
+func fill(b []byte, shape string, nums []float64, strs []string) []byte {
+	for i := 0; i < len(shape); i++ {
+		switch c := shape[i]; c {
+		case '#':
+			x := nums[0]
+			nums = nums[1:]
+			switch {
+			case x-x == 0:
+				b = strconv.AppendFloat(b, x, 'g', -1, 64)
+			case x > 0:
+				b = appendString(b, "\x00Infinity")
+			case x < 0:
+				b = appendString(b, "\x00-Infinity")
+			default:
+				b = appendString(b, "\x00NaN")
+			}
+		case '?':
+			b = strconv.AppendBool(b, nums[0] != 0)
+			nums = nums[1:]
+		case '$':
+			b = appendString(b, strs[0])
+			strs = strs[1:]
+		case '%':
+			i++
+			x := nums[0]
+			nums = nums[1:]
+			var q sizing.Quantity
+			switch shape[i] {
+			case 'g':
+				q = sizing.GiBQuantity(int64(x))
+			case 'f':
+				q = sizing.FLOPsQuantity(x)
+			case 'd':
+				q = sizing.DurationQuantity(x)
+			case 'l':
+				q = sizing.LatencyQuantity(x)
+			default:
+				q = sizing.RateQuantity(x)
+			}
+			b = appendString(append(appendString(append(b, `{"n":`...), q.Num), `,"u":`...), q.Unit)
+			b = append(b, '}')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// appendString appends s as a JSON string.
+//
+//go:noinline
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			const hex = "0123456789abcdef"
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// spec says where one input field goes.
 type spec struct {
 	key string
 	p   any // *int, *int64, *float64, *string or *bool
@@ -150,28 +260,39 @@ type spec struct {
 
 // readFields copies the set fields of v into their destinations, checking
 // their types; it returns the failure result or nil.
-func readFields(v js.Value, specs []spec) any {
+//
+//go:noinline
+func readFields(v hfconfig.JSON, specs []spec) []byte {
 	for _, s := range specs {
-		f, ok := field(v, s.key)
-		if !ok {
+		f := v.Get(s.key)
+		if !f.Present() {
 			continue
 		}
-		num := f.Type() == js.TypeNumber
-		x := 0.5 // not whole, not read unless num
-		if num {
-			x = f.Float()
+		x, num := f.Number()
+		text, isText := f.Text()
+		switch text { // a number that is not finite, as it crosses
+		case "\x00NaN":
+			x, num, isText = math.NaN(), true, false
+		case "\x00Infinity":
+			x, num, isText = math.Inf(1), true, false
+		case "\x00-Infinity":
+			x, num, isText = math.Inf(-1), true, false
+		}
+		if !num {
+			x = 0.5 // not whole, not read unless num
 		}
 		whole := x == math.Trunc(x)
 		want := "number"
 		switch p := s.p.(type) {
 		case *string:
-			if want = "string"; f.Type() == js.TypeString {
-				*p = f.String()
+			if want = "string"; isText {
+				*p = text
 				continue
 			}
 		case *bool:
-			if want = "bool"; f.Type() == js.TypeBoolean {
-				*p = f.Bool()
+			want = "bool"
+			if b, ok := f.Bool(); ok {
+				*p = b
 				continue
 			}
 		case *float64:
@@ -190,12 +311,13 @@ func readFields(v js.Value, specs []spec) any {
 				continue
 			}
 		}
-		return failKey(keyType, s.key, want)
+		return failure(nil, keyType, s.key, want)
 	}
 	return nil
 }
 
-func readGPU(v js.Value) (sizing.GPU, any) {
+//go:noinline
+func readGPU(v hfconfig.JSON) (sizing.GPU, []byte) {
 	var g sizing.GPU
 	fail := readFields(v, []spec{
 		{"id", &g.ID}, {"name", &g.Name}, {"memoryBytes", &g.MemoryBytes},
@@ -204,7 +326,10 @@ func readGPU(v js.Value) (sizing.GPU, any) {
 	return g, fail
 }
 
-// modelSpecs are the model fields, in the order of modelFields.
+// modelSpecs are the model fields, in the order of the input and the
+// config object.
+//
+//go:noinline
 func modelSpecs(m *sizing.Model) []spec {
 	return []spec{
 		{"params", &m.Params}, {"activeParams", &m.ActiveParams},
@@ -217,26 +342,11 @@ func modelSpecs(m *sizing.Model) []spec {
 	}
 }
 
-// stringsOf reads an array of strings.
-func stringsOf(v js.Value, what string) ([]string, any) {
-	if v.Type() != js.TypeObject || v.Get("length").Type() != js.TypeNumber {
-		return nil, failKey(keyArray, what, "")
-	}
-	out := make([]string, v.Length())
-	for i := range out {
-		e := v.Index(i)
-		if e.Type() != js.TypeString {
-			return nil, failKey(keyArray, what, "")
-		}
-		out[i] = e.String()
-	}
-	return out, nil
-}
-
-func read(v js.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail any) {
-	mv, ok := field(v, "model")
-	if !ok || mv.Type() != js.TypeObject {
-		fail = failKey(keyModel, "", "")
+//go:noinline
+func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail []byte) {
+	mv := v.Get("model")
+	if !mv.IsObject() {
+		fail = failure(nil, keyModel, "", "")
 		return
 	}
 	var m sizing.Model
@@ -262,12 +372,24 @@ func read(v js.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail 
 	}); fail != nil {
 		return
 	}
-	if t, ok := field(v, "loraTargets"); ok {
-		if in.LoRATargets, fail = stringsOf(t, "loraTargets"); fail != nil {
+	if t := v.Get("loraTargets"); t.Present() {
+		// An array of strings (a number that is not finite, as it
+		// crosses, is not one).
+		if t.Len() < 0 {
+			fail = failure(nil, keyArray, "loraTargets", "")
 			return
 		}
+		in.LoRATargets = make([]string, t.Len())
+		for i := range in.LoRATargets {
+			s, ok := t.Index(i).Text()
+			if !ok || s == "\x00NaN" || s == "\x00Infinity" || s == "\x00-Infinity" {
+				fail = failure(nil, keyArray, "loraTargets", "")
+				return
+			}
+			in.LoRATargets[i] = s
+		}
 	}
-	if g, ok := field(v, "gpu"); ok {
+	if g := v.Get("gpu"); g.Present() {
 		if gpu, fail = readGPU(g); fail != nil {
 			return
 		}
@@ -276,7 +398,7 @@ func read(v js.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail 
 	if in.TP == 0 {
 		// The layout the GPU count implies, as the `size` command's -tp 0.
 		if err := in.Model.Validate(); err != nil {
-			fail = failure(errMessage(err))
+			fail = failure(err, "", "", "")
 			return
 		}
 		var gp *sizing.GPU
@@ -289,135 +411,125 @@ func read(v js.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail 
 	return
 }
 
-// quantity is a sizing.Quantity as {n, u}.
-func quantity(q sizing.Quantity) js.Value {
-	o := newObject()
-	o.Set("n", q.Num)
-	o.Set("u", q.Unit)
-	return o
-}
+// The parts of a result's shape (see fill). Without a GPU, fits and
+// usableBytes are null and the text has no usableBytes.
+const (
+	shapeBreakdown = `{"ok":true,"error":null,"breakdown":{"weights":#,"kvCache":#,"activations":#,"gradients":#,` +
+		`"optimizer":#,"adapters":#,"gathered":#,"overhead":#},`
+	shapeGPU     = `"fits":?,"usableBytes":#,`
+	shapeNoGPU   = `"fits":null,"usableBytes":null,`
+	shapeFigures = `"totalPerGPU":#,"pagedOut":#,"trainFLOPs":#,"trainSeconds":#,"prefillFLOPs":#,"ttft":#,"decode":#,` +
+		`"throughput":#,"perGPU":#,"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,` +
+		`"layout":{"tp":#,"pp":#,"cp":#,"dp":#,"auto":?},"text":{`
+	shapeTextGPU = `"usableBytes":%g,`
+	shapeText    = `"breakdown":{"weights":%g,"kvCache":%g,"activations":%g,"gradients":%g,"optimizer":%g,` +
+		`"adapters":%g,"gathered":%g,"overhead":%g},"totalPerGPU":%g,"pagedOut":%g,"trainFLOPs":%f,` +
+		`"trainSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r},"minGPUs":{`
+	shapeFit = `$:{"n":#,"tp":#,"pp":#,"decode":#,"ttft":#,"perGPU":#,"decodeText":%r,"ttftText":%l}`
+)
 
-// setNumbers sets keys[i] = nums[i] on o.
-func setNumbers(o js.Value, keys []string, nums []float64) {
-	for i, k := range keys {
-		o.Set(k, nums[i])
-	}
-}
-
-func result(v js.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool) any {
+//go:noinline
+func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool) []byte {
 	var gpu *sizing.GPU
 	if hasGPU {
 		gpu = &g
 	}
 	res, err := sizing.Estimate(in, gpu)
 	if err != nil {
-		return failure(errMessage(err))
+		return failure(err, "", "", "")
 	}
-	out := newObject()
-	out.Set("ok", true)
-	out.Set("error", js.Null())
-
+	bd := res.Breakdown
+	parts := []float64{float64(bd.Weights), float64(bd.KVCache), float64(bd.Activations), float64(bd.Gradients),
+		float64(bd.Optimizer), float64(bd.Adapters), float64(bd.GatheredLayer), float64(bd.Overhead)}
+	nums := append([]float64(nil), parts...)
+	shape, usable := shapeBreakdown+shapeNoGPU+shapeFigures, []float64(nil)
+	if gpu != nil {
+		fits := 0.0
+		if sizing.Fits(res, *gpu) {
+			fits = 1
+		}
+		usable = []float64{float64(sizing.UsableBytes(*gpu))}
+		shape = shapeBreakdown + shapeGPU + shapeFigures + shapeTextGPU
+		nums = append(nums, fits, usable[0])
+	}
+	compute, automatic := 0.0, 0.0
+	if res.DecodeComputeBound {
+		compute = 1
+	}
+	if auto {
+		automatic = 1
+	}
+	nums = append(nums, float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, res.TrainSeconds,
+		res.PrefillFLOPs, res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec, res.TokensPerSecPerGPU,
+		float64(res.KVBytesPerToken), float64(res.AdapterParams), compute,
+		float64(res.TP), float64(res.PP), float64(res.CP), float64(res.DataParallel), automatic)
 	// Every figure also as display text (the "text" object), formatted by
 	// the functions the pages use, so both print identical strings.
-	b := res.Breakdown
-	bd, tb := newObject(), newObject()
-	for i, x := range [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Overhead} {
-		k := [...]string{"weights", "kvCache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"}[i]
-		bd.Set(k, float64(x))
-		tb.Set(k, quantity(sizing.GiBQuantity(x)))
-	}
-	out.Set("breakdown", bd)
+	nums = append(append(append(nums, usable...), parts...), float64(res.TotalPerGPU), float64(res.PagedOutBytes),
+		res.TrainFLOPs, res.TrainSeconds, res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec,
+		res.TokensPerSecPerGPU)
+	b := fill(nil, shape+shapeText, nums, nil)
 
-	txt := newObject()
-	var fits, usable any = js.Null(), js.Null() // null without a GPU
-	if gpu != nil {
-		u := sizing.UsableBytes(*gpu)
-		fits, usable = sizing.Fits(res, *gpu), float64(u)
-		txt.Set("usableBytes", quantity(sizing.GiBQuantity(u)))
-	}
-	out.Set("fits", fits)
-	out.Set("usableBytes", usable)
-	setNumbers(out, []string{"totalPerGPU", "pagedOut", "trainFLOPs", "trainSeconds", "prefillFLOPs", "ttft", "decode",
-		"throughput", "perGPU", "kvBytesPerToken", "adapterParams"},
-		[]float64{float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, res.TrainSeconds, res.PrefillFLOPs,
-			res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec, res.TokensPerSecPerGPU,
-			float64(res.KVBytesPerToken), float64(res.AdapterParams)})
-	out.Set("computeBound", res.DecodeComputeBound)
-	lay := newObject()
-	setNumbers(lay, []string{"tp", "pp", "cp", "dp"}, []float64{float64(res.TP), float64(res.PP), float64(res.CP), float64(res.DataParallel)})
-	lay.Set("auto", auto)
-	out.Set("layout", lay)
-
-	txt.Set("breakdown", tb)
-	for i, q := range [...]sizing.Quantity{sizing.GiBQuantity(res.TotalPerGPU), sizing.GiBQuantity(res.PagedOutBytes),
-		sizing.FLOPsQuantity(res.TrainFLOPs), sizing.DurationQuantity(res.TrainSeconds), sizing.LatencyQuantity(res.TTFTSeconds),
-		sizing.RateQuantity(res.DecodeTokensPerSec), sizing.RateQuantity(res.ThroughputTokensPerSec), sizing.RateQuantity(res.TokensPerSecPerGPU)} {
-		txt.Set([...]string{"totalPerGPU", "pagedOut", "trainFLOPs", "trainSeconds", "ttft", "decode", "throughput", "perGPU"}[i], quantity(q))
-	}
-	out.Set("text", txt)
-
-	// The catalog is read one GPU at a time (no slice: it keeps the
-	// WebAssembly build smaller).
-	mins := newObject()
-	if c, ok := field(v, "catalog"); ok {
-		if c.Type() != js.TypeObject || c.Get("length").Type() != js.TypeNumber {
-			return failKey(keyArray, "catalog", "")
+	// The fewest GPUs of each catalog GPU that fit, read one GPU at a time.
+	if c := v.Get("catalog"); c.Present() {
+		if c.Len() < 0 {
+			return failure(nil, keyArray, "catalog", "")
 		}
-		for i, n := 0, c.Length(); i < n; i++ {
+		for i, n := 0, c.Len(); i < n; i++ {
 			cg, fail := readGPU(c.Index(i))
 			if fail != nil {
 				return fail
 			}
-			var entry any = js.Null() // where none fits
-			if f, ok := sizing.MinFit(in, cg); ok {
-				e := newObject()
-				setNumbers(e, []string{"n", "tp", "pp", "decode", "ttft", "perGPU"}, []float64{float64(f.N), float64(f.TP), float64(f.PP),
-					f.Result.DecodeTokensPerSec, f.Result.TTFTSeconds, f.Result.TokensPerSecPerGPU})
-				e.Set("decodeText", quantity(sizing.RateQuantity(f.Result.DecodeTokensPerSec)))
-				e.Set("ttftText", quantity(sizing.LatencyQuantity(f.Result.TTFTSeconds)))
-				entry = e
+			if i > 0 {
+				b = append(b, ',')
 			}
-			mins.Set(cg.ID, entry)
+			f, ok := sizing.MinFit(in, cg)
+			if !ok {
+				b = fill(b, `$:null`, nil, []string{cg.ID}) // where none fits
+				continue
+			}
+			r := f.Result
+			b = fill(b, shapeFit, []float64{float64(f.N), float64(f.TP), float64(f.PP), r.DecodeTokensPerSec,
+				r.TTFTSeconds, r.TokensPerSecPerGPU, r.DecodeTokensPerSec, r.TTFTSeconds}, []string{cg.ID})
 		}
 	}
-	out.Set("minGPUs", mins)
-	return out
+	return append(b, '}', '}')
 }
 
-// parseConfig is the JS entry point of gpuAtlasParseConfig.
-func parseConfig(this js.Value, args []js.Value) (out any) {
-	defer func() {
-		if recover() != nil {
-			out = failKey(keyInternal, "", "")
-		}
-	}()
-	if len(args) < 1 || args[0].Type() != js.TypeString {
-		return failKey(keyType, "config", "string")
-	}
-	c, err := hfconfig.Parse([]byte(args[0].String()))
+// shapeConfig is a config object's shape (see fill); the model's keys are
+// modelSpecs' in its order.
+const shapeConfig = `{"ok":true,"error":null,"modelType":$,"generic":?,"maxContext":#,"mtpLayers":#,` +
+	`"model":{"params":#,"activeParams":#,"layers":#,"hidden":#,"heads":#,"kvHeads":#,"ffn":#,"vocab":#,"tied":?,` +
+	`"experts":#,"expertsPerToken":#,"sharedExperts":#,"denseLayers":#,"denseFFN":#,"headDim":#,"kvLoraRank":#,` +
+	`"qLoraRank":#,"ropeHeadDim":#,"vHeadDim":#,"slidingWindow":#,"localLayers":#},"paramsText":$}`
+
+// parseConfig is gpuAtlasParseConfig.
+//
+//go:noinline
+func parseConfig(text []byte) []byte {
+	c, err := hfconfig.Parse(text)
 	if err != nil {
-		return failure(errMessage(err))
+		return failure(err, "", "", "")
 	}
-	o := newObject()
-	o.Set("ok", true)
-	o.Set("error", js.Null())
-	o.Set("modelType", c.ModelType)
-	o.Set("generic", c.Generic)
-	o.Set("maxContext", c.MaxContext)
-	o.Set("mtpLayers", c.MTPLayers)
-	mo := newObject()
+	generic := 0.0
+	if c.Generic {
+		generic = 1
+	}
+	nums := []float64{generic, float64(c.MaxContext), float64(c.MTPLayers)}
 	m := c.Model
 	for _, s := range modelSpecs(&m) {
+		x := 0.0
 		switch p := s.p.(type) {
 		case *int:
-			mo.Set(s.key, *p)
+			x = float64(*p)
 		case *int64:
-			mo.Set(s.key, float64(*p))
+			x = float64(*p)
 		case *bool:
-			mo.Set(s.key, *p)
+			if *p {
+				x = 1
+			}
 		}
+		nums = append(nums, x)
 	}
-	o.Set("model", mo)
-	o.Set("paramsText", strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64))
-	return o
+	return fill(nil, shapeConfig, nums, []string{c.ModelType, strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64)})
 }

@@ -397,11 +397,34 @@
     engineReady();
     update(false);
   };
-  // The engine (Go's wasm_exec.js and about 490 KB brotli of
+  // The engine (Go's wasm_exec.js and about 455 KB brotli of
   // WebAssembly) loads when a shared URL needs it, or on the first sign the
   // reader will use the form; until then the page shows the
   // server-rendered result of the default inputs.
   let loading = false;
+  // bind defines gpuAtlasSize(input) and gpuAtlasParseConfig(text) on the
+  // module's exports (generator/wasm): the argument goes in as UTF-8 JSON
+  // text (a number that is not finite, or a BigInt, as a tagged string the
+  // engine reads as that number), the result comes back as JSON text.
+  function bind(x) {
+    const enc = new TextEncoder(), dec = new TextDecoder();
+    const tag = (k, v) => (typeof v === "bigint" ? "\u0000NaN" : typeof v === "number" && !isFinite(v) ? "\u0000" + v : v);
+    const untag = (k, v) => (v === "\u0000NaN" || v === "\u0000Infinity" || v === "\u0000-Infinity" ? Number(v.slice(1)) : v);
+    const call = (fn, text) => {
+      let n = -1;
+      if (text !== null) {
+        const b = enc.encode(text);
+        const p = x.gpuAtlasBuffer(b.length); // may grow the memory: take its buffer after
+        new Uint8Array(x.mem.buffer, p, b.length).set(b);
+        n = b.length;
+      }
+      const len = fn(n), at = x.gpuAtlasData();
+      return JSON.parse(dec.decode(new Uint8Array(x.mem.buffer, at, len)), untag);
+    };
+    globalThis.gpuAtlasSize = (input) => call(x.gpuAtlasSize, JSON.stringify(input, tag) || "null");
+    globalThis.gpuAtlasParseConfig = (text) => call(x.gpuAtlasParseConfig, typeof text === "string" ? text : null);
+    globalThis.gpuAtlasReady();
+  }
   function failed(e) {
     const err = $("error");
     err.textContent = msg("calc.err.engine", e.message);
@@ -416,7 +439,10 @@
     s.onload = () => {
       const go = new Go();
       WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject)
-        .then((res) => go.run(res.instance))
+        .then((res) => {
+          go.run(res.instance); // runs main until it blocks; the exports then work
+          bind(res.instance.exports);
+        })
         .catch(failed);
     };
     document.head.appendChild(s);

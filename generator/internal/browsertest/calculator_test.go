@@ -854,7 +854,8 @@ func TestCalculatorConfigPaste(t *testing.T) {
 	}{
 		{"qwen3-30b-a3b.json", paste, nil, nil},
 		{"deepseek-v3.json", drop, map[string]string{"dtype": "fp8", "gpus": "8", "gpu": "h200-sxm-141gb"}, nil},
-		{"gemma-2-27b.json", paste, map[string]string{"seq": "8192"}, nil},
+		{"gemma-2-27b-it.json", paste, map[string]string{"seq": "8192"}, nil},
+		{"gemma-3-27b-it.json", paste, map[string]string{"seq": "32768"}, nil},
 		{"phi-4.json", drop, map[string]string{"workload": "qlora"}, map[string]string{"dtype": "int4"}},
 	}
 	for _, tc := range good {
