@@ -8,23 +8,28 @@
   const tbody = table.tBodies[0];
   let rows = [...tbody.rows];
   // /pricing/ renders the cheapest rows only; the first filter, sort or
-  // "show all" fetches the rest from /pricing/all/ (the same table, every
-  // row, which also serves readers without JavaScript).
+  // "show all" fetches the rest from the pages of the full list,
+  // /pricing/all/, /pricing/all/2/, ... (data-pages of them: the same
+  // table in pages, which also serve readers without JavaScript), and
+  // adds their rows in the list's order.
   const total = parseInt(table.dataset.total, 10) || rows.length;
   let expanding = null;
   function expand() {
     if (!table.dataset.all || rows.length >= total) return Promise.resolve();
     if (!expanding) {
-      expanding = fetch(table.dataset.all)
-        .then((r) => {
-          if (!r.ok) throw new Error(r.status + " " + r.statusText);
-          return r.text();
-        })
-        .then((html) => {
-          const doc = new DOMParser().parseFromString(html, "text/html");
+      const pages = Math.max(1, parseInt(table.dataset.pages, 10) || 1);
+      const urls = Array.from({ length: pages }, (_, i) => table.dataset.all + (i ? i + 1 + "/" : ""));
+      expanding = Promise.all(urls.map((u) => fetch(u).then((r) => {
+        if (!r.ok) throw new Error(r.status + " " + r.statusText + " " + u);
+        return r.text();
+      })))
+        .then((htmls) => {
           const have = new Set(rows.map((r) => r.dataset.key));
-          for (const r of doc.querySelectorAll("#prices tbody tr")) {
-            if (!have.has(r.dataset.key)) tbody.append(document.adoptNode(r));
+          for (const html of htmls) {
+            const doc = new DOMParser().parseFromString(html, "text/html");
+            for (const r of doc.querySelectorAll("#prices tbody tr")) {
+              if (!have.has(r.dataset.key)) tbody.append(document.adoptNode(r));
+            }
           }
           rows = [...tbody.rows];
           lastSort = "";

@@ -22,6 +22,7 @@ var a11yPages = []string{
 	"providers/",             // provider index
 	"providers/aws/",         // a provider page
 	"pricing/",               // pricing
+	"pricing/all/2/",         // a page of the full price list (previous and next)
 	"guides/",                // guides index
 	"guides/why-cloud-gpus/", // a guide
 	"faq/",                   // FAQ

@@ -42,11 +42,24 @@ var layoutViewports = []struct {
 
 // layoutExtraPages are page shapes sitePages does not pick: a search
 // results page, a guide with long inline code, the GPU index by price,
-// the instance comparison with three offers. /pricing/all/ is the
-// pricing template with every row (thousands since the cloud price
-// imports): /pricing/ checks the same markup.
+// the instance comparison with three offers, a GPU page with every
+// optional offer column chosen. (A page of the full price list,
+// /pricing/all/2/, is among sitePages.)
 var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "gpus/by-price/",
-	"compare/instances/?o=aws/p5-48xlarge&o=lambda/gpu-8x-h100-sxm5&o=runpod/1x-h100-sxm-community-cloud"}
+	layoutInstancesPage, "gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd"}
+
+// layoutInstancesPage is the instance comparison of three offers.
+const layoutInstancesPage = "compare/instances/?o=aws/p5-48xlarge&o=lambda/gpu-8x-h100-sxm5&o=runpod/1x-h100-sxm-community-cloud"
+
+// layoutReady holds, for a page whose script draws its content from
+// fetched data, an expression that is truthy once that content is on the
+// page: the rules are checked on what the reader sees, not on the page
+// before its data arrives.
+var layoutReady = map[string]string{
+	"search/?q=h100":    `document.querySelector("#search-page-results li")`,
+	layoutInstancesPage: `document.querySelector("#instances-out table")`,
+	"gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd": `document.getElementById("col-tpd").checked`,
+}
 
 // layoutJS checks the layout rules on the page as rendered and returns,
 // for each rule, the breaches found (a short description of each).
@@ -372,6 +385,9 @@ func TestLayout(t *testing.T) {
 						t.Run(pageName(p), func(t *testing.T) {
 							b := b.For(t)
 							b.Navigate(p)
+							if ready := layoutReady[p]; ready != "" {
+								b.Poll(ready)
+							}
 							var got map[string][]string
 							evalSlow(b, `document.fonts.ready.then(() => `+layoutJS+`)`, &got)
 							mu.Lock()
@@ -401,6 +417,11 @@ func TestLayout(t *testing.T) {
 	}
 	if !slices.Contains(pages, "api/") || !slices.Contains(pages, "tco/") {
 		t.Errorf("the pages checked, %v, lack api/ or tco/", pages)
+	}
+	for p := range layoutReady {
+		if !slices.Contains(pages, p) {
+			t.Errorf("layoutReady names %s, which is not among the pages checked", p)
+		}
 	}
 }
 
@@ -462,8 +483,8 @@ func TestLayoutRules(t *testing.T) {
 }
 
 // evalSlow is Eval with four times the step timeout: the layout rules
-// measure every word and tap target of a page, and /pricing/all/ as cards
-// on a phone has thousands of each.
+// measure every word and tap target of a page, and a page of the full
+// price list as cards on a phone has thousands of each.
 func evalSlow(b *Browser, expr string, out any) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 4*Timeout)

@@ -6,7 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
+	"html"
 	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -691,6 +695,105 @@ func TestPricingShowAll(t *testing.T) {
 	check("after reloading " + loc)
 }
 
+// TestPricingPages: the full price list is split into pages of
+// build.PricingPageRows rows (/pricing/all/, /pricing/all/2/, ...) that
+// together hold every price row of the catalog once, in the list's order
+// (cheapest per GPU-hour first), each naming its range; without
+// JavaScript a reader pages through them with the numbered, previous and
+// next links, and a page holds no filter form (the pricing script is not
+// on it). With JavaScript, /pricing/ still filters every row: the other
+// tests of this file wait for all pages to arrive.
+func TestPricingPages(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	n := (len(g.rows) + build.PricingPageRows - 1) / build.PricingPageRows
+	if n < 3 {
+		t.Fatalf("%d price rows make %d pages of %d: the test needs a first, a middle and a last page", len(g.rows), n, build.PricingPageRows)
+	}
+	page := func(k int) string {
+		if k == 1 {
+			return "pricing/all/"
+		}
+		return "pricing/all/" + strconv.Itoa(k) + "/"
+	}
+	// The pages' files, as built: every row once, in order.
+	keyRE := regexp.MustCompile(`<tr data-gpu[^>]* data-key="([^"]*)"`)
+	var keys []string
+	for k := 1; k <= n; k++ {
+		buf, err := os.ReadFile(filepath.Join(SiteDir(base), filepath.FromSlash(page(k)), "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, m := range keyRE.FindAllStringSubmatch(string(buf), -1) {
+			keys = append(keys, html.UnescapeString(m[1]))
+			got++
+		}
+		if want := min(build.PricingPageRows, len(g.rows)-(k-1)*build.PricingPageRows); got != want {
+			t.Errorf("/%s holds %d rows, want %d", page(k), got, want)
+		}
+	}
+	if d := diffKeys(keys, rowKeys(g.rows)); d != "" {
+		t.Errorf("the pages' rows in order: %s", d)
+	}
+	if _, err := os.Stat(filepath.Join(SiteDir(base), filepath.FromSlash(page(n+1)))); err == nil {
+		t.Errorf("/%s exists after the last page", page(n+1))
+	}
+
+	// Without JavaScript: the first page, next, the last page, previous.
+	b := New(t, base)
+	noJS(b, true)
+	type view struct {
+		Shown   string   `json:"shown"`
+		Links   []string `json:"links"`
+		Current string   `json:"current"`
+		Prev    bool     `json:"prev"`
+		Next    bool     `json:"next"`
+		Form    bool     `json:"form"`
+		Script  bool     `json:"script"`
+	}
+	read := func() view {
+		var v view
+		b.Eval(`(() => {
+			const nav = document.querySelector("nav.pages");
+			const links = nav ? [...nav.querySelectorAll("a:not([rel])")].map((a) => a.textContent) : [];
+			const cur = nav && nav.querySelector("a[aria-current=page]");
+			return {shown: document.getElementById("shown").textContent, links, current: cur ? cur.textContent : "",
+				prev: !!(nav && nav.querySelector("a[rel=prev]")), next: !!(nav && nav.querySelector("a[rel=next]")),
+				form: !!document.getElementById("filters"), script: [...document.scripts].some((s) => /pricing\./.test(s.src))};
+		})()`, &v)
+		return v
+	}
+	check := func(k int) {
+		t.Helper()
+		v := read()
+		lo, hi := (k-1)*build.PricingPageRows, min(k*build.PricingPageRows, len(g.rows))
+		shown := fmt.Sprintf("Prices %d–%d of %d, the cheapest per GPU-hour first (page %d of %d).", lo+1, hi, len(g.rows), k, n)
+		if !strings.HasPrefix(v.Shown, shown) {
+			t.Errorf("page %d says %q, want it to start %q", k, v.Shown, shown)
+		}
+		if len(v.Links) != n || v.Current != strconv.Itoa(k) || v.Prev != (k > 1) || v.Next != (k < n) {
+			t.Errorf("page %d: %d page links, current %q, previous %v, next %v; want %d, %d, %v, %v", k, len(v.Links), v.Current, v.Prev, v.Next, n, k, k > 1, k < n)
+		}
+		if v.Form || v.Script {
+			t.Errorf("page %d: filter form %v, pricing script %v; want neither", k, v.Form, v.Script)
+		}
+		if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(g.rows[lo:hi])); d != "" {
+			t.Errorf("page %d: %s", k, d)
+		}
+	}
+	b.Navigate(page(1))
+	check(1)
+	b.Follow(0, func() { b.Click("nav.pages a[rel=next]") })
+	check(2)
+	b.Follow(0, func() { b.Click("nav.pages li:nth-last-child(2) a") })
+	check(n)
+	b.Follow(0, func() { b.Click("nav.pages a[rel=prev]") })
+	check(n - 1)
+	noJS(b, false)
+}
+
 // TestPricingCSV downloads the CSV: its rows are the visible rows, in
 // their order, with the prices converted to the chosen currency.
 func TestPricingCSV(t *testing.T) {
@@ -789,9 +892,10 @@ func TestPricingCSV(t *testing.T) {
 }
 
 // TestPricingHeaderSortButtons: the price tables' headers hold sort buttons
-// only on the pages whose script sorts (/pricing/ and /pricing/all/); on a
-// GPU or provider page a button would do nothing. A GPU page has no GPU
-// column and a provider page no provider column: one sortable column less.
+// only on the page whose script sorts (/pricing/); on a page of the full
+// list (/pricing/all/), a GPU or a provider page a button would do
+// nothing. A GPU page has no GPU column and a provider page no provider
+// column: one sortable column less.
 func TestPricingHeaderSortButtons(t *testing.T) {
 	t.Parallel()
 	base := Site(t)
@@ -799,7 +903,7 @@ func TestPricingHeaderSortButtons(t *testing.T) {
 	for _, c := range []struct {
 		page              string
 		buttons, sortable int
-	}{{"pricing/", 9, 9}, {"pricing/all/", 9, 9}, {"gpus/h100-sxm5-80gb/", 0, 8}, {"providers/aws/", 0, 8}} {
+	}{{"pricing/", 9, 9}, {"pricing/all/", 0, 9}, {"gpus/h100-sxm5-80gb/", 0, 8}, {"providers/aws/", 0, 8}} {
 		t.Run(c.page, func(t *testing.T) {
 			b := b.For(t)
 			b.Navigate(c.page)
@@ -972,7 +1076,9 @@ func TestHideStale(t *testing.T) {
 // TestOfferCardsPhone: on a 390 px phone an offer table is a list of
 // cards: no header row shows, nothing scrolls sideways, and every card
 // shows what it is (GPU or provider), its price per GPU-hour on its first
-// line and its age badge, all inside the screen.
+// line and its age badge, all inside the screen; the compare box sits at
+// the card's right edge, and the instance price keeps its figure and
+// currency on one line.
 func TestOfferCardsPhone(t *testing.T) {
 	t.Parallel()
 	base := Site(t)
@@ -1006,6 +1112,14 @@ func TestOfferCardsPhone(t *testing.T) {
 					}
 					const price = row.querySelector(".c-pergpu").getBoundingClientRect();
 					if (price.top - box.top > 16) problems.push(id + ": the price is not on the card's first line");
+					const pick = row.querySelector(".c-pick label").getBoundingClientRect();
+					if (box.right - pick.right > 2) problems.push(id + ": the compare box ends " + Math.round(box.right - pick.right) + " px before the card's right edge");
+					const inst = row.querySelector(".c-price").firstChild;
+					if (inst && inst.nodeType === Node.TEXT_NODE) {
+						const range = document.createRange();
+						range.selectNodeContents(inst);
+						if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) problems.push(id + ": the instance price " + JSON.stringify(inst.data) + " breaks over lines");
+					}
 				}
 				return {head: document.querySelector("table.offers thead").getBoundingClientRect().height,
 					scroll: wrap.scrollWidth > wrap.clientWidth + 1 || document.documentElement.scrollWidth > vw + 1, rows: rows.length, problems};

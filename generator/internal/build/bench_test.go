@@ -55,7 +55,7 @@ func BenchmarkPageWeight(b *testing.B) {
 	out := repoBuild(b)
 	pages := map[string]string{
 		"home": "index.html", "gpu-index": "gpus/index.html", "gpu": "gpus/h100-sxm5-80gb/index.html",
-		"providers": "providers/index.html", "provider": "providers/aws/index.html", "pricing": "pricing/index.html",
+		"providers": "providers/index.html", "provider": "providers/aws/index.html", "pricing": "pricing/index.html", "pricing-all": "pricing/all/index.html",
 		"guides": "guides/index.html", "guide": "guides/scenario-llm-fine-tuning/index.html", "faq": "faq/index.html",
 		"methodology": "methodology/index.html", "models": "models/index.html", "model": "models/llama-3-8b/index.html",
 		"compare-pair": "compare/a100-sxm4-80gb-vs-h100-sxm5-80gb/index.html", "compare": "compare/index.html",

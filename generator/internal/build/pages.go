@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -82,6 +83,44 @@ type PricingPage struct {
 	// short table); /pricing/all/ shows every row without JavaScript.
 	Limit int
 	All   bool
+	// Total is the number of rows in the whole list. The full list is
+	// split into Pages pages of PricingPageRows rows (/pricing/all/,
+	// /pricing/all/2/, ...; PagePaths), each within the page-weight budget:
+	// a page of it (All) has Page (1-based) and First, the 1-based number
+	// of its first row. /pricing/ has Page 0; its script fetches every page
+	// of the list when a reader filters, sorts or shows all.
+	Total, Page, Pages, First int
+	PagePaths                 []string
+}
+
+// PricingPageRows is how many price rows one page of the full list holds.
+const PricingPageRows = 250
+
+// pricingPagePaths are the paths of the pages of a full list of n rows.
+func pricingPagePaths(n int) []string {
+	paths := []string{"pricing/all/"}
+	for k := 2; (k-1)*PricingPageRows < n; k++ {
+		paths = append(paths, "pricing/all/"+strconv.Itoa(k)+"/")
+	}
+	return paths
+}
+
+// pricingAll renders the full list as pages of PricingPageRows rows, in
+// the order of pp.Rows, titled title ("page k of n" after the first). They
+// hold no filter form and no pricing script: a reader without JavaScript
+// pages through them; /pricing/ filters and sorts every row.
+func (s *siteBuild) pricingAll(pp *PricingPage, title string) {
+	rows := pp.Rows
+	for i, path := range pp.PagePaths {
+		p := *pp
+		lo, hi := i*PricingPageRows, min((i+1)*PricingPageRows, len(rows))
+		p.Rows, p.Page, p.First = rows[lo:hi], i+1, lo+1
+		tt := title
+		if i > 0 {
+			tt = title + fmt.Sprintf(s.r.T("pricing.pages.title"), i+1, p.Pages)
+		}
+		s.page(&render.Page{Kind: "pricing", Path: path, Title: tt, Description: s.r.T("pricing.description"), Scripts: []string{"js/tables.js"}, Data: &p})
+	}
 }
 
 func (s *siteBuild) summaries() []GPUSummary {
@@ -161,10 +200,14 @@ func (s *siteBuild) pages() {
 	})
 	for _, all := range []bool{false, true} {
 		pp := &PricingPage{Filters: s.filters(), FXJSON: s.fxJSON(), Currencies: s.cat.FX.Currencies(), Rows: byPrice, Currency: cur, FX: s.cat.FX,
-			Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets, Limit: PricingLimit, All: all}
+			Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets, Limit: PricingLimit, All: all,
+			Total: len(byPrice), PagePaths: pricingPagePaths(len(byPrice))}
+		pp.Pages = len(pp.PagePaths)
 		path, title := "pricing/", t("pricing.title")
 		if all {
 			pp.Limit, path, title = 0, "pricing/all/", t("pricing.title")+" (every row)"
+			s.pricingAll(pp, title)
+			continue
 		}
 		s.page(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/tables.js", "js/pricing.js"}, Data: pp})
 	}
