@@ -49,6 +49,12 @@ type Options struct {
 	// whole site (the CLI's build does); Result.Tree is then nil. The
 	// output is the same either way.
 	Stream bool
+	// Memo, when set, is the previous build's memo of rendered pages (or
+	// NewMemo for a first build): pages whose data did not change are
+	// taken from it, and Result.Memo holds this build's. Only for a caller
+	// that rebuilds the same site with the same templates, UI strings,
+	// static files and options (the dev server).
+	Memo *Memo
 	// CacheDir holds the precompression cache (default: the user cache
 	// directory's gpu-atlas/precompress); NoCache compresses everything
 	// afresh. Neither changes the output.
@@ -89,6 +95,10 @@ type Result struct {
 	Files int
 	Bytes int64
 	Tree  *output.Tree // every file; nil for a streaming build
+	// Memo is this build's memo of rendered pages when Options.Memo was
+	// set; Reused counts the pages taken from Options.Memo.
+	Memo   *Memo
+	Reused int
 	// BasePath is the path the site is served under: "/", or the path of
 	// base_url ("/gpu/" for https://intranet.example/gpu/).
 	BasePath string
@@ -137,7 +147,7 @@ func Run(o Options) (*Result, *diag.List) {
 	if o.Stream {
 		start = create
 	}
-	basePath, d := site(o, k, start)
+	b, d := site(o, k, start)
 	if !d.HasErrors() && !o.Stream {
 		if err := create(); err != nil {
 			d.Errorf(o.Out, 0, 0, "writing output: %v", err)
@@ -162,18 +172,19 @@ func Run(o Options) (*Result, *diag.List) {
 		d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 		return nil, d
 	}
-	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: basePath}, d
+	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: b.basePath, Memo: b.memo, Reused: b.reused}, d
 }
 
 // site builds the site into k, and returns the path it is served under
-// ("/", "/gpu/"). Pages go to k as they are rendered, the other files
+// ("/", "/gpu/") and, with Options.Memo, this build's memo. Pages go to k
+// as they are rendered, the other files
 // (assets, exports, feeds, the sitemap) once the link check has passed.
 // start, when not nil, is called once the sources are valid and before
 // anything is put: a streaming build makes its temporary tree there.
-func site(o Options, k *sink, start func() error) (string, *diag.List) {
+func site(o Options, k *sink, start func() error) (built, *diag.List) {
 	cat, d := catalog.LoadLayered(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
 	if cat == nil {
-		return "", d
+		return built{}, d
 	}
 	base := cat.Site.BaseURL
 	if o.BaseURL != "" {
@@ -182,7 +193,7 @@ func site(o Options, k *sink, start func() error) (string, *diag.List) {
 	origin, basePath, err := splitBase(base)
 	if err != nil {
 		d.Errorf("data/site.toml", 0, 0, "base_url: %v", err)
-		return "", d
+		return built{}, d
 	}
 	editions := cat.Site.Langs()
 	langs := cat.Site.LangCodes()
@@ -195,15 +206,18 @@ func site(o Options, k *sink, start func() error) (string, *diag.List) {
 	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay},
 		Resolver: &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: dateStyles(editions)}}, d)
 	if d.HasErrors() {
-		return "", d
+		return built{}, d
 	}
 	tree := output.NewTree()
 	assets := Assets(o.Root, tree, d)
 	wasmAssets(o, tree, assets, d)
 	if d.HasErrors() {
-		return "", d
+		return built{}, d
 	}
 	s := &siteBuild{o: o, cat: cat, tree: tree, out: k, d: d, base: basePath, origin: origin, editions: editions, alternates: map[string][]string{}}
+	if o.Memo != nil {
+		s.prevMemo, s.memo = o.Memo, o.Memo.next()
+	}
 	for i, l := range editions {
 		prefix := ""
 		if i > 0 {
@@ -214,12 +228,12 @@ func site(o Options, k *sink, start func() error) (string, *diag.List) {
 			Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
 				"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
 		if d.HasErrors() {
-			return "", d
+			return built{}, d
 		}
 		if i == 0 && start != nil {
 			if err := start(); err != nil {
 				d.Errorf(o.Out, 0, 0, "writing output: %v", err)
-				return "", d
+				return built{}, d
 			}
 		}
 		var pages []*content.Page
@@ -233,17 +247,24 @@ func site(o Options, k *sink, start func() error) (string, *diag.List) {
 		s.pages()
 		s.renderQueued()
 		if d.HasErrors() {
-			return "", d
+			return built{}, d
 		}
 	}
 	s.sitemap()
 	s.checkLinks()
 	if d.HasErrors() {
-		return "", d
+		return built{}, d
 	}
 	k.putTree(tree, func(p string, err error) { d.Errorf("public/"+p, 0, 0, "%v", err) })
 	k.done()
-	return basePath, d
+	return built{basePath: basePath, memo: s.memo, reused: s.reused}, d
+}
+
+// built is what site returns besides its diagnostics.
+type built struct {
+	basePath string
+	memo     *Memo
+	reused   int
 }
 
 func langOr(l string) string {
@@ -302,6 +323,10 @@ type siteBuild struct {
 	queue []renderJob
 	// links are the href and src values of each rendered page, by file.
 	links map[string][]string
+	// memo receives this build's pages when Options.Memo is set; prevMemo
+	// is Options.Memo; reused counts the pages taken from it.
+	memo, prevMemo *Memo
+	reused         int
 	// compareCols memoises compareGPU for the current edition.
 	compareCols map[*catalog.GPU]CompareGPU
 }

@@ -24,7 +24,9 @@ type renderJob struct {
 // safe for concurrent use, and a page's data is complete when it is
 // queued), and puts each in the build's sink as it is rendered; errors are
 // reported in queue order, so the output and the diagnostics do not depend
-// on the number of cores.
+// on the number of cores. With a memo (Options.Memo), a page whose data has
+// the fingerprint it had in the previous build is taken from that build's
+// memo instead of being rendered.
 func (s *siteBuild) renderQueued() {
 	jobs := s.queue
 	s.queue = nil
@@ -32,29 +34,52 @@ func (s *siteBuild) renderQueued() {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var next atomic.Int64
+	var next, reused atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, len(jobs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var fpr *fingerprinter
+			if s.memo != nil {
+				fpr = newFingerprinter(s.memo.seed)
+			}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(jobs) {
 					return
 				}
 				j := &jobs[i]
+				var fp uint64
+				remember := false
+				if fpr != nil {
+					fp, remember = fpr.sum(j.page)
+				}
+				if remember && s.prevMemo != nil {
+					if e, ok := s.prevMemo.get(j.file, fp); ok {
+						j.links = e.links
+						j.putErr = s.out.finish(j.file, e.out)
+						s.memo.put(j.file, e)
+						reused.Add(1)
+						continue
+					}
+				}
 				out, err := j.r.Render(j.page)
 				if err != nil {
 					j.err = err
 					continue
 				}
 				j.links = pageLinks(out)
-				j.putErr = s.out.put(j.file, out)
+				fin, err := s.out.put(j.file, out)
+				j.putErr = err
+				if remember && err == nil {
+					s.memo.put(j.file, memoPage{fp: fp, out: fin, links: j.links})
+				}
 			}
 		}()
 	}
 	wg.Wait()
+	s.reused += int(reused.Load())
 	for _, j := range jobs {
 		if j.err != nil {
 			file, line, col, msg := templateError(j.err, "templates/"+j.page.Kind+".html")

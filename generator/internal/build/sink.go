@@ -61,20 +61,26 @@ func newSink(o Options, stream, check bool) *sink {
 	return k
 }
 
-// put finishes one file and passes it on. Its error names no position;
-// the caller reports it against the file.
-func (k *sink) put(p string, b []byte) error {
+// put minifies one file, finishes it and passes it on, and returns the
+// minified bytes. Its error names no position; the caller reports it
+// against the file.
+func (k *sink) put(p string, b []byte) ([]byte, error) {
 	p = path.Clean(strings.TrimPrefix(p, "/"))
 	if k.min != nil {
 		if mt := mediaType(p); mt != "" {
 			var out bytes.Buffer
 			out.Grow(len(b))
 			if err := k.min.Minify(mt, &out, bytes.NewReader(b)); err != nil {
-				return fmt.Errorf("minify: %v", err)
+				return nil, fmt.Errorf("minify: %v", err)
 			}
 			b = out.Bytes()
 		}
 	}
+	return b, k.finish(p, b)
+}
+
+// finish passes on a minified file and its .br and .gz siblings.
+func (k *sink) finish(p string, b []byte) error {
 	if err := k.pass(p, b); err != nil {
 		return err
 	}
@@ -132,7 +138,7 @@ func (k *sink) putTree(t *output.Tree, report func(p string, err error)) {
 					return
 				}
 				b, _ := t.Get(paths[i])
-				errs[i] = k.put(paths[i], b)
+				_, errs[i] = k.put(paths[i], b)
 			}
 		}()
 	}

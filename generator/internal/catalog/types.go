@@ -123,7 +123,11 @@ type GPU struct {
 	Interconnect    Interconnect `toml:"interconnect"`
 	Sources         []Source     `toml:"sources"`
 
-	Offers []*Offer `toml:"-"` // filled by Load, sorted by price
+	// Offers are filled by Load, sorted by price. A back-reference: page
+	// fingerprints (package build) see only which offers they are, so a
+	// template may count them but should reach an offer's prices through
+	// the page's own rows.
+	Offers []*Offer `toml:"-" fingerprint:"ids"`
 
 	exportPos tomlpos.Pos
 }
@@ -159,7 +163,8 @@ type Provider struct {
 	I18n       map[string]ProviderText `toml:"i18n"`
 	Sources    []Source                `toml:"sources"`
 
-	Offers []*Offer `toml:"-"` // filled by Load
+	// Offers are filled by Load; a back-reference, like GPU.Offers.
+	Offers []*Offer `toml:"-" fingerprint:"ids"`
 
 	broken  bool          // its file did not decode
 	costPos []tomlpos.Pos // where each extra_costs entry's currency is written

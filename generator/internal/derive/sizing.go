@@ -38,7 +38,9 @@ type Scenario struct {
 	// ID names the scenario; pages show the UI string "scenario.<ID>".
 	// Label is its English description, for code and tests.
 	ID, Label string
-	Input     func(m sizing.Model) sizing.Input
+	// Input captures nothing: the same code means the same inputs, which
+	// the build's page fingerprints rely on (the tag).
+	Input func(m sizing.Model) sizing.Input `fingerprint:"code"`
 }
 
 // Scenarios are the common cases of the pages: inference at bf16 and int4,

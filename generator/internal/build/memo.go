@@ -1,0 +1,45 @@
+package build
+
+import (
+	"hash/maphash"
+	"sync"
+)
+
+// Memo holds the pages one build rendered, each with the fingerprint of
+// its data (see fingerprinter), for the next build of the same site in the
+// same process: the dev server passes the previous build's memo, and a
+// page whose data did not change is taken from it instead of being
+// rendered and minified again. It is valid only while the templates, UI
+// strings, static assets and build options stay the same; the caller
+// starts from NewMemo when one of those changes.
+type Memo struct {
+	seed  maphash.Seed
+	mu    sync.Mutex
+	pages map[string]memoPage // by output file
+}
+
+type memoPage struct {
+	fp    uint64
+	out   []byte // minified
+	links []string
+}
+
+// NewMemo returns an empty memo: a build given it renders every page and
+// returns a memo of them in Result.Memo.
+func NewMemo() *Memo { return &Memo{seed: maphash.MakeSeed(), pages: map[string]memoPage{}} }
+
+// next returns an empty memo with m's seed, for the build that reads m.
+func (m *Memo) next() *Memo { return &Memo{seed: m.seed, pages: map[string]memoPage{}} }
+
+func (m *Memo) get(file string, fp uint64) (memoPage, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.pages[file]
+	return e, ok && e.fp == fp
+}
+
+func (m *Memo) put(file string, e memoPage) {
+	m.mu.Lock()
+	m.pages[file] = e
+	m.mu.Unlock()
+}
