@@ -45,5 +45,17 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 	for _, g := range cat.GPUs {
 		gpus = append(gpus, derive.SizingGPU(g))
 	}
-	return sizecmd.Run(args, presets, gpus, stdout, stderr)
+	// The current on-demand prices per instance-hour, in USD, as the
+	// calculator's cost per million tokens uses them.
+	var offers []sizecmd.Offer
+	for _, o := range cat.Offers {
+		p, ok := o.Price("on-demand")
+		if !ok || o.GPU == nil || (p.Unit != "" && p.Unit != "hour") {
+			continue
+		}
+		if usd, ok := cat.FX.Convert(p.Price, o.Currency, "USD"); ok {
+			offers = append(offers, sizecmd.Offer{ID: o.ID, GPU: o.GPU.ID, GPUs: o.GPUCount, PerHour: usd})
+		}
+	}
+	return sizecmd.Run(args, presets, gpus, offers, stdout, stderr)
 }

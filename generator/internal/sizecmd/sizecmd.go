@@ -22,11 +22,21 @@ import (
 // ExitUsage is the exit status for bad input.
 const ExitUsage = 2
 
+// Offer is a current on-demand price of a catalog instance, for the cost
+// per million output tokens.
+type Offer struct {
+	ID      string  // the offer's catalog id
+	GPU     string  // its GPU's id
+	GPUs    int     // GPUs in the instance
+	PerHour float64 // on-demand price per instance-hour, USD
+}
+
 // Run runs `size` with args (the arguments after the subcommand name).
-// presets are the catalog's model presets by id and gpus its GPUs. It prints
-// a report (or JSON with -json) to stdout and returns 0; on bad input it
-// prints one line "size: ..." to stderr and returns 2.
-func Run(args []string, presets map[string]sizing.Model, gpus []sizing.GPU, stdout, stderr io.Writer) int {
+// presets are the catalog's model presets by id, gpus its GPUs and offers
+// its current on-demand prices. It prints a report (or JSON with -json) to
+// stdout and returns 0; on bad input it prints one line "size: ..." to
+// stderr and returns 2.
+func Run(args []string, presets map[string]sizing.Model, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Writer) int {
 	cfg, err := parse(args, presets, gpus)
 	if errors.Is(err, flag.ErrHelp) {
 		fs, _ := newFlagSet()
@@ -39,7 +49,7 @@ func Run(args []string, presets map[string]sizing.Model, gpus []sizing.GPU, stdo
 		fmt.Fprintln(stderr, "size: "+oneLine(err.Error()))
 		return ExitUsage
 	}
-	rep, err := compute(cfg, gpus)
+	rep, err := compute(cfg, gpus, offers)
 	if err != nil {
 		fmt.Fprintln(stderr, "size: "+oneLine(err.Error()))
 		return ExitUsage
@@ -307,6 +317,15 @@ type minGPU struct {
 	n   int
 }
 
+// cost is the cost per million output tokens on one offer: the decode
+// bound at the smallest layout of its GPU that holds the model (batch and
+// context as given), with as many replicas as the instance holds.
+type cost struct {
+	offer    Offer
+	replicas int
+	perM     float64 // USD per million output tokens
+}
+
 // report is everything Run prints.
 type report struct {
 	cfg    config
@@ -314,9 +333,10 @@ type report struct {
 	usable int64
 	fits   bool
 	mins   []minGPU // sorted: fitting first by count, then by id
+	costs  []cost   // inference only; cheapest first, then by offer id
 }
 
-func compute(cfg config, gpus []sizing.GPU) (report, error) {
+func compute(cfg config, gpus []sizing.GPU, offers []Offer) (report, error) {
 	res, err := sizing.Estimate(cfg.in, cfg.gpu)
 	if err != nil {
 		return report{}, err
@@ -343,8 +363,35 @@ func compute(cfg config, gpus []sizing.GPU) (report, error) {
 		}
 		return a.gpu.ID < b.gpu.ID
 	})
+	if cfg.in.Workload == sizing.Inference && len(offers) > 0 {
+		fits := map[string]sizing.Fit{}
+		for _, g := range gpus {
+			if f, ok := sizing.MinFit(cfg.in, g); ok {
+				fits[g.ID] = f
+			}
+		}
+		for _, o := range offers {
+			f, ok := fits[o.GPU]
+			if !ok {
+				continue
+			}
+			if c := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, o.GPUs, o.PerHour); c > 0 {
+				rep.costs = append(rep.costs, cost{offer: o, replicas: o.GPUs / f.N, perM: c})
+			}
+		}
+		sort.SliceStable(rep.costs, func(i, j int) bool {
+			a, b := rep.costs[i], rep.costs[j]
+			if a.perM != b.perM {
+				return a.perM < b.perM
+			}
+			return a.offer.ID < b.offer.ID
+		})
+	}
 	return rep, nil
 }
+
+// costRows is how many offers the text report lists (-json has all).
+const costRows = 10
 
 // gib renders bytes in GiB with two decimals and the unit.
 func gib(b int64) string {
@@ -508,6 +555,18 @@ func (r report) writeText(w io.Writer) {
 		}
 		tw.Flush()
 	}
+
+	if len(r.costs) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Cost per million output tokens (on-demand, USD; from the decode bound, so a lower bound; cheapest %d of %d offers):\n",
+			min(costRows, len(r.costs)), len(r.costs))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, c := range r.costs[:min(costRows, len(r.costs))] {
+			fmt.Fprintf(tw, "  %s\t%d× %s\t%d replica(s)\t$%s/h\t$%s\n", c.offer.ID, c.offer.GPUs, c.offer.GPU, c.replicas,
+				strconv.FormatFloat(c.offer.PerHour, 'f', 2, 64), strconv.FormatFloat(c.perM, 'f', 4, 64))
+		}
+		tw.Flush()
+	}
 }
 
 // archNotes describes the architecture features beyond a dense GQA
@@ -638,6 +697,17 @@ type jsonReport struct {
 	KVBytesPerToken  int64           `json:"kv_bytes_per_token"`
 	AdapterParams    int64           `json:"adapter_params"`
 	DataParallel     int             `json:"data_parallel"`
+	CostPerMillion   []jsonCost      `json:"cost_per_million_tokens"`
+}
+
+// jsonCost is one offer's cost per million output tokens.
+type jsonCost struct {
+	Offer      string  `json:"offer"`
+	GPU        string  `json:"gpu"`
+	GPUs       int     `json:"gpus"`
+	Replicas   int     `json:"replicas"`
+	USDPerHour float64 `json:"usd_per_hour"`
+	USD        float64 `json:"usd_per_million_tokens"`
 }
 
 func (r report) toJSON() jsonReport {
@@ -694,6 +764,11 @@ func (r report) toJSON() jsonReport {
 		} else {
 			out.MinGPUs[mg.gpu.ID] = nil
 		}
+	}
+	out.CostPerMillion = []jsonCost{}
+	for _, c := range r.costs {
+		out.CostPerMillion = append(out.CostPerMillion, jsonCost{Offer: c.offer.ID, GPU: c.offer.GPU, GPUs: c.offer.GPUs,
+			Replicas: c.replicas, USDPerHour: c.offer.PerHour, USD: sig(c.perM)})
 	}
 	return out
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,9 +31,18 @@ var (
 	}
 )
 
+// testOffers are on-demand prices: two H100 instances at the same price
+// per GPU, a T4 and an RTX 4090.
+var testOffers = []Offer{
+	{ID: "cloud-a/h100x8", GPU: "h100-sxm5-80gb", GPUs: 8, PerHour: 16},
+	{ID: "cloud-b/h100x1", GPU: "h100-sxm5-80gb", GPUs: 1, PerHour: 2},
+	{ID: "cloud-c/t4x1", GPU: "t4", GPUs: 1, PerHour: 0.35},
+	{ID: "cloud-d/4090x2", GPU: "rtx-4090", GPUs: 2, PerHour: 0.7},
+}
+
 func run(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = Run(args, testPresets, testGPUs, &o, &e)
+	code = Run(args, testPresets, testGPUs, testOffers, &o, &e)
 	return code, o.String(), e.String()
 }
 
@@ -190,6 +201,9 @@ func TestMinGPUsSorted(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out[i:]), "\n")[1:]
 	var ids []string
 	for _, l := range lines {
+		if l == "" { // the cost section follows
+			break
+		}
 		ids = append(ids, strings.Fields(l)[0])
 	}
 	// 70B bf16: 2 × H100, 8 × RTX 4090, 16 × T4 (TP 8 × PP 2).
@@ -277,5 +291,44 @@ func TestJSONShape(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCostPerMillion checks the cost rows of an inference run: an
+// instance runs as many replicas as it holds (eight 1-GPU replicas on the
+// 8-GPU H100 instance cost per token what one does on the 1-GPU one, the
+// tie going to the lower id), an instance smaller than the layout is left
+// out (the T4: bf16 Llama 3 8B needs two), and the cost is the hourly
+// price over the tokens of an hour at the decode bound that -gpu reports.
+func TestCostPerMillion(t *testing.T) {
+	code, out, errOut := run("-model", "llama-3-8b", "-gpu", "h100-sxm5-80gb", "-json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var r jsonReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.CostPerMillion {
+		got = append(got, c.Offer+" ×"+strconv.Itoa(c.Replicas))
+	}
+	// The RTX 4090 at 0.35 USD per GPU-hour decodes a third as fast as the
+	// H100 at 2: cheaper per token.
+	if strings.Join(got, ", ") != "cloud-d/4090x2 ×2, cloud-a/h100x8 ×8, cloud-b/h100x1 ×1" {
+		t.Fatalf("rows %v", got)
+	}
+	want := 2 / (*r.DecodeTokensPerS * 3600) * 1e6
+	for _, c := range r.CostPerMillion[1:] {
+		if math.Abs(c.USD/want-1) > 1e-5 { // sig rounds to 6 digits
+			t.Errorf("%s: %v USD per million tokens, want %v", c.Offer, c.USD, want)
+		}
+	}
+	// Training has no cost rows; the text report lists the offers.
+	if _, out, _ := run("-model", "llama-3-8b", "-workload", "lora", "-json"); !strings.Contains(out, `"cost_per_million_tokens": []`) {
+		t.Error("a training run has cost rows")
+	}
+	if _, out, _ := run("-model", "llama-3-8b"); !strings.Contains(out, "cheapest 3 of 3 offers") || !strings.Contains(out, "cloud-d/4090x2") {
+		t.Errorf("text report:\n%s", out)
 	}
 }
