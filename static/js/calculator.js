@@ -157,7 +157,7 @@
     const a = document.createElement("a");
     a.href = form.dataset.base + "providers/" + o.provider + "/";
     a.textContent = o.providerName;
-    el.append(a, " " + o.instance + " (" + o.count + "× " + o.gpuName + ")");
+    el.append(a, " " + msg("calc.offer", o.instance, String(o.count), o.gpuName));
     return el;
   }
   // mark appends the badge of a team's overlay price ([kind, label, public

@@ -14,6 +14,8 @@
     T = JSON.parse(form.dataset.i18n || "{}");
   } catch (_) {}
   const tr = (k, d) => T[k] || d;
+  // fmt fills a printf string's %s in order ("%s (%s)", "%s（%s）").
+  const fmt = (s, ...args) => s.replace(/%s/g, () => String(args.length ? args.shift() : ""));
   const selects = [...form.querySelectorAll("select")];
 
   function h(tag, text, attrs) {
@@ -45,7 +47,7 @@
   }
 
   function stats(s) {
-    return s.n ? s.min + " · " + s.median + " · " + s.max + " (" + s.n + ")" : "–";
+    return s.n ? s.min + " · " + s.median + " · " + s.max + fmt(tr("paren", " (%s)"), s.n) : "–";
   }
 
   function render(push) {
@@ -66,7 +68,7 @@
     const sorted = [...ids].sort();
     if (ids.length === 2 && data.pairs.includes(sorted[0] + "-vs-" + sorted[1])) {
       const p = h("p", tr("permanent", "Permanent page for this pair: "));
-      p.append(h("a", names.join(" vs "), { href: form.dataset.base + "compare/" + sorted[0] + "-vs-" + sorted[1] + "/" }));
+      p.append(h("a", fmt(tr("pair", "%s vs %s"), names[0], names[1]), { href: form.dataset.base + "compare/" + sorted[0] + "-vs-" + sorted[1] + "/" }));
       out.append(p);
     }
     out.append(table(tr("specs", "Specifications (dense tensor throughput)"), [tr("spec", "Spec"), ...names], data.rows.map((r) => [r, ...gs.map((g) => g.specs[r])])));
@@ -75,7 +77,7 @@
       [tr("spot", "Spot"), ...gs.map((g) => stats(g.spot))],
     ]));
     const rows = data.models.map((m, mi) => [m, ...data.scenarios.map((_, si) => gs.map((g) => g.fits[mi][si] || "–").join(" / "))]);
-    out.append(table(tr("fits", "GPUs needed per model preset") + " (" + names.join(" / ") + ")", [tr("model", "Model"), ...data.scenarios], rows));
+    out.append(table(fmt(tr("fits", "GPUs needed per model preset (%s)"), names.join(" / ")), [tr("model", "Model"), ...data.scenarios], rows));
   }
 
   const q = new URLSearchParams(location.search).getAll("gpu");

@@ -9,6 +9,17 @@
   const textEl = document.getElementById("instances-text");
   if (!form || !out || !textEl) return;
   const T = JSON.parse(textEl.textContent);
+  // T's formats (labelled, paren, offer, missing) are printf strings of
+  // templates/i18n/<lang>.toml: the edition's punctuation and word order.
+  const fmt = (s, ...args) => {
+    let i = 0;
+    return (s || "").replace(/%(?:\[(\d+)\])?([sd%])/g, (m, n, v) => {
+      if (v === "%") return "%";
+      const a = n ? args[n - 1] : args[i++];
+      if (n) i = +n;
+      return a == null ? "" : String(a);
+    });
+  };
   const add = document.getElementById("i-add");
   const base = form.dataset.base;
   let data = null;
@@ -44,7 +55,7 @@
     const modes = [];
     for (const o of offers) for (const p of o.prices) if (!modes.includes(p.b)) modes.push(p.b);
     for (const m of modes) {
-      add(m + ": " + T.pergpu, -1, (o) => {
+      add(fmt(T.labelled, m, T.pergpu), -1, (o) => {
         const ps = o.prices.filter((p) => p.b === m).sort((a, b) => a.dc - b.dc);
         if (!ps.length) return {};
         const p = ps[0];
@@ -64,7 +75,7 @@
     else td.append(c.text);
     if (best) {
       td.className = "best";
-      td.append(h("span", " ✓", { "aria-hidden": "true" }), h("span", " (" + T.best + ")", { class: "visually-hidden" }));
+      td.append(h("span", " ✓", { "aria-hidden": "true" }), h("span", fmt(T.paren, T.best), { class: "visually-hidden" }));
     }
     if (c.price && c.price.ov) {
       // A team's overlay price: its badge and the public price (build.overlayMark).
@@ -75,7 +86,7 @@
     if (c.conv) td.append(h("span", c.conv, { class: "conv" }));
     if (c.price) {
       const p = c.price;
-      td.append(h("span", T.inst + ": " + c.inst, { class: "conv" }));
+      td.append(h("span", fmt(T.labelled, T.inst, c.inst), { class: "conv" }));
       const meta = h("span", null, { class: "conv" });
       meta.append(h("span", T["band-" + p.band] || p.band, { class: "badge " + p.band }), " " + p.d + " · ");
       meta.append(h("a", T.source, { href: p.src, rel: "nofollow" }));
@@ -90,7 +101,7 @@
     out.replaceChildren();
     const known = ids.filter((id) => data.offers[id]);
     const missing = ids.filter((id) => !data.offers[id]);
-    if (missing.length) out.append(h("p", T.missing + " " + missing.join(", "), { class: "note" }));
+    if (missing.length) out.append(h("p", fmt(T.missing, missing.join(T.list)), { class: "note" }));
     if (!known.length) {
       out.append(h("p", T.none));
       return;
@@ -106,7 +117,7 @@
       const o = offers[i];
       const th = h("th", null, { scope: "col" });
       th.append(h("a", o.p, { href: base + "providers/" + o.pid + "/" }), h("br"), o.i + " ");
-      const rm = h("button", "×", { type: "button", class: "remove", "aria-label": T.remove + ": " + o.p + " " + o.i });
+      const rm = h("button", "×", { type: "button", class: "remove", "aria-label": fmt(T.labelled, T.remove, o.p + " " + o.i) });
       rm.addEventListener("click", () => {
         ids = ids.filter((x) => x !== id);
         save();
@@ -147,9 +158,10 @@
       data = d;
       const groups = {};
       for (const [id, o] of Object.entries(d.offers)) (groups[o.p] = groups[o.p] || []).push([id, o]);
-      for (const p of Object.keys(groups).sort((a, b) => a.localeCompare(b))) {
+      const collator = new Intl.Collator(document.documentElement.lang || undefined);
+      for (const p of Object.keys(groups).sort(collator.compare)) {
         const g = h("optgroup", null, { label: p });
-        for (const [id, o] of groups[p].sort((a, b) => a[1].i.localeCompare(b[1].i))) g.append(h("option", o.i + " (" + o.n + "× " + o.gn + ")", { value: id }));
+        for (const [id, o] of groups[p].sort((a, b) => a[1].i.localeCompare(b[1].i))) g.append(h("option", fmt(T.offer, o.i, o.n, o.gn), { value: id }));
         add.append(g);
       }
       add.addEventListener("change", () => {

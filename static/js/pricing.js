@@ -7,6 +7,23 @@
   if (!form || !table) return;
   const tbody = table.tBodies[0];
   let rows = [...tbody.rows];
+  // The edition's words: data-i18n holds templates/i18n/<lang>.toml's
+  // "pricing.js.*" strings, printf formats (%d, %s) filled by fmt.
+  let T = {};
+  try {
+    T = JSON.parse(form.dataset.i18n || "{}");
+  } catch (_) {}
+  const fmt = (key, ...args) => {
+    let i = 0;
+    return (T[key] || "").replace(/%(?:\[(\d+)\])?([sd%])/g, (m, n, v) => {
+      if (v === "%") return "%";
+      const a = n ? args[n - 1] : args[i++];
+      if (n) i = +n;
+      return a == null ? "" : String(a);
+    });
+  };
+  // Text sorts in the page's language (pinyin order for Chinese names).
+  const collator = new Intl.Collator(document.documentElement.lang || undefined);
   // /pricing/ renders the cheapest rows only; the first filter, sort or
   // "show all" fetches the rest from the pages of the full list,
   // /pricing/all/, /pricing/all/2/, ... (data-pages of them: the same
@@ -35,7 +52,7 @@
           lastSort = "";
         })
         .catch((e) => {
-          shown.textContent = "Could not load every price: " + e.message;
+          shown.textContent = fmt("error", e.message);
         });
     }
     return expanding;
@@ -44,7 +61,6 @@
   const base = form.dataset.currency;
   const shown = document.getElementById("shown");
   const csvButton = document.getElementById("f-csv");
-  const countWord = "offers shown";
   const facets = ["gpu", "vendor", "form", "count", "provider", "country", "billing", "ic"];
   const numeric = { pergpu: 1, inst: 1, tpd: 1, vram: 1, count: 1, age: 1 };
   const textColumns = { gpu: ".c-gpu", provider: ".c-prov", billing: ".c-bill" }; // cells sorted by their text
@@ -137,7 +153,7 @@
     lastCur = cur;
     // The max-price filter compares prices in the chosen currency.
     if (maxCur) maxCur.textContent = cur;
-    shown.textContent = n === total ? n + " " + countWord : n + " of " + total + " prices shown" + (filtering && matches !== n ? " (" + matches + " match the filters)" : "");
+    shown.textContent = n === total ? fmt("all", n) : fmt("some", n, total) + (filtering && matches !== n ? fmt("matches", matches) : "");
     if (push) {
       const q = state();
       if (showAll && limit < total) q.set("all", "1");
@@ -157,7 +173,7 @@
     order.sort((a, b) => {
       let c;
       if (numeric[key]) c = parseFloat(a[0].dataset[key]) - parseFloat(b[0].dataset[key]);
-      else c = text(a[0]).localeCompare(text(b[0]));
+      else c = collator.compare(text(a[0]), text(b[0]));
       return c * dir || a[1] - b[1];
     });
     tbody.append(...order.map((x) => x[0]));

@@ -24,13 +24,15 @@
   }
   for (const b of boxes.concat(stale || [])) b.addEventListener("change", save);
 
-  // "Compare selected (2)": how many rows are ticked.
+  // "Compare selected (2)": how many rows are ticked, in the edition's
+  // words (data-count: the offers.compare.count string, "%d" the count).
   const button = document.querySelector("#pick button");
   if (!button) return;
   const label = button.textContent;
+  const withCount = button.dataset.count || label + " (%d)";
   const count = () => {
     const n = new Set([...document.querySelectorAll("input[name=o]:checked")].map((c) => c.value)).size;
-    button.textContent = n ? label + " (" + n + ")" : label;
+    button.textContent = n ? withCount.replace("%d", String(n)) : label;
   };
   document.addEventListener("change", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.name === "o") count();

@@ -13,6 +13,17 @@
   const f = form.elements;
   const HOURS = 730;
   const $ = (id) => document.getElementById(id);
+  // text holds the edition's strings (templates/i18n/<lang>.toml, through
+  // build/tco.go): caption, breakEven and missing are printf formats.
+  const fmt = (s, ...args) => {
+    let i = 0;
+    return (s || "").replace(/%(?:\[(\d+)\])?([sd%])/g, (m, n, v) => {
+      if (v === "%") return "%";
+      const a = n ? args[n - 1] : args[i++];
+      if (n) i = +n;
+      return a == null ? "" : String(a);
+    });
+  };
 
   function money(v, cur) {
     return (v < 1 ? v.toFixed(3) : v.toFixed(2)) + " " + cur;
@@ -90,14 +101,14 @@
       }
       body.append(tr);
       if (l.billing === "committed" && l.term > 0 && od && od.hourly > 0) {
-        notes.push(l.label + " " + text.breakEven + " " + ((l.hourly / od.hourly) * 100).toFixed(0) + " " + text.pct);
+        notes.push(fmt(text.breakEven, l.label, ((l.hourly / od.hourly) * 100).toFixed(0)));
       }
     }
     $("t-title").textContent = o.label;
     $("t-region").textContent = o.region;
-    $("t-result").caption.textContent = text.caption + " " + o.currency + " (730 " + $("t-result").dataset.hours + ")";
-    $("t-breakeven").textContent = notes.length ? notes.join(" ") : text.noBreakEven;
-    $("t-missing").textContent = missing.length ? text.missing + " " + missing.map((m) => text.missingName[m]).join(", ") + "." : "";
+    $("t-result").caption.textContent = fmt(text.caption, o.currency, String(HOURS));
+    $("t-breakeven").textContent = notes.length ? notes.join(text.sep) : text.noBreakEven;
+    $("t-missing").textContent = missing.length ? fmt(text.missing, missing.map((m) => text.missingName[m]).join(text.list)) : "";
     const costs = $("t-costs");
     costs.replaceChildren();
     for (const c of o.costs) {
@@ -105,7 +116,15 @@
       li.textContent = c;
       costs.append(li);
     }
-    $("t-stopped").textContent = o.stopped;
+    // The data's note keeps its language (lang="en" on a Chinese page).
+    const stopped = $("t-stopped");
+    stopped.textContent = o.stopped;
+    if (o.stoppedNote) {
+      const note = document.createElement("span");
+      if (o.noteLang) note.lang = o.noteLang;
+      note.textContent = o.stoppedNote;
+      stopped.append(" ", note);
+    }
     if (push) {
       const q = new URLSearchParams();
       for (const e of form.elements) if (e.name) q.set(e.name, e.value);

@@ -223,6 +223,7 @@ var calcKeys = [...]string{
 	"calc.pertoken.none", "calc.config.ok", "calc.config.generic", "calc.config.loading",
 	"calc.col.jobcost", "calc.col.permtok", "calc.cheapest.caption.job", "calc.cheapest.caption.tokens",
 	"calc.err.internal", "calc.err.type", "calc.err.array", "calc.err.model", "calc.err.engine",
+	"calc.offer",
 }
 
 // translator renders the engine's keyed messages and quantities with the
@@ -333,7 +334,7 @@ func (s *siteBuild) calculator() {
 	p.Text["cheapestNone"] = tr.fill("calc.cheapest.none.nooffer")
 	if o, n := NearestOffer(s.dd.Headline, minGPUs); o != nil {
 		p.Text["cheapestNone"] = tr.fill("calc.cheapest.none", tr.fill("calc.cheapest.nearest",
-			o.Provider.Name+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
+			o.Provider.LocalName(s.r.Lang())+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
 	}
 	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{}}
 	for _, cg := range c.GPUs {
@@ -351,7 +352,7 @@ func (s *siteBuild) calculator() {
 		if !ok {
 			pi = len(data.Provs)
 			provAt[o.Provider.ID] = pi
-			data.Provs = append(data.Provs, [2]string{o.Provider.ID, o.Provider.Name})
+			data.Provs = append(data.Provs, [2]string{o.Provider.ID, o.Provider.LocalName(s.r.Lang())})
 		}
 		return calcOffer{ID: o.ID, GPU: gpuAt[o.GPU.ID], Provider: pi, Count: o.GPUCount, Instance: o.Instance}
 	}

@@ -48,7 +48,9 @@ func neutralPath(p string) bool {
 	case strings.HasPrefix(p, "api/v1/"), p == export.CSVPath, strings.HasPrefix(p, "assets/"), p == "favicon.svg":
 		return true
 	case strings.HasSuffix(p, ".json"):
-		return p != search.IndexPath
+		// The search index and the instance comparison's data are written
+		// per edition (their text is in the edition's language).
+		return p != search.IndexPath && p != InstancesDataPath
 	}
 	return false
 }

@@ -1,14 +1,21 @@
 package build
 
 import (
+	"fmt"
 	"html"
+	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
@@ -139,7 +146,8 @@ var (
 // TestNoUntranslatedUIStrings renders every Chinese page and looks for the
 // English text of any UI string whose Chinese text differs: none may be
 // left. Text a page marks lang="en" (data notes with no Chinese text) is
-// exempt, as are code and charts' data.
+// exempt, as are code, charts' data and the catalog's own strings (names
+// such as "Secure Cloud", notes).
 func TestNoUntranslatedUIStrings(t *testing.T) {
 	files, _ := repoSite(t)
 	var en, zh map[string]string
@@ -149,18 +157,33 @@ func TestNoUntranslatedUIStrings(t *testing.T) {
 	if _, err := toml.DecodeFile(filepath.Join("..", "..", "..", "templates", "i18n", "zh.toml"), &zh); err != nil {
 		t.Fatal(err)
 	}
-	// Phrases worth finding: English strings of three or more words
-	// (short ones such as "GPU" or "TFLOPS" are the same in both).
-	var phrases []string
+	// Phrases worth finding: English strings of two or more words, or
+	// the words around a string's %s arguments and markup ("Price history
+	// of", "up to", "days"); short ones such as "GPU" or "TFLOPS" are the
+	// same in both.
+	argRE := regexp.MustCompile(`%(?:\[\d+\])?[-+#0-9.]*[a-zA-Z%]|<[^>]*>|\{[a-z0-9]+\}|[,.;:()"“”]\s|\s[(“"]|[()]`)
+	seen := map[string]bool{}
 	for k, v := range en {
-		if zh[k] == v || strings.Contains(v, "%") || strings.Contains(v, "<") {
+		if zh[k] == v {
 			continue
 		}
-		if len(strings.Fields(v)) >= 3 {
-			phrases = append(phrases, v)
+		for _, part := range argRE.Split(v, -1) {
+			part = strings.Trim(part, " .,;:")
+			// Words the Chinese string also has ("bf16 + AdamW") are the
+			// same in both, and so are names and units ("BF16 TFLOPS"): a
+			// phrase has an English word in lower case.
+			if len(strings.Fields(part)) >= 2 && !strings.ContainsAny(part, "%<>{}") && !strings.Contains(zh[k], part) && lowerWord.MatchString(part) {
+				seen[part] = true
+			}
 		}
 	}
-	sort.Strings(phrases)
+	phrases := slices.Sorted(maps.Keys(seen))
+	ds := dataStrings(t)
+	pairs := make([]string, 0, 2*len(ds))
+	for _, s := range ds {
+		pairs = append(pairs, s, " ")
+	}
+	data := strings.NewReplacer(pairs...)
 	found := map[string][]string{}
 	pages := 0
 	for p, body := range files {
@@ -168,10 +191,7 @@ func TestNoUntranslatedUIStrings(t *testing.T) {
 			continue
 		}
 		pages++
-		text := langEnRE.ReplaceAllString(body, " ")
-		text = skipBlocks.ReplaceAllString(text, " ")
-		text = html.UnescapeString(tagRE2.ReplaceAllString(text, " "))
-		text = strings.Join(strings.Fields(text), " ")
+		text := strings.Join(zhUIText(body, data, true), "\n")
 		for _, ph := range phrases {
 			if strings.Contains(text, ph) && len(found[ph]) < 3 {
 				found[ph] = append(found[ph], p)
@@ -182,6 +202,157 @@ func TestNoUntranslatedUIStrings(t *testing.T) {
 		t.Errorf("English UI text %q on %v", ph, ps)
 	}
 	t.Logf("%d Chinese pages, %d English phrases looked for", pages, len(phrases))
+}
+
+// dataStrings returns every string value of the repository's data files
+// (data/**/*.toml) and the titles and descriptions of its guides: text
+// the pages show as written, which the UI-string tests below leave out
+// (a GPU named "Tesla K80 (per GK210 GPU)", a note in English, a Chinese
+// note with ASCII punctuation).
+func dataStrings(t *testing.T) []string {
+	t.Helper()
+	root := filepath.Join("..", "..", "..")
+	seen := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			// Only a string that could hold a phrase or touch Chinese
+			// text with punctuation matters; a lone word ("q", "Lambda")
+			// would be removed from inside UI text.
+			if strings.ContainsAny(x, " ,:;()") || strings.IndexFunc(x, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
+				seen[x] = true
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	err := filepath.WalkDir(filepath.Join(root, "data"), func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".toml") {
+			return err
+		}
+		var m map[string]any
+		if _, err := toml.DecodeFile(p, &m); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		walk(m)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := regexp.MustCompile(`(?m)^(?:title|description) = "(.*)"$`)
+	guides, _ := filepath.Glob(filepath.Join(root, "content", "*.md"))
+	more, _ := filepath.Glob(filepath.Join(root, "content", "guides", "*.md"))
+	for _, g := range append(guides, more...) {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range front.FindAllStringSubmatch(string(b), -1) {
+			var v struct{ S string }
+			if _, err := toml.Decode(`S = "`+m[1]+`"`, &v); err == nil {
+				seen[v.S] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	// Longest first, so that a string is removed before any part of it.
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+var (
+	lowerWord = regexp.MustCompile(`\b[a-z]{2,}\b`)
+	guideBody = regexp.MustCompile(`(?s)<article class="guide"[^>]*>.*?</article>`)
+	uiAttr    = regexp.MustCompile(`\s(?:aria-label|title|placeholder|alt|data-count)="([^"]*)"`)
+	// hanPunct is ASCII punctuation touching a Han character: a sentence
+	// glued from fragments with English punctuation ("日期为 2026年12月1日
+	// (来源). 价格时效", "按量计费: 支持, 计费粒度").
+	hanPunct = regexp.MustCompile(`\p{Han}[,:;()]|[,:;(]\p{Han}|\p{Han}\.(?:\s|$)`)
+)
+
+// zhUIText returns the UI text of a Chinese page: its text and the UI
+// attributes (aria-label, title, placeholder, alt), less what is marked
+// lang="en", code, scripts and charts, every data string and, unless
+// guides is set, the body of a guide (authored text).
+func zhUIText(body string, data *strings.Replacer, guides bool) []string {
+	var out []string
+	for _, m := range uiAttr.FindAllStringSubmatch(body, -1) {
+		out = append(out, data.Replace(html.UnescapeString(m[1])))
+	}
+	text := body
+	if !guides {
+		text = guideBody.ReplaceAllString(body, " ")
+	}
+	text = langEnRE.ReplaceAllString(text, " ")
+	text = skipBlocks.ReplaceAllString(text, " ")
+	text = html.UnescapeString(tagRE2.ReplaceAllString(text, "\n"))
+	for _, l := range strings.Split(data.Replace(text), "\n") {
+		if l = strings.Join(strings.Fields(l), " "); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestNoEnglishPunctuationInChineseUI: no sentence of a Chinese page's
+// interface glues its parts with English punctuation next to Chinese text
+// (each sentence is one UI string with %s arguments, punctuated in
+// Chinese). Data, guides and code are left out.
+func TestNoEnglishPunctuationInChineseUI(t *testing.T) {
+	files, _ := repoSite(t)
+	ds := dataStrings(t)
+	pairs := make([]string, 0, 2*len(ds))
+	for _, s := range ds {
+		pairs = append(pairs, s, " ")
+	}
+	data := strings.NewReplacer(pairs...)
+	found := map[string][]string{}
+	pages := 0
+	for p, body := range files {
+		if !strings.HasPrefix(p, "zh/") || !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		pages++
+		for _, l := range zhUIText(body, data, false) {
+			for _, m := range hanPunct.FindAllStringIndex(l, -1) {
+				a, b := max(0, m[0]-30), min(len(l), m[1]+30)
+				for a > 0 && !utf8.RuneStart(l[a]) {
+					a--
+				}
+				for b < len(l) && !utf8.RuneStart(l[b]) {
+					b++
+				}
+				ctx := l[a:b]
+				if len(found[ctx]) < 3 {
+					found[ctx] = append(found[ctx], p)
+				}
+			}
+		}
+	}
+	for _, ctx := range slices.Sorted(maps.Keys(found)) {
+		t.Errorf("English punctuation in Chinese text: %q on %v", ctx, found[ctx])
+	}
+	t.Logf("%d Chinese pages, %d data strings left out", pages, len(ds))
 }
 
 // TestEveryGuideTranslated: the shipped repository has a Chinese text for

@@ -184,11 +184,12 @@ func (s *siteBuild) pages() {
 		for _, o := range p.Offers {
 			rows = append(rows, s.dd.OfferRows(o.ID)...)
 		}
-		desc := p.Description
+		name := p.LocalName(s.lang.Code)
+		desc := s.r.ProviderDescription(p)
 		if desc == "" {
-			desc = p.Name + ": " + t("provider.description")
+			desc = s.r.Text("provider.description", name)
 		}
-		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: p.Name, Description: desc, Scripts: []string{"js/tables.js"},
+		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: name, Description: desc, Scripts: []string{"js/tables.js"},
 			Data: &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}})
 	}
 	byPrice := append([]*derive.Row(nil), s.dd.Rows...)
@@ -205,7 +206,7 @@ func (s *siteBuild) pages() {
 		pp.Pages = len(pp.PagePaths)
 		path, title := "pricing/", t("pricing.title")
 		if all {
-			pp.Limit, path, title = 0, "pricing/all/", t("pricing.title")+" (every row)"
+			pp.Limit, path, title = 0, "pricing/all/", t("pricing.title.all")
 			s.pricingAll(pp, title)
 			continue
 		}
@@ -218,14 +219,14 @@ func (s *siteBuild) pages() {
 	}
 	for _, m := range s.cat.Models {
 		s.page(&render.Page{Kind: "model", Path: "models/" + m.ID + "/", Title: m.Name,
-			Description: m.Name + ": " + s.r.T("model.description"), Data: s.modelPage(m)})
+			Description: s.r.Text("model.description", m.Name), Data: s.modelPage(m)})
 	}
 	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
 	s.extraPages()
 }
 
 func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
-	return g.Name + " (" + g.Vendor + " " + g.Architecture + ", " + render.Num(g.MemoryGB) + " GB " + g.MemoryType + "): " + r.T("gpu.description")
+	return r.Text("gpu.description", g.Name, g.Vendor+" "+g.Architecture, render.Num(g.MemoryGB)+" GB "+g.MemoryType)
 }
 
 func (s *siteBuild) sitemap() {
@@ -305,7 +306,7 @@ func (s *siteBuild) filters() map[string][]Option {
 		add("gpu", o.GPU.ID, o.GPU.Name)
 		add("vendor", o.GPU.Vendor, o.GPU.Vendor)
 		add("form", o.GPU.FormFactor, o.GPU.FormFactor)
-		add("provider", o.Provider.ID, o.Provider.Name)
+		add("provider", o.Provider.ID, o.Provider.LocalName(s.lang.Code))
 		add("country", o.Provider.Country, o.Provider.Country)
 		for _, reg := range r.Regions {
 			add("region", reg, reg)

@@ -31,25 +31,33 @@ func (s *siteBuild) priceHistories(idPrefix string, rows []*derive.Row) []PriceH
 		o := r.Offer
 		mode := s.r.T("billing." + r.Price.Billing)
 		if r.TermMonths > 0 {
-			mode += ", " + s.termLabel(r.TermMonths)
+			mode += s.r.Text("billing.withterm", s.termLabel(r.TermMonths))
 		}
 		if r.Region != "" {
-			mode += ", " + r.Region
+			// The region's id, or its name where the data gives one in
+			// the edition's language.
+			region := r.Region
+			for _, reg := range o.Provider.Regions {
+				if reg.ID == r.Region && s.r.RegionLocal(reg) != "" {
+					region = s.r.RegionLocal(reg)
+				}
+			}
+			mode += s.r.Text("billing.withterm", region)
 		}
-		title := fmt.Sprintf("%s %s %s (%s)", s.r.T("history.caption"), o.Provider.Name, o.Instance, mode)
-		unit := o.Currency + "/" + map[string]string{"hour": "h", "day": "day", "week": "week", "month": "month"}[r.Unit]
+		title := s.r.Text("history.caption", o.Provider.LocalName(s.r.Lang()), o.Instance, mode)
+		unit := o.Currency + "/" + s.r.T("unit.short."+r.Unit)
 		var pts []chart.TimePoint
 		for i, h := range r.History {
 			label := h.AsOf.Format(time.DateOnly)
 			if h.Evidence != "" {
-				label += " (" + s.r.T("evidence."+h.Evidence) + ")"
+				label += s.r.Text("punct.paren", s.r.T("evidence."+h.Evidence))
 			}
 			pts = append(pts, chart.TimePoint{ID: fmt.Sprintf("%s-%d", o.ID, i), Date: h.AsOf, Value: h.Price, Label: label})
 		}
 		id := fmt.Sprintf("%s-%d", idPrefix, len(out)+1)
 		c, err := chart.History(pts, chart.Options{ID: id, Title: title,
-			Desc: fmt.Sprintf("%d observations from %s to %s", len(pts), r.History[0].AsOf.Format(time.DateOnly), r.History[len(r.History)-1].AsOf.Format(time.DateOnly)),
-			X:    chart.Axis{Label: s.r.T("history.axis.date")}, Y: chart.Axis{Label: s.r.T("history.axis.price"), Unit: unit, Format: func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }},
+			Desc: s.r.Text("history.desc", len(pts), s.r.Date(r.History[0].AsOf), s.r.Date(r.History[len(r.History)-1].AsOf)),
+			X:    chart.Axis{Label: s.r.T("history.axis.date")}, Y: chart.Axis{Label: s.r.T("history.axis.price"), Unit: unit, TitleFormat: s.r.T("chart.axis.title"), Format: func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }},
 			Label: s.r.T("history.col.date")})
 		if err != nil {
 			continue // dates are unique per key (catalog checks), so this does not happen

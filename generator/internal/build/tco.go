@@ -6,7 +6,7 @@ import (
 	"html/template"
 	"math"
 	"strconv"
-	"time"
+	"strings"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -28,10 +28,12 @@ type TCOPage struct {
 	Region string
 	// Costs describe the hidden costs counted, with their source and date.
 	Costs []string
-	// Stopped describes what a stopped instance costs, when recorded.
-	Stopped string
-	Offers  []*catalog.Offer
-	JSON    template.JS
+	// Stopped describes what a stopped instance costs, when recorded;
+	// StoppedNote is the data's note on it, in its own language.
+	Stopped     string
+	StoppedNote string
+	Offers      []*catalog.Offer
+	JSON        template.JS
 }
 
 // TCOLineView is a TCO line with its label ("Committed, 12 months, no
@@ -58,6 +60,10 @@ type tcoOffer struct {
 	IP      *float64      `json:"ip,omitempty"`
 	Costs   []string      `json:"costs"`
 	Stopped string        `json:"stopped"`
+	// StoppedNote is the data's note on a stopped instance and NoteLang
+	// its language when it is not the edition's ("en" on a Chinese page).
+	StoppedNote string `json:"stoppedNote,omitempty"`
+	NoteLang    string `json:"noteLang,omitempty"`
 }
 
 type tcoLine struct {
@@ -69,51 +75,45 @@ type tcoLine struct {
 	UnitHours float64 `json:"unitHours"`
 }
 
-// tcoText is the page script's strings, from the UI-string catalog.
+// tcoText is the page script's strings, from the UI-string catalog:
+// Caption, BreakEven and Missing are formats (%s: the currency and the
+// hours; the line and the percentage; the list of missing costs, joined
+// by List).
 type tcoText struct {
 	Caption     string            `json:"caption"`
 	BreakEven   string            `json:"breakEven"`
-	Pct         string            `json:"pct"`
 	NoBreakEven string            `json:"noBreakEven"`
 	Missing     string            `json:"missing"`
 	MissingName map[string]string `json:"missingName"`
+	List        string            `json:"list"`
+	Sep         string            `json:"sep"` // between sentences
 }
 
 // tcoLabel names a TCO line: the billing mode, a commitment's term,
 // payment and kind, and a unit other than the hour.
 func (s *siteBuild) tcoLabel(l derive.TCOLine) string {
-	t := s.r.T
+	t, f := s.r.T, s.r.Text
 	label := t("billing." + l.Billing)
 	if l.Billing == "committed" && l.TermMonths > 0 {
-		label += ", " + s.termLabel(l.TermMonths)
+		label += f("billing.withterm", s.termLabel(l.TermMonths))
 	}
 	if l.Billing == "committed" {
 		if l.Payment != "" {
-			label += ", " + t("payment."+l.Payment)
+			label += f("billing.withterm", t("payment."+l.Payment))
 		}
 		if l.Commitment != "" {
-			label += " (" + t("commitment."+l.Commitment) + ")"
+			label += f("punct.paren", t("commitment."+l.Commitment))
 		}
 	}
 	if l.Unit != "" && l.Unit != "hour" {
-		label += ", " + t("unit.per."+l.Unit)
+		label += f("billing.withterm", t("unit.per."+l.Unit))
 	}
 	return label
 }
 
 // termLabel names a commitment term: "1 month", "1 year", "3 years",
 // "6 months".
-func (s *siteBuild) termLabel(months int) string {
-	switch {
-	case months == 1:
-		return s.r.T("billing.term.month")
-	case months == 12:
-		return s.r.T("billing.term.year")
-	case months%12 == 0:
-		return fmt.Sprintf(s.r.T("billing.term.years"), months/12)
-	}
-	return fmt.Sprintf(s.r.T("billing.term"), months)
-}
+func (s *siteBuild) termLabel(months int) string { return s.r.Term(months) }
 
 // regionText describes the region an offer's TCO is priced in.
 func (s *siteBuild) regionText(o *catalog.Offer, region string) string {
@@ -121,12 +121,10 @@ func (s *siteBuild) regionText(o *catalog.Offer, region string) string {
 		return ""
 	}
 	name := region
-	for _, r := range o.Provider.Regions {
-		if r.ID == region && r.DisplayName() != region {
-			name = r.DisplayName() + " (" + region + ")"
-		}
+	if local := s.r.RegionName(o.Provider, region); local != region {
+		name = s.r.Text("region.withid", local, region)
 	}
-	text := s.r.T("tco.region") + " " + name
+	text := s.r.Text("tco.region", name)
 	if n := len(derive.TCORegions(o)); n > 1 {
 		text += fmt.Sprintf(s.r.T("tco.region.others"), n-1)
 	}
@@ -139,10 +137,10 @@ func (s *siteBuild) costText(c derive.TCOCost) string {
 	t := s.r.T
 	name := t("tco.cost." + c.Kind)
 	if c.Legacy {
-		return name + " " + t("tco.cost.legacy")
+		return s.r.Text("tco.cost.legacy", name)
 	}
 	e := c.Entry
-	return name + " " + s.costRate(e) + " (" + t("evidence."+e.Evidence) + ", " + t("tco.cost.asof") + " " + e.AsOf.Format(time.DateOnly) + ")"
+	return s.r.Text("tco.cost.line", name, s.costRate(e), t("evidence."+e.Evidence), s.r.Date(e.AsOf))
 }
 
 // costRate writes an extra cost's rate as the provider data holds it:
@@ -155,13 +153,13 @@ func (s *siteBuild) costRate(e catalog.ExtraCost) string {
 		out := ""
 		for i, tr := range e.Tiers {
 			if i > 0 {
-				out += ", "
+				out += s.r.T("punct.comma")
 			}
-			out += num(tr.Price) + " " + e.Currency + " " + unit
+			out += s.r.Text("provider.costs.amount", num(tr.Price), e.Currency, unit)
 			if tr.UpToGB != nil {
-				out += " " + s.r.T("provider.costs.upto") + " " + num(*tr.UpToGB)
+				out += s.r.Text("provider.costs.upto", num(*tr.UpToGB)+" "+render.SizeUnit(e.Unit))
 			} else if i > 0 {
-				out += " " + s.r.T("provider.costs.above")
+				out += s.r.T("provider.costs.above")
 			}
 		}
 		return out
@@ -169,22 +167,20 @@ func (s *siteBuild) costRate(e catalog.ExtraCost) string {
 	if e.Price == nil {
 		return ""
 	}
-	return num(*e.Price) + " " + e.Currency + " " + unit
+	return s.r.Text("provider.costs.amount", num(*e.Price), e.Currency, unit)
 }
 
-func (s *siteBuild) stoppedText(e *catalog.ExtraCost) string {
+// stoppedText describes what a stopped instance costs, and the data's
+// note on it (in its own language).
+func (s *siteBuild) stoppedText(e *catalog.ExtraCost) (text, note string) {
 	if e == nil || e.ComputeBilled == nil {
-		return ""
+		return "", ""
 	}
 	key := "tco.stopped.free"
 	if *e.ComputeBilled {
 		key = "tco.stopped.billed"
 	}
-	out := s.r.T(key)
-	if e.Notes != "" {
-		out += " " + e.Notes
-	}
-	return out
+	return s.r.T(key), e.Notes
 }
 
 func (s *siteBuild) tcoPage() {
@@ -211,7 +207,7 @@ func (s *siteBuild) tcoPage() {
 		region := derive.TCODefaultRegion(o)
 		// The rates: a month of one unit of each, priced as derive.TCO does.
 		rates := derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1}, &s.cat.FX)
-		t := tcoOffer{Label: o.Provider.Name + " " + o.Instance + " (" + render.Num(float64(o.GPUCount)) + "× " + o.GPU.Name + ")",
+		t := tcoOffer{Label: s.r.Text("offer.label", o.Provider.LocalName(s.r.Lang()), o.Instance, o.GPUCount, o.GPU.Name),
 			Currency: o.Currency, Region: s.regionText(o, region), Inc: o.Provider.Billing.Increment, Costs: []string{}}
 		if o.Provider.Billing.MinimumSeconds != nil {
 			t.Min = *o.Provider.Billing.MinimumSeconds
@@ -233,16 +229,22 @@ func (s *siteBuild) tcoPage() {
 		for _, c := range derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
 			t.Costs = append(t.Costs, s.costText(c))
 		}
-		t.Stopped = s.stoppedText(full.Stopped)
+		t.Stopped, t.StoppedNote = s.stoppedText(full.Stopped)
+		if t.StoppedNote != "" {
+			if l := render.TextLang(t.StoppedNote); !strings.HasPrefix(l+"-", s.r.Lang()+"-") {
+				t.NoteLang = l
+			}
+		}
 		data[o.ID] = t
 	}
 	tr := s.r.T
-	text := tcoText{Caption: tr("tco.caption"), BreakEven: tr("tco.breakeven"), Pct: tr("tco.breakeven.pct"), NoBreakEven: tr("tco.nobreakeven"),
-		Missing: tr("tco.missing"), MissingName: map[string]string{"storage": tr("tco.missing.storage"), "egress": tr("tco.missing.egress"), "public IP": tr("tco.missing.ip")}}
+	text := tcoText{Caption: tr("tco.caption"), BreakEven: tr("tco.breakeven"), NoBreakEven: tr("tco.nobreakeven"), Missing: tr("tco.missing"), List: tr("punct.list"), Sep: tr("punct.sp"),
+		MissingName: map[string]string{"storage": tr("tco.missing.storage"), "egress": tr("tco.missing.egress"), "public IP": tr("tco.missing.ip")}}
 	b, _ := json.Marshal(map[string]any{"offers": data, "text": text})
 	res := derive.TCO(def, in, &s.cat.FX)
 	page := &TCOPage{Offer: def, Input: in, Result: res, Offers: s.cat.Offers, JSON: template.JS(b),
-		Region: s.regionText(def, res.Region), Stopped: s.stoppedText(res.Stopped), HasBreakEven: hasBreakEven(res)}
+		Region: s.regionText(def, res.Region), HasBreakEven: hasBreakEven(res)}
+	page.Stopped, page.StoppedNote = s.stoppedText(res.Stopped)
 	for _, l := range res.Lines {
 		page.Lines = append(page.Lines, TCOLineView{TCOLine: l, Label: s.tcoLineLabel(l, def)})
 	}

@@ -39,12 +39,18 @@ type Axis struct {
 	// Format formats values in tooltips and value labels; nil prints
 	// three significant digits.
 	Format func(float64) string
+	// TitleFormat joins the label and the unit in the page's language
+	// ("%s（%s）"); "%s (%s)" when empty.
+	TitleFormat string
 }
 
 // Title is the axis title: the label and the unit in parentheses.
 func (a Axis) Title() string {
 	if a.Unit == "" {
 		return a.Label
+	}
+	if a.TitleFormat != "" {
+		return fmt.Sprintf(a.TitleFormat, a.Label, a.Unit)
 	}
 	return a.Label + " (" + a.Unit + ")"
 }
@@ -77,6 +83,13 @@ type Options struct {
 	Count string
 	// NoData is shown in an empty chart; "No data" when empty.
 	NoData string
+	// Stats head a Ranges table's minimum, median and maximum columns,
+	// each a format of the axis title ("Minimum %s" when empty), and
+	// RangeTip is a range's tooltip: label, count, minimum, maximum,
+	// unit and median ("%s: %d values, %s to %s %s, median %s" when
+	// empty). They give the page's language.
+	Stats    [3]string
+	RangeTip string
 }
 
 // Chart is a rendered chart and its data as a table.
@@ -757,7 +770,17 @@ func rangeChart(rows []rangeRow, vals []float64, o Options, narrow bool) ([]byte
 	if count == "" {
 		count = "Values"
 	}
-	t := Table{Caption: o.Title, Columns: []string{o.Label, count, "Minimum " + o.X.Title(), "Median " + o.X.Title(), "Maximum " + o.X.Title()}}
+	stats := o.Stats
+	for i, d := range [3]string{"Minimum %s", "Median %s", "Maximum %s"} {
+		if stats[i] == "" {
+			stats[i] = d
+		}
+	}
+	tip := o.RangeTip
+	if tip == "" {
+		tip = "%s: %d values, %s to %s %s, median %s"
+	}
+	t := Table{Caption: o.Title, Columns: []string{o.Label, count, fmt.Sprintf(stats[0], o.X.Title()), fmt.Sprintf(stats[1], o.X.Title()), fmt.Sprintf(stats[2], o.X.Title())}}
 	g.b.WriteString(`<g class="chart-ranges">`)
 	for i, r := range rows {
 		y := top + float64(i)*row + mid
@@ -777,8 +800,8 @@ func rangeChart(rows []rangeRow, vals []float64, o Options, narrow bool) ([]byte
 		}
 		m := s.at(r.st.Median)
 		g.line(m, y-7, m, y+7, "median")
-		fmt.Fprintf(&g.b, `<title>%s: %d values, %s to %s %s, median %s</title></g>`, esc(r.Label), r.st.N,
-			esc(o.X.format(r.st.Min)), esc(o.X.format(r.st.Max)), esc(o.X.Unit), esc(o.X.format(r.st.Median)))
+		fmt.Fprintf(&g.b, `<title>%s</title></g>`, esc(fmt.Sprintf(tip, r.Label, r.st.N,
+			o.X.format(r.st.Min), o.X.format(r.st.Max), o.X.Unit, o.X.format(r.st.Median))))
 		t.Rows = append(t.Rows, Row{ID: r.ID, Label: r.Label, Href: r.Href, Values: []float64{float64(r.st.N), r.st.Min, r.st.Median, r.st.Max}})
 	}
 	g.b.WriteString(`</g>`)

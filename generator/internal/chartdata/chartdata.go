@@ -91,8 +91,8 @@ func Charts(d *derive.Data, t func(string) string) (Set, error) {
 		Desc:   fmt.Sprintf(t("chart.scatter.desc"), len(pts), cur, cur),
 		Label:  t("chart.label.gpu"),
 		NoData: t("chart.nodata"),
-		X:      chart.Axis{Label: t("chart.scatter.x"), Unit: "TFLOPS", Log: true},
-		Y:      chart.Axis{Label: t("chart.scatter.y"), Unit: perGPUHour, Log: true},
+		X:      chart.Axis{Label: t("chart.scatter.x"), Unit: "TFLOPS", Log: true, TitleFormat: t("chart.axis.title")},
+		Y:      chart.Axis{Label: t("chart.scatter.y"), Unit: perGPUHour, Log: true, TitleFormat: t("chart.axis.title")},
 	})
 	if err != nil {
 		return Set{}, err
@@ -104,20 +104,22 @@ func Charts(d *derive.Data, t func(string) string) (Set, error) {
 		Desc:   fmt.Sprintf(t("chart.pergb.desc"), len(bars), cur),
 		Label:  t("chart.label.gpu"),
 		NoData: t("chart.nodata"),
-		X:      chart.Axis{Label: t("chart.pergb.x"), Unit: fmt.Sprintf(t("chart.unit.pergbhour"), cur)},
+		X:      chart.Axis{Label: t("chart.pergb.x"), Unit: fmt.Sprintf(t("chart.unit.pergbhour"), cur), TitleFormat: t("chart.axis.title")},
 	})
 	if err != nil {
 		return Set{}, err
 	}
 	series := Spread(d)
 	s.Spread, err = chart.Ranges(series, chart.Options{
-		ID:     SpreadID,
-		Title:  t("chart.spread.title"),
-		Desc:   fmt.Sprintf(t("chart.spread.desc"), len(series), cur),
-		Label:  t("chart.label.gpu"),
-		Count:  t("chart.spread.count"),
-		NoData: t("chart.nodata"),
-		X:      chart.Axis{Label: t("chart.spread.x"), Unit: perGPUHour, Log: true},
+		ID:       SpreadID,
+		Title:    t("chart.spread.title"),
+		Desc:     fmt.Sprintf(t("chart.spread.desc"), len(series), cur),
+		Label:    t("chart.label.gpu"),
+		Count:    t("chart.spread.count"),
+		NoData:   t("chart.nodata"),
+		X:        chart.Axis{Label: t("chart.spread.x"), Unit: perGPUHour, Log: true, TitleFormat: t("chart.axis.title")},
+		Stats:    [3]string{t("chart.spread.min"), t("chart.spread.median"), t("chart.spread.max")},
+		RangeTip: t("chart.spread.tip"),
 	})
 	if err != nil {
 		return Set{}, err

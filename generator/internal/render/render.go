@@ -23,6 +23,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
@@ -246,9 +247,6 @@ func (r *Renderer) URL(p string) string {
 	return r.edition + p
 }
 
-// Lang is the edition's language code ("en", "zh").
-func (r *Renderer) Lang() string { return r.lang }
-
 // JSONStrings returns, as a JSON object, the UI strings whose keys start
 // with prefix, keyed by the rest of the key: what a page's script needs in
 // the edition's language ({{i18njson "search.js."}} in a data attribute).
@@ -270,15 +268,10 @@ func (r *Renderer) jsonStrings(prefix string) string {
 	return string(b)
 }
 
-// DataText shows a text from the data files (notes, descriptions, source
-// titles), which stay in the language they were written in: escaped, and
-// wrapped in <span lang="..."> when that language is not the edition's,
-// so screen readers and browsers treat it right. The language is read
-// from the script: text that is mostly Han characters is Chinese,
-// anything else English.
-func (r *Renderer) DataText(s string) template.HTML {
-	esc := template.HTMLEscapeString(s)
-	lang := "en"
+// TextLang is the language a data text is written in, read from its
+// script: "zh-CN" when at least 30% of its letters are Han characters,
+// else "en".
+func TextLang(s string) string {
 	han, letters := 0, 0
 	for _, c := range s {
 		switch {
@@ -290,12 +283,213 @@ func (r *Renderer) DataText(s string) template.HTML {
 		}
 	}
 	if letters > 0 && han*10 >= letters*3 {
-		lang = "zh-CN"
+		return "zh-CN"
 	}
+	return "en"
+}
+
+// DataText shows a text from the data files (notes, descriptions, source
+// titles), which stay in the language they were written in: escaped, and
+// wrapped in <span lang="..."> when that language is not the edition's,
+// so screen readers and browsers treat it right. The language is read
+// from the script: text that is mostly Han characters is Chinese,
+// anything else English.
+func (r *Renderer) DataText(s string) template.HTML {
+	esc := template.HTMLEscapeString(s)
+	lang := TextLang(s)
 	if strings.SplitN(lang, "-", 2)[0] == r.lang || s == "" {
 		return template.HTML(esc)
 	}
 	return template.HTML(`<span lang="` + lang + `">` + esc + `</span>`)
+}
+
+// TF formats a UI string with arguments: the catalog string is the
+// format (trusted like TH, so it may hold inline markup and the edition's
+// punctuation), each string argument is escaped, and a template.HTML
+// argument (a link, a dtext) is kept as it is. One key per sentence, its
+// parts as %s, lets a language put them in its own order and punctuation
+// ("%s (%s)" in English, "%s（%s）" in Chinese) instead of a template
+// gluing fragments with English punctuation. Templates call it as
+// {{tf "key" args...}} in text context; for an attribute, use printf.
+func (r *Renderer) TF(key string, args ...any) template.HTML {
+	format, ok := r.strings[key]
+	if !ok {
+		return template.HTML(template.HTMLEscapeString("[" + key + "]"))
+	}
+	esc := fitArgs(format, args)
+	for i, a := range esc {
+		switch v := a.(type) {
+		case template.HTML:
+			esc[i] = string(v)
+		case string:
+			esc[i] = template.HTMLEscapeString(v)
+		case fmt.Stringer:
+			esc[i] = template.HTMLEscapeString(v.String())
+		}
+		// numbers: their formatting holds no markup
+	}
+	return template.HTML(sprintfCJK(format, esc))
+}
+
+// cjkEdge is a space of a format between a Chinese character and an
+// argument that starts or ends with one (the arguments are fenced by
+// \x00 and \x01, which no catalog or data text holds).
+var cjkEdge = regexp.MustCompile(`[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}]\x01 \x00?[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}]|[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}] \x00[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}]`)
+
+// sprintfCJK is fmt.Sprintf, less the spaces of the format that would
+// fall between two Chinese characters once the arguments are in: a word
+// space in "%s 的 GPU" for a Latin name, none for a Chinese one ("Acme
+// Cloud 的 GPU", "龙云的 GPU"). The arguments themselves are left as
+// they are.
+func sprintfCJK(format string, args []any) string {
+	fenced := make([]any, len(args))
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			a = "\x00" + s + "\x01"
+		}
+		fenced[i] = a
+	}
+	s := cjkEdge.ReplaceAllStringFunc(fmt.Sprintf(format, fenced...), func(m string) string { return strings.Replace(m, " ", "", 1) })
+	return strings.NewReplacer("\x00", "", "\x01", "").Replace(s)
+}
+
+// fitArgs returns args with a number given for a %s verb as its text (a
+// count shown in parentheses), so that a template need not know which
+// verb a language's string uses.
+func fitArgs(format string, args []any) []any {
+	out := append([]any(nil), args...)
+	next := 0
+	for _, m := range verbRE.FindAllStringSubmatch(format, -1) {
+		if m[0] == "%%" {
+			continue
+		}
+		i := next
+		if m[1] != "" {
+			n, _ := strconv.Atoi(m[1])
+			i = n - 1
+		}
+		next = i + 1
+		if i < 0 || i >= len(out) || !strings.HasSuffix(m[0], "s") {
+			continue
+		}
+		switch out[i].(type) {
+		case int, int64, float64:
+			out[i] = fmt.Sprint(out[i])
+		}
+	}
+	return out
+}
+
+// Text formats a UI string as plain text (fmt.Sprintf of the catalog
+// string), for text the Go code composes (labels, JSON for scripts).
+func (r *Renderer) Text(key string, args ...any) string {
+	if len(args) == 0 {
+		return r.T(key)
+	}
+	return sprintfCJK(r.T(key), fitArgs(r.T(key), args))
+}
+
+// Lang is the edition's language code ("en", "zh").
+func (r *Renderer) Lang() string { return r.lang }
+
+// Tag is the edition's BCP 47 tag ("en", "zh-CN").
+func (r *Renderer) Tag() string { return r.tag }
+
+// Link returns an <a href> element for TF arguments: href must be a path
+// or an http(s) URL (anything else becomes "#"), and text is escaped
+// unless it is template.HTML (dtext).
+func Link(href string, text any) template.HTML {
+	h := strings.TrimSpace(href)
+	lower := strings.ToLower(h)
+	if !(strings.HasPrefix(h, "/") && !strings.HasPrefix(h, "//") || strings.HasPrefix(h, "#") || strings.HasPrefix(h, "?") ||
+		strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://")) {
+		h = "#"
+	}
+	var body string
+	switch v := text.(type) {
+	case template.HTML:
+		body = string(v)
+	default:
+		body = template.HTMLEscapeString(fmt.Sprint(v))
+	}
+	return template.HTML(`<a href="` + template.HTMLEscapeString(normalizeURL(h)) + `">` + body + `</a>`)
+}
+
+// normalizeURL percent-encodes what html/template's URL normalizer
+// encodes in an href (spaces, quotes, parentheses, non-ASCII bytes), so a
+// link written by Link reads the same as one written by a template.
+func normalizeURL(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~!#$&*+,/:;=?@[]%", c) >= 0:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02x", c)
+		}
+	}
+	return b.String()
+}
+
+// RegionName is a provider region's display name in the edition's
+// language (the region's [regions.i18n] name, else its English name, else
+// its id).
+func (r *Renderer) RegionName(p *catalog.Provider, id string) string {
+	if p == nil {
+		return id
+	}
+	for _, reg := range p.Regions {
+		if reg.ID == id {
+			return reg.LocalName(r.lang)
+		}
+	}
+	return id
+}
+
+// ProviderDescription is a provider's description in the edition's
+// language where the data has one ([i18n.<lang>] description), else its
+// description.
+func (r *Renderer) ProviderDescription(p *catalog.Provider) string {
+	if t, ok := p.I18n[r.lang]; ok && t.Description != "" {
+		return t.Description
+	}
+	return p.Description
+}
+
+// RegionLocal is a region's name in the edition's language when the data
+// gives one ([regions.i18n]), else "".
+func (r *Renderer) RegionLocal(reg catalog.Region) string {
+	if t, ok := reg.I18n[r.lang]; ok {
+		return t.Name
+	}
+	return ""
+}
+
+// Term names a commitment term: "1 month", "1 year", "3 years", "6
+// months" (billing.term.* strings).
+func (r *Renderer) Term(months int) string {
+	switch {
+	case months == 1:
+		return r.T("billing.term.month")
+	case months == 12:
+		return r.T("billing.term.year")
+	case months%12 == 0:
+		return fmt.Sprintf(r.T("billing.term.years"), months/12)
+	}
+	return fmt.Sprintf(r.T("billing.term"), months)
+}
+
+// SizeUnit is the quantity unit of an extra cost's unit ("gib-month" ->
+// "GiB", "gb" -> "GB"), for tier bounds.
+func SizeUnit(unit string) string {
+	switch {
+	case strings.HasPrefix(unit, "gib"):
+		return "GiB"
+	case strings.HasPrefix(unit, "gb"):
+		return "GB"
+	}
+	return unit
 }
 
 // RootURL returns the URL of a path below the site's base, outside any
@@ -333,6 +527,14 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"rooturl":  r.RootURL,
 		"dtext":    r.DataText,
 		"pname":    func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
+		"rname":    r.RegionName,
+		"rlocal":   r.RegionLocal,
+		"pdesc":    r.ProviderDescription,
+		"tf":       r.TF,
+		"tt":       r.Text,
+		"link":     Link,
+		"term":     r.Term,
+		"sizeunit": SizeUnit,
 		"i18njson": r.JSONStrings,
 		"money":    Money,
 		"gib":      sizing.FormatGiB,

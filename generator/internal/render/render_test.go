@@ -128,13 +128,14 @@ func readCatalog(t *testing.T, lang string) map[string]string {
 	return m
 }
 
-// keyRE finds literal keys in templates: {{t "key"}}, {{th "key"}}, and the
-// parenthesised form (t "key") used inside printf, or, dict.
-var keyRE = regexp.MustCompile(`(?:\{\{-?\s*|\()th?\s+"([^"]+)"`)
+// keyRE finds literal keys in templates: {{t "key"}}, {{th "key"}},
+// {{tf "key" args}}, and the parenthesised form (t "key") used inside
+// printf, or, dict.
+var keyRE = regexp.MustCompile(`(?:\{\{-?\s*|\()(?:th?|tf|tt)\s+"([^"]+)"`)
 
 // prefixRE finds computed keys, {{t (print "billing." .Mode)}}: at least one
 // key with that prefix must exist.
-var prefixRE = regexp.MustCompile(`\bth?\s+\(print\s+"([^"]+\.)"`)
+var prefixRE = regexp.MustCompile(`\b(?:th?|tf|tt)\s+\(print\s+"([^"]+\.)"`)
 
 // TestTemplateKeysDefined fails when a template uses a key en.toml lacks
 // (it would render as "[key]").
@@ -184,6 +185,7 @@ func TestKeyRE(t *testing.T) {
 		{`<h2>{{t "gpu.specs"}}</h2>`, []string{"gpu.specs"}},
 		{`{{- t "nav.skip"}}`, []string{"nav.skip"}},
 		{`<p>{{th "api.rule.asof"}}</p>`, []string{"api.rule.asof"}},
+		{`<p>{{tf "fx.note" (date .AsOf) (link .URL (t "common.source"))}}</p>`, []string{"fx.note", "common.source"}},
 		{`{{printf (t "pricing.shown") $d.Limit (len $d.Rows)}}`, []string{"pricing.shown"}},
 		{`{{or .Country (t "providers.notstated")}}`, []string{"providers.notstated"}},
 		{`dict "Label" (t "col.gpu") "Caption" (t "gpus.caption")`, []string{"col.gpu", "gpus.caption"}},
@@ -240,6 +242,62 @@ func TestDataText(t *testing.T) {
 	} {
 		if got := string(c.r.DataText(c.in)); got != c.want {
 			t.Errorf("%s DataText(%q) = %q, want %q", c.r.lang, c.in, got, c.want)
+		}
+	}
+}
+
+// TestTF: a sentence key with its parts as arguments: the format is
+// trusted markup, string arguments are escaped, HTML ones (a link) kept;
+// a number fills a %s; a language may reorder with %[n]s; a space of the
+// format between Chinese text and a Chinese argument goes, the
+// arguments' own spaces stay.
+func TestTF(t *testing.T) {
+	r := &Renderer{lang: "zh", tag: "zh-CN", strings: map[string]string{
+		"fx":    "汇率日期为 %s（%s）。",
+		"paren": "（%s）",
+		"age":   "%[2]d 天以内为<b>%[1]s</b>",
+		"cap":   "%s 的 GPU 实例",
+	}}
+	for _, c := range []struct {
+		got  template.HTML
+		want string
+	}{
+		{r.TF("fx", "2026年12月1日", Link("https://example.org/a b?x=1&y='2'", "来源")), `汇率日期为 2026年12月1日（<a href="https://example.org/a%20b?x=1&amp;y=%272%27">来源</a>）。`},
+		{r.TF("paren", 3), "（3）"},
+		{r.TF("paren", "<b>"), "（&lt;b&gt;）"},
+		{r.TF("age", "较新", 90), "90 天以内为<b>较新</b>"},
+		{r.TF("cap", "龙云"), "龙云的 GPU 实例"},
+		{r.TF("cap", "Acme Cloud"), "Acme Cloud 的 GPU 实例"},
+		{r.TF("cap", "京东云 云主机"), "京东云 云主机的 GPU 实例"},
+		{r.TF("missing"), "[missing]"},
+		{Link("javascript:alert(1)", "x"), `<a href="#">x</a>`},
+		{Link("//evil.example/", "x"), `<a href="#">x</a>`},
+		{Link("/zh/gpus/", template.HTML(`<span lang="en">GPUs</span>`)), `<a href="/zh/gpus/"><span lang="en">GPUs</span></a>`},
+	} {
+		if string(c.got) != c.want {
+			t.Errorf("got  %s\nwant %s", c.got, c.want)
+		}
+	}
+	if got, want := r.Text("cap", "龙云"), "龙云的 GPU 实例"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
+
+// TestStringsReorder: a language may take the arguments in another order
+// with %[n]s, as long as each argument keeps its verb.
+func TestStringsReorder(t *testing.T) {
+	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"%s up to %d days\"\n"
+	for _, c := range []struct{ zh, want string }{
+		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%[2]d 天以内为%[1]s\"\n", ""},
+		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%[2]s 天以内为%[1]d\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs %[2]s %[1]d, but templates/i18n/en.toml has %s %d`},
+		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%[2]d 天\"\n", `key "b" has printf verbs %[2]d`},
+	} {
+		root := writeSite(t, map[string]string{"en": en, "zh": c.zh})
+		var d diag.List
+		LoadStrings(root, []string{"en", "zh"}, &d)
+		got := diagText(&d)
+		if c.want == "" && d.HasErrors() || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%q: diagnostics\n%s\nwant %q", c.zh, got, c.want)
 		}
 	}
 }

@@ -2,10 +2,12 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -13,9 +15,11 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
-// verbRE matches a printf verb of a UI string ("%s", "%d", "%.1f", "%%").
-// A space is not a flag here: "% off" is a literal percent sign.
-var verbRE = regexp.MustCompile(`%[-+#0-9.]*[a-zA-Z%]`)
+// verbRE matches a printf verb of a UI string ("%s", "%d", "%.1f", "%%",
+// and "%[2]s", which takes the second argument so that a language can
+// put the parts of a sentence in its own order). A space is not a flag
+// here: "% off" is a literal percent sign.
+var verbRE = regexp.MustCompile(`%(?:\[(\d+)\])?[-+#0-9.]*[a-zA-Z%]`)
 
 // Strings holds the UI strings of every language of a site, checked
 // against the default language's catalog.
@@ -91,9 +95,9 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 			if k == "lang" {
 				continue
 			}
-			if want, got := verbs(base.m[k]), verbs(v); want != got {
+			if want, got := verbs(base.m[k]), verbs(v); args(base.m[k]) != args(v) {
 				line, col := at(f, k)
-				d.Errorf(f.rel, line, col, "key %q has printf verbs %s, but %s has %s: keep the same verbs in the same order", k, orNone(got), base.rel, orNone(want))
+				d.Errorf(f.rel, line, col, "key %q has printf verbs %s, but %s has %s: give each argument the same verb (%%[2]s takes the second argument, to change the order)", k, orNone(got), base.rel, orNone(want))
 			}
 		}
 		for k := range f.m {
@@ -116,6 +120,36 @@ func verbs(s string) string {
 		if v != "%%" {
 			out = append(out, v)
 		}
+	}
+	return strings.Join(out, " ")
+}
+
+// args describes the arguments a format takes, by position: "1:%s
+// 2:%d" for "%s of %d" and for "%[2]d 中的 %[1]s" alike.
+func args(s string) string {
+	byArg := map[int]string{}
+	next := 1
+	for _, m := range verbRE.FindAllStringSubmatch(s, -1) {
+		if m[0] == "%%" {
+			continue
+		}
+		n := next
+		if m[1] != "" {
+			n, _ = strconv.Atoi(m[1])
+		}
+		v := m[0]
+		if m[1] != "" {
+			v = "%" + strings.TrimPrefix(v, "%["+m[1]+"]")
+		}
+		if prev, ok := byArg[n]; ok && prev != v {
+			v = prev + "|" + v
+		}
+		byArg[n] = v
+		next = n + 1
+	}
+	var out []string
+	for _, n := range slices.Sorted(maps.Keys(byArg)) {
+		out = append(out, strconv.Itoa(n)+":"+byArg[n])
 	}
 	return strings.Join(out, " ")
 }
