@@ -223,3 +223,91 @@ func TestInstanceCompare(t *testing.T) {
 	b.Reload()
 	b.Poll(`document.querySelectorAll("#instances-out thead th").length === 3`, `document.getElementById("instances-out").textContent`)
 }
+
+// pairSpecLabels are the English labels of the spec rows where more is
+// better (templates/i18n/en.toml spec.*), with the catalog figure each
+// row shows.
+var pairSpecLabels = map[string]func(*catalog.GPU) *float64{
+	"Memory":           func(g *catalog.GPU) *float64 { return &g.MemoryGB },
+	"Memory bandwidth": func(g *catalog.GPU) *float64 { return &g.MemoryBWGBs },
+	"FP32":             func(g *catalog.GPU) *float64 { return g.FP32TFLOPS },
+	"TF32 tensor":      func(g *catalog.GPU) *float64 { return g.TF32TFLOPS },
+	"BF16/FP16 tensor": func(g *catalog.GPU) *float64 { return g.BF16TFLOPS },
+	"FP8 tensor":       func(g *catalog.GPU) *float64 { return g.FP8TFLOPS },
+	"INT8":             func(g *catalog.GPU) *float64 { return g.INT8TOPS },
+}
+
+// TestComparePairMarks: a GPU pair page marks, in each spec row where
+// more is better, the GPU with the larger catalog figure (bold, a check
+// mark and "(better)" for screen readers), and nothing where the figures
+// tie or one is missing or in rows without a better value (vendor, year,
+// TDP, ...); in the price table it marks the lower cheapest price per
+// GPU-hour of each billing mode.
+func TestComparePairMarks(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadCatalog(t)
+	a, c := g.cat.GPU("a100-sxm4-80gb"), g.cat.GPU("h100-sxm5-80gb")
+	if a == nil || c == nil {
+		t.Fatal("the catalog lacks the A100 SXM4 80GB or the H100 SXM5 80GB")
+	}
+	b := New(t, base)
+	b.Navigate("compare/a100-sxm4-80gb-vs-h100-sxm5-80gb/")
+	type row struct {
+		Label string   `json:"label"`
+		Best  int      `json:"best"` // 1 or 2: the marked column; 0 for none
+		Marks int      `json:"marks"`
+		Cells []string `json:"cells"`
+	}
+	var tables [][]row
+	b.Eval(`[...document.querySelectorAll("table.compare")].slice(0, 2).map((t) => [...t.tBodies[0].rows].map((r) => {
+		const tds = [...r.cells].slice(1);
+		const i = tds.findIndex((c) => c.classList.contains("best"));
+		return {label: r.cells[0].textContent.trim(), best: i + 1, marks: r.querySelectorAll(".mark").length + r.querySelectorAll(".visually-hidden").length,
+			cells: tds.map((c) => c.textContent.trim())};
+	}))`, &tables)
+	if len(tables) != 2 {
+		t.Fatalf("%d comparison tables, want the specs and the prices", len(tables))
+	}
+	seen := 0
+	for _, r := range tables[0] {
+		want := 0
+		if f := pairSpecLabels[r.Label]; f != nil {
+			seen++
+			if x, y := f(a), f(c); x != nil && y != nil && *x != *y {
+				want = 1
+				if *y > *x {
+					want = 2
+				}
+			}
+		}
+		if r.Best != want || (want > 0) != (r.Marks == 2) {
+			t.Errorf("spec row %q %q: column %d marked (%d marks), want %d", r.Label, r.Cells, r.Best, r.Marks, want)
+		}
+	}
+	if seen != len(pairSpecLabels) {
+		t.Errorf("%d of the %d spec rows with a better value found: a label changed?", seen, len(pairSpecLabels))
+	}
+	// Price rows: "min · median · max (n)"; the lower min is marked.
+	for _, r := range tables[1] {
+		var mins []float64
+		for _, cell := range r.Cells {
+			var v float64
+			if _, err := fmt.Sscanf(cell, "%g", &v); err != nil {
+				mins = append(mins, -1)
+			} else {
+				mins = append(mins, v)
+			}
+		}
+		want := 0
+		if len(mins) == 2 && mins[0] >= 0 && mins[1] >= 0 && mins[0] != mins[1] {
+			want = 1
+			if mins[1] < mins[0] {
+				want = 2
+			}
+		}
+		if r.Best != want {
+			t.Errorf("price row %q %q: column %d marked, want %d", r.Label, r.Cells, r.Best, want)
+		}
+	}
+}
