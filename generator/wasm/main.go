@@ -49,7 +49,8 @@
 //	 throughput, perGPU, kvBytesPerToken, adapterParams,
 //	 minGPUs: {id: {n, tp, pp, decode, ttft, perGPU} | null},
 //	 text: {totalPerGPU, usableBytes, pagedOut, breakdown: {weights, …},
-//	        trainFLOPs, trainSeconds, ttft, decode, throughput, perGPU}}
+//	        trainFLOPs, trainSeconds, ttft, decode, throughput, perGPU,
+//	        prefillFLOPs}}
 //
 // Every text entry is a quantity {n, u}: a formatted number and the key of
 // its unit message (sizing.Quantity), which the page translates; an error
@@ -427,7 +428,7 @@ const (
 	shapeTextGPU = `"usableBytes":%g,`
 	shapeText    = `"breakdown":{"weights":%g,"kvCache":%g,"activations":%g,"gradients":%g,"optimizer":%g,` +
 		`"adapters":%g,"gathered":%g,"overhead":%g},"totalPerGPU":%g,"pagedOut":%g,"trainFLOPs":%f,` +
-		`"trainSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r},"minGPUs":{`
+		`"trainSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r,"prefillFLOPs":%f},"minGPUs":{`
 	shapeFit = `$:{"n":#,"tp":#,"pp":#,"decode":#,"ttft":#,"perGPU":#,"decodeText":%r,"ttftText":%l}`
 )
 
@@ -470,7 +471,7 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool) [
 	// the functions the pages use, so both print identical strings.
 	nums = append(append(append(nums, usable...), parts...), float64(res.TotalPerGPU), float64(res.PagedOutBytes),
 		res.TrainFLOPs, res.TrainSeconds, res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec,
-		res.TokensPerSecPerGPU)
+		res.TokensPerSecPerGPU, res.PrefillFLOPs)
 	b := fill(nil, shape+shapeText, nums, nil)
 
 	// The fewest GPUs of each catalog GPU that fit, read one GPU at a time.

@@ -245,6 +245,7 @@
     $("decode").textContent = msg("calc.speed.decode", msg(r.computeBound ? "calc.bound.compute" : "calc.bound.memory"), Q(t.decode));
     $("ttft").textContent = msg("calc.speed.ttft", "", Q(t.ttft), String(inp.prompt || inp.seq));
     $("tput").textContent = msg("calc.speed.throughput", "", Q(t.throughput), String(inp.gpus), Q(t.perGPU));
+    $("prefill-flops").textContent = Q(t.prefillFLOPs);
     $("flops").textContent = Q(t.trainFLOPs);
     $("time").textContent = Q(t.trainSeconds);
 

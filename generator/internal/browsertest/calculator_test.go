@@ -399,7 +399,7 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 // figureIDs are the result's figures by CSS selector.
 var figureIDs = []string{"#headline", "#layout", "#total", "#usable", "#gpuname", "#fits",
 	"#b-weights", "#b-kv_cache", "#b-activations", "#b-gradients", "#b-optimizer", "#b-adapters", "#b-gathered",
-	"#b-overhead", "#b-paged", "#decode", "#ttft", "#tput", "#flops", "#time"}
+	"#b-overhead", "#b-paged", "#decode", "#ttft", "#tput", "#prefill-flops", "#flops", "#time"}
 
 // expected is what the page must show for one input.
 type expected struct {
@@ -479,6 +479,7 @@ func (g goSide) wantResult(t *testing.T, in sizing.Input, gpu sizing.GPU, auto b
 		"#ttft":   g.msg("calc.speed.ttft", "", g.q(sizing.LatencyQuantity(res.TTFTSeconds)), itoa(prompt)),
 		"#tput":   g.msg("calc.speed.throughput", "", rate(res.ThroughputTokensPerSec), itoa(in.GPUs), rate(res.TokensPerSecPerGPU)),
 		"#flops":  g.q(sizing.FLOPsQuantity(res.TrainFLOPs)), "#time": g.q(sizing.DurationQuantity(res.TrainSeconds)),
+		"#prefill-flops": g.q(sizing.FLOPsQuantity(res.PrefillFLOPs)),
 	}
 	dash := g.msg("sizing.unit.none")
 	e.mins = map[string][3]string{}
