@@ -70,6 +70,7 @@ type Server struct {
 	buildID  string              // names the output on disk; changes when it does
 	failed   []diag.Diagnostic   // errors of the latest build; nil when it succeeded
 	prev     *output.Tree        // the latest successful build
+	memo     *build.Memo         // its pages, for the next build (see incremental)
 	warns    string              // warnings of the latest build, as printed
 	basePath string              // the path the latest successful build is served under ("" before one: "/")
 	subs     map[chan event]bool // connected event streams
@@ -245,9 +246,11 @@ func (s *Server) nextID() string {
 // rebuild runs one build. changed lists the slash-separated sources (under
 // the root) that triggered it; nil means the first build.
 //
-// What it rebuilds: the catalog, derived data, pages, links and the esbuild
-// bundles of static/ are cheap and always redone, because one data file
-// feeds many pages. The calculator's WebAssembly is compiled from the
+// What it rebuilds: the catalog, derived data, page data, links and the
+// esbuild bundles of static/ are always redone, because one data file
+// feeds many pages; a page whose data did not change is taken from the
+// previous build's memo instead of being rendered again (see incremental
+// for when the memo is used). The calculator's WebAssembly is compiled from the
 // generator's own Go sources, which cannot change under a running server,
 // so every build after the first successful one reuses its bytes
 // (build.Options.Reuse) instead of running "go build" again: that compile
@@ -257,6 +260,10 @@ func (s *Server) rebuild(changed []string) {
 	o := s.cfg.Build
 	s.mu.Lock()
 	o.Reuse = s.prev
+	o.Memo = build.NewMemo()
+	if s.memo != nil && s.incremental(changed) {
+		o.Memo = s.memo
+	}
 	s.mu.Unlock()
 	if changed != nil {
 		s.broadcast(event{name: "building", data: jsonString(map[string]any{"changed": changed})})
@@ -314,6 +321,7 @@ func (s *Server) rebuild(changed []string) {
 	s.warns = warns.String()
 	recovered := s.failed != nil
 	s.failed = nil
+	s.memo = res.Memo
 	s.basePath = res.BasePath
 	if changed == nil || s.prev == nil {
 		fmt.Fprintf(s.cfg.Stdout, "built %d pages, %d files, %d bytes in %s -> %s\n", res.Pages, res.Files, res.Bytes, took, s.out)
@@ -327,12 +335,38 @@ func (s *Server) rebuild(changed []string) {
 	if n == 1 {
 		files = "file"
 	}
-	fmt.Fprintf(s.cfg.Stdout, "rebuilt in %s: %d %s changed (%s; WebAssembly reused)\n", took, n, files, describe(changed))
+	fmt.Fprintf(s.cfg.Stdout, "rebuilt in %s: %d %s changed, %d of %d pages rendered (%s; WebAssembly reused)\n", took, n, files, res.Pages-res.Reused, res.Pages, describe(changed))
 	s.prev = res.Tree
 	if n > 0 || recovered {
 		s.buildID = s.nextID()
 		s.broadcastLocked(event{name: "reload", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID, "changed": n})})
 	}
+}
+
+// incremental reports whether a build after these changes may take
+// unchanged pages from the previous build's memo: only when every change
+// is a catalog entity or a guide (data/gpus/, data/providers/,
+// data/offers/, data/models/, content/, and the same in the overlay),
+// which reach pages only through their data. Templates, UI strings,
+// static files, site.toml, exchange rates and the glossary also shape
+// pages through the renderer, so a change there renders everything.
+func (s *Server) incremental(changed []string) bool {
+	if len(changed) == 0 {
+		return false
+	}
+	for _, c := range changed {
+		if s.overlay.label != "" {
+			c = strings.TrimPrefix(c, s.overlay.label)
+		}
+		ok := strings.HasPrefix(c, "content/")
+		for _, d := range []string{"gpus", "providers", "offers", "models"} {
+			ok = ok || strings.HasPrefix(c, "data/"+d+"/")
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // describe names the sources behind a build for the terminal:

@@ -89,7 +89,7 @@ type sseEvent struct{ name, id, data string }
 
 // stream connects to an event stream with net/http and parses it; the
 // channel closes when the stream ends.
-func stream(t *testing.T, ctx context.Context, url string) <-chan sseEvent {
+func stream(t testing.TB, ctx context.Context, url string) <-chan sseEvent {
 	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -143,7 +143,7 @@ func stream(t *testing.T, ctx context.Context, url string) <-chan sseEvent {
 // await returns the first event named name for which ok holds, skipping
 // others (a "building" event, or the error of a build that caught a file
 // half written).
-func await(t *testing.T, ch <-chan sseEvent, name string, timeout time.Duration, ok func(sseEvent) bool) sseEvent {
+func await(t testing.TB, ch <-chan sseEvent, name string, timeout time.Duration, ok func(sseEvent) bool) sseEvent {
 	t.Helper()
 	deadline := time.After(timeout)
 	var seen []string
