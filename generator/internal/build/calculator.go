@@ -363,16 +363,16 @@ func (s *siteBuild) calculator() {
 		}
 		co := offer(r.Offer)
 		co.Billing, co.Price, co.AsOf = r.Price.Billing, r.InstDC, r.Price.AsOf.Format("2006-01-02")
-		data.Offers = append(data.Offers, co)
 		s.calcMark(&data, "r"+itoa(len(data.Offers)), r.Offer, r.Price)
+		data.Offers = append(data.Offers, co)
 	}
 	for _, o := range c.Offers {
 		pr, price, ok := onDemand(c, o, s.dd.Currency)
 		if !ok {
 			continue
 		}
-		i, ok := rowOf[o.ID]
 		s.calcMark(&data, "d"+itoa(len(data.OnDemand)), o, pr)
+		i, ok := rowOf[o.ID]
 		if !ok {
 			// No headline row (not expected): a row of its own, in no
 			// billing mode the tables show.
@@ -510,10 +510,20 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "size.wasm")
-	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm")
-	cmd.Dir = moduleRoot(root)
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
+	// The pre-Green Tea garbage collector (Go 1.26's opt-out) keeps about
+	// 45 kB of collector code out of the module; a toolchain without the
+	// opt-out builds with its default collector.
+	build := func(env ...string) ([]byte, error) {
+		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm")
+		cmd.Dir = moduleRoot(root)
+		cmd.Env = append(append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"), env...)
+		return cmd.CombinedOutput()
+	}
+	msg, err := build("GOEXPERIMENT=nogreenteagc")
+	if err != nil && strings.Contains(string(msg), "GOEXPERIMENT") {
+		msg, err = build()
+	}
+	if err != nil {
 		d.Errorf("generator/wasm", 0, 0, "building the calculator's WebAssembly: %v\n%s", err, msg)
 		return
 	}
