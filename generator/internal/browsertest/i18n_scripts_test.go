@@ -30,7 +30,7 @@ type zhCheck struct {
 // sentence glued with English punctuation ("按量计费: 支持, 计费粒度").
 var lowerWord = regexp.MustCompile(`\b[a-z]{2,}\b`)
 
-var zhHanPunct = regexp.MustCompile(`\p{Han}[,:;()]|[,:;(]\p{Han}|\p{Han}\.(?:\s|$)`)
+var zhHanPunct = regexp.MustCompile(`\p{Han} ?[,:;()]|[,:;(] ?\p{Han}|\p{Han}\.(?:\s|$)`)
 
 func loadZHCheck(t *testing.T) zhCheck {
 	t.Helper()

@@ -287,7 +287,10 @@ var (
 	// hanPunct is ASCII punctuation touching a Han character: a sentence
 	// glued from fragments with English punctuation ("日期为 2026年12月1日
 	// (来源). 价格时效", "按量计费: 支持, 计费粒度").
-	hanPunct = regexp.MustCompile(`\p{Han}[,:;()]|[,:;(]\p{Han}|\p{Han}\.(?:\s|$)`)
+	hanPunct = regexp.MustCompile(`\p{Han} ?[,:;()]|[,:;(] ?\p{Han}|\p{Han}\.(?:\s|$)`)
+	// inlineTag is a tag inside a sentence: removed, so that the text
+	// around a link or a figure reads as one line.
+	inlineTag = regexp.MustCompile(`</?(?:a|span|strong|em|b|i|time|abbr|sup|sub|kbd|small|bdi)\b[^>]*>`)
 )
 
 // zhUIText returns the UI text of a Chinese page: its text and the UI
@@ -305,7 +308,7 @@ func zhUIText(body string, data *strings.Replacer, guides bool) []string {
 	}
 	text = langEnRE.ReplaceAllString(text, " ")
 	text = skipBlocks.ReplaceAllString(text, " ")
-	text = html.UnescapeString(tagRE2.ReplaceAllString(text, "\n"))
+	text = html.UnescapeString(tagRE2.ReplaceAllString(inlineTag.ReplaceAllString(text, ""), "\n"))
 	for _, l := range strings.Split(data.Replace(text), "\n") {
 		if l = strings.Join(strings.Fields(l), " "); l != "" {
 			out = append(out, l)
