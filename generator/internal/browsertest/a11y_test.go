@@ -208,6 +208,13 @@ func TestAccessibility(t *testing.T) {
 						// audit the page as it is once the engine has run.
 						wakeCalculator(b)
 					}
+					if strings.Contains(p, "pricing/all/") {
+						// A page of the full price list holds hundreds of
+						// rows of the markup /pricing/ is audited with: audit
+						// its own parts (range, paging links) with the first
+						// rows, within the step timeout.
+						b.Eval(`(() => { for (const r of [...document.querySelectorAll("#prices tbody tr")].slice(20)) r.remove(); return true; })()`, nil)
+					}
 					for _, v := range axeRun(b, axe) {
 						var targets []string
 						for i, n := range v.Nodes {
