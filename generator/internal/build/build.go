@@ -6,7 +6,6 @@ package build
 import (
 	"fmt"
 	"html/template"
-	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -321,8 +320,10 @@ type siteBuild struct {
 	// queue holds the pages page() was given and renderQueued has not
 	// rendered yet.
 	queue []renderJob
-	// links are the href and src values of each rendered page, by file.
-	links map[string][]string
+	// queued are the files of the pages queued so far (every edition);
+	// pending the links collectLinks could not settle yet.
+	queued  map[string]bool
+	pending []pendingLink
 	// memo receives this build's pages when Options.Memo is set; prevMemo
 	// is Options.Memo; reused counts the pages taken from it.
 	memo, prevMemo *Memo
@@ -343,6 +344,10 @@ func (s *siteBuild) page(p *render.Page) {
 		file += "index.html"
 	}
 	s.queue = append(s.queue, renderJob{page: p, r: s.r, file: file})
+	if s.queued == nil {
+		s.queued = map[string]bool{}
+	}
+	s.queued[file] = true
 	if p.Kind != "404" {
 		s.html = append(s.html, s.prefix+p.Path)
 		s.alternates[p.Path] = append(s.alternates[p.Path], s.lang.Code)
@@ -365,31 +370,95 @@ func templateError(err error, fallback string) (file string, line, col int, msg 
 	return "templates/" + m[1], line, col, m[4]
 }
 
-// checkLinks fails the build on an internal link that resolves to no file.
-// The links of each page were collected as it was rendered (pageLinks).
+// collectLinks checks the links of one rendered page (pageLinks) as far
+// as it can now: a link to a file already made or a page already queued
+// is fine and forgotten at once, a link outside the base path is an error,
+// and the rest (pages of a later edition, files made after the pages) wait
+// in s.pending for checkLinks. Keeping every link of every page until the
+// end was the largest part of a big build's memory.
+func (s *siteBuild) collectLinks(file string, links []string) {
+	for _, raw := range links {
+		target, ok := s.linkTarget(file, raw)
+		if !ok || s.exists(target) {
+			continue
+		}
+		s.pending = append(s.pending, pendingLink{file: file, raw: raw, target: target})
+	}
+}
+
+// unsettled returns the links of a page collectLinks would keep or report:
+// those not to an existing file. It only reads (the queue and the tree do
+// not change while pages render), so render workers call it, and a page
+// holds only these few links until its errors are reported in order.
+func (s *siteBuild) unsettled(links []string) []string {
+	var out []string
+	for _, raw := range links {
+		if target, kind := s.resolveLink(raw); kind == linkExternal || kind == linkInternal && s.exists(target) {
+			continue
+		}
+		out = append(out, raw)
+	}
+	return out
+}
+
+// pendingLink is a link whose target did not exist yet when its page was
+// rendered.
+type pendingLink struct{ file, raw, target string }
+
+// linkTarget returns the output file an internal link points at; ok is
+// false for a link to another site, a fragment, mailto: or data:, and for
+// a link outside the base path, which it reports.
+func (s *siteBuild) linkTarget(file, raw string) (target string, ok bool) {
+	target, kind := s.resolveLink(raw)
+	if kind == linkOutside {
+		s.d.Errorf("public/"+file, 0, 0, "link %q is outside the site's base path %s", strings.ReplaceAll(raw, "&amp;", "&"), s.base)
+	}
+	return target, kind == linkInternal
+}
+
+// The kinds of link resolveLink tells apart.
+const (
+	linkExternal = iota // another site, a fragment, mailto:, data:
+	linkOutside         // a path outside the site's base path
+	linkInternal        // a file of the site
+)
+
+// resolveLink returns a link's kind and, for an internal one, the output
+// file it points at.
+func (s *siteBuild) resolveLink(raw string) (target string, kind int) {
+	link := strings.ReplaceAll(raw, "&amp;", "&")
+	if strings.HasPrefix(link, "#") || strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") || strings.HasPrefix(link, "data:") {
+		return "", linkExternal
+	}
+	if !strings.HasPrefix(link, s.base) {
+		return "", linkOutside
+	}
+	target = strings.TrimPrefix(link, s.base)
+	if i := strings.IndexAny(target, "?#"); i >= 0 {
+		target = target[:i]
+	}
+	if target == "" || strings.HasSuffix(target, "/") {
+		target += "index.html"
+	}
+	target, _ = url.PathUnescape(target)
+	return path.Clean(target), linkInternal
+}
+
+// exists reports whether an output file is made or queued.
+func (s *siteBuild) exists(target string) bool {
+	if _, ok := s.tree.Get(target); ok {
+		return true
+	}
+	return s.queued[target] || s.out.has(target)
+}
+
+// checkLinks fails the build on an internal link that resolves to no file:
+// the links collectLinks could not settle while the pages rendered.
 func (s *siteBuild) checkLinks() {
-	for _, p := range slices.Sorted(maps.Keys(s.links)) {
-		for _, raw := range s.links[p] {
-			link := strings.ReplaceAll(raw, "&amp;", "&")
-			if strings.HasPrefix(link, "#") || strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") || strings.HasPrefix(link, "data:") {
-				continue
-			}
-			if !strings.HasPrefix(link, s.base) {
-				s.d.Errorf("public/"+p, 0, 0, "link %q is outside the site's base path %s", link, s.base)
-				continue
-			}
-			target := strings.TrimPrefix(link, s.base)
-			if i := strings.IndexAny(target, "?#"); i >= 0 {
-				target = target[:i]
-			}
-			if target == "" || strings.HasSuffix(target, "/") {
-				target += "index.html"
-			}
-			target, _ = url.PathUnescape(target)
-			target = path.Clean(target)
-			if _, ok := s.tree.Get(target); !ok && !s.out.has(target) {
-				s.d.Errorf(s.sourceOf(p), 0, 0, "broken internal link %q on /%s", link, p)
-			}
+	slices.SortStableFunc(s.pending, func(a, b pendingLink) int { return strings.Compare(a.file, b.file) })
+	for _, l := range s.pending {
+		if !s.exists(l.target) {
+			s.d.Errorf(s.sourceOf(l.file), 0, 0, "broken internal link %q on /%s", strings.ReplaceAll(l.raw, "&amp;", "&"), l.file)
 		}
 	}
 }

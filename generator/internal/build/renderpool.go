@@ -57,7 +57,7 @@ func (s *siteBuild) renderQueued() {
 				}
 				if remember && s.prevMemo != nil {
 					if e, ok := s.prevMemo.get(j.file, fp); ok {
-						j.links = e.links
+						j.links = s.unsettled(e.links)
 						j.putErr = s.out.finish(j.file, e.out)
 						s.memo.put(j.file, e)
 						reused.Add(1)
@@ -69,11 +69,12 @@ func (s *siteBuild) renderQueued() {
 					j.err = err
 					continue
 				}
-				j.links = pageLinks(out)
+				links := pageLinks(out)
+				j.links = s.unsettled(links)
 				fin, err := s.out.put(j.file, out)
 				j.putErr = err
 				if remember && err == nil {
-					s.memo.put(j.file, memoPage{fp: fp, out: fin, links: j.links})
+					s.memo.put(j.file, memoPage{fp: fp, out: fin, links: links})
 				}
 			}
 		}()
@@ -90,10 +91,7 @@ func (s *siteBuild) renderQueued() {
 			s.d.Errorf("public/"+j.file, 0, 0, "%v", j.putErr)
 			continue
 		}
-		if s.links == nil {
-			s.links = map[string][]string{}
-		}
-		s.links[j.file] = j.links
+		s.collectLinks(j.file, j.links)
 	}
 }
 
