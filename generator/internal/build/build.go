@@ -382,7 +382,8 @@ func (s *siteBuild) collectLinks(file string, links []string) {
 		if !ok || s.exists(target) {
 			continue
 		}
-		s.pending = append(s.pending, pendingLink{file: file, raw: raw, target: target})
+		// The source is named now: s.guides are this edition's.
+		s.pending = append(s.pending, pendingLink{file: file, raw: raw, target: target, source: s.sourceOf(file)})
 	}
 }
 
@@ -403,7 +404,7 @@ func (s *siteBuild) unsettled(links []string) []string {
 
 // pendingLink is a link whose target did not exist yet when its page was
 // rendered.
-type pendingLink struct{ file, raw, target string }
+type pendingLink struct{ file, raw, target, source string }
 
 // linkTarget returns the output file an internal link points at; ok is
 // false for a link to another site, a fragment, mailto: or data:, and for
@@ -458,7 +459,7 @@ func (s *siteBuild) checkLinks() {
 	slices.SortStableFunc(s.pending, func(a, b pendingLink) int { return strings.Compare(a.file, b.file) })
 	for _, l := range s.pending {
 		if !s.exists(l.target) {
-			s.d.Errorf(s.sourceOf(l.file), 0, 0, "broken internal link %q on /%s", strings.ReplaceAll(l.raw, "&amp;", "&"), l.file)
+			s.d.Errorf(l.source, 0, 0, "broken internal link %q on /%s", strings.ReplaceAll(l.raw, "&amp;", "&"), l.file)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +62,10 @@ func TestStreamFailureLeavesOutputUntouched(t *testing.T) {
 	res, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Stream: true})
 	if res != nil || !d.HasErrors() {
 		t.Fatal("a broken link built successfully")
+	}
+	want := `content/guides/first-guide.md: broken internal link "/no/such/page/" on /guides/first-guide/index.html`
+	if errs := d.Errors(); len(errs) != 1 || !strings.HasSuffix(errs[0].String(), want) {
+		t.Errorf("errors %v, want one ending %q", errs, want)
 	}
 	after := snapshot(t, out)
 	if len(after) != len(before) {
