@@ -54,10 +54,12 @@ clean:
 # written under $(LH_OUT). Needs network access to npm once (npx cache).
 LH_PORT ?= 8766
 LH_OUT ?= lighthouse-reports
-LH_PAGES ?= / gpus/h100-sxm5-80gb/ pricing/ guides/scenario-llm-fine-tuning/ calculator/
+LH_PAGES ?= / gpus/h100-sxm5-80gb/ pricing/ guides/scenario-llm-fine-tuning/ calculator/ zh/ zh/calculator/
 .PHONY: lighthouse
 lighthouse:
-	$(GO) run ./generator build -out $(OUT)
+	# Built for the address it is served from, as a deployment sets base_url:
+	# hreflang alternates must be absolute URLs, which needs the host.
+	$(GO) run ./generator build -out $(OUT) -base-url http://127.0.0.1:$(LH_PORT)/
 	mkdir -p $(LH_OUT)
 	$(GO) build -o .lighthouse-preview ./generator
 	@set -e; ./.lighthouse-preview preview -no-build -out $(OUT) -addr 127.0.0.1:$(LH_PORT) >/dev/null 2>&1 & pid=$$!; \
