@@ -2,15 +2,12 @@ package browsertest
 
 import (
 	"fmt"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
@@ -58,52 +55,10 @@ func loadZHCheck(t *testing.T) zhCheck {
 		}
 	}
 	// The catalog's strings, longest first.
-	strs := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case string:
-			// Only a string that could hold a phrase or touch Chinese
-			// text with punctuation matters; a lone word ("q", "Lambda")
-			// would be removed from inside UI text.
-			if strings.ContainsAny(x, " ,:;()") || strings.IndexFunc(x, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
-				strs[x] = true
-			}
-		case map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		case []map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	err := filepath.WalkDir(filepath.Join(root, "data"), func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".toml") {
-			return err
-		}
-		var m map[string]any
-		if _, err := toml.DecodeFile(p, &m); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		walk(m)
-		return nil
-	})
+	list, err := testcat.DataStrings(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	list := slices.Collect(maps.Keys(strs))
-	sort.Slice(list, func(i, j int) bool {
-		if len(list[i]) != len(list[j]) {
-			return len(list[i]) > len(list[j])
-		}
-		return list[i] < list[j]
-	})
 	pairs := make([]string, 0, 2*len(list))
 	for _, s := range list {
 		pairs = append(pairs, s, "\n")

@@ -1,24 +1,21 @@
 package build
 
 import (
-	"fmt"
 	"html"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 var (
@@ -212,45 +209,7 @@ func TestNoUntranslatedUIStrings(t *testing.T) {
 func dataStrings(t *testing.T) []string {
 	t.Helper()
 	root := filepath.Join("..", "..", "..")
-	seen := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case string:
-			// Only a string that could hold a phrase or touch Chinese
-			// text with punctuation matters; a lone word ("q", "Lambda")
-			// would be removed from inside UI text.
-			if strings.ContainsAny(x, " ,:;()") || strings.IndexFunc(x, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
-				seen[x] = true
-			}
-		case map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		case []map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	err := filepath.WalkDir(filepath.Join(root, "data"), func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".toml") {
-			return err
-		}
-		var m map[string]any
-		if _, err := toml.DecodeFile(p, &m); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		walk(m)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var extra []string
 	front := regexp.MustCompile(`(?m)^(?:title|description) = "(.*)"$`)
 	guides, _ := filepath.Glob(filepath.Join(root, "content", "*.md"))
 	more, _ := filepath.Glob(filepath.Join(root, "content", "guides", "*.md"))
@@ -262,21 +221,14 @@ func dataStrings(t *testing.T) []string {
 		for _, m := range front.FindAllStringSubmatch(string(b), -1) {
 			var v struct{ S string }
 			if _, err := toml.Decode(`S = "`+m[1]+`"`, &v); err == nil {
-				seen[v.S] = true
+				extra = append(extra, v.S)
 			}
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for k := range seen {
-		out = append(out, k)
+	out, err := testcat.DataStrings(root, extra...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Longest first, so that a string is removed before any part of it.
-	sort.Slice(out, func(i, j int) bool {
-		if len(out[i]) != len(out[j]) {
-			return len(out[i]) > len(out[j])
-		}
-		return out[i] < out[j]
-	})
 	return out
 }
 
