@@ -65,6 +65,12 @@ type Layer struct {
 // LoadLayered is Load with an overlay layer merged on top (Layer{} for
 // none: the result is then exactly Load's).
 func LoadLayered(root string, layer Layer, now time.Time) (*Catalog, *diag.List) {
+	return load(root, layer, now, nil)
+}
+
+// load is LoadLayered, decoding the public data files through cache when
+// it is not nil.
+func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *diag.List) {
 	d := &diag.List{}
 	c := &Catalog{gpus: map[string]*GPU{}, providers: map[string]*Provider{}, models: map[string]*Model{}}
 	dataDir := filepath.Join(root, "data")
@@ -74,12 +80,12 @@ func LoadLayered(root string, layer Layer, now time.Time) (*Catalog, *diag.List)
 	}
 	ck := func(f *file) checker { return checker{file: f, now: now} }
 
-	siteFile := decodeFile(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, d)
+	siteFile := cache.decode(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, d)
 	if siteFile != nil {
 		checkSite(ck(siteFile), &c.Site)
 	}
 	fxOK := false
-	if f := decodeFile(filepath.Join(dataDir, "fx.toml"), "data/fx.toml", &c.FX, d); f != nil {
+	if f := cache.decode(filepath.Join(dataDir, "fx.toml"), "data/fx.toml", &c.FX, d); f != nil {
 		checkFX(ck(f), &c.FX)
 		fxOK = true
 	}
@@ -132,14 +138,14 @@ func LoadLayered(root string, layer Layer, now time.Time) (*Catalog, *diag.List)
 				switch kind {
 				case "gpus":
 					g := &GPU{ID: e.id, File: e.rel}
-					if f := decodeFile(e.abs, e.rel, g, d); f != nil {
+					if f := cache.decode(e.abs, e.rel, g, d); f != nil {
 						checkGPU(ck(f), g)
 						c.GPUs = append(c.GPUs, g)
 					}
 					c.gpus[g.ID] = g // known even when broken: no cascade of "unknown GPU"
 				case "providers":
 					p := &Provider{ID: e.id, File: e.rel}
-					if f := decodeFile(e.abs, e.rel, p, d); f != nil {
+					if f := cache.decode(e.abs, e.rel, p, d); f != nil {
 						checkProvider(ck(f), p, kinds)
 						c.Providers = append(c.Providers, p)
 					} else {
@@ -148,13 +154,13 @@ func LoadLayered(root string, layer Layer, now time.Time) (*Catalog, *diag.List)
 					c.providers[p.ID] = p
 				case "offers":
 					of := offerFile{id: e.id}
-					if f := decodeFile(e.abs, e.rel, &of.of, d); f != nil {
+					if f := cache.decode(e.abs, e.rel, &of.of, d); f != nil {
 						of.f = f
 						offerFiles = append(offerFiles, of)
 					}
 				case "models":
 					m := &Model{ID: e.id, File: e.rel}
-					if f := decodeFile(e.abs, e.rel, m, d); f != nil {
+					if f := cache.decode(e.abs, e.rel, m, d); f != nil {
 						checkModel(ck(f), m)
 						c.Models = append(c.Models, m)
 						c.models[m.ID] = m
