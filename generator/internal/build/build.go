@@ -66,6 +66,14 @@ type Options struct {
 	// Overlay is a team's overlay directory merged on top of the public
 	// catalog (see catalog.Layer); "" for the public site.
 	Overlay string
+	// Priority names output files ("gpus/h100/index.html") to render as
+	// soon as their data is ready, ahead of the other pages; each one that
+	// changed since the previous build (Memo) is handed to OnPriority,
+	// finished, while the build goes on. The dev server prioritises the
+	// pages open in a browser, so a reader sees an edit before the whole
+	// site is rebuilt. The output is the same either way.
+	Priority   map[string]bool
+	OnPriority func(file string, page []byte)
 }
 
 // SourceDirs are the site root's folders a build reads and never writes.
@@ -122,6 +130,19 @@ func Today() (time.Time, error) {
 func Check(o Options) *diag.List {
 	_, d := site(o, newSink(o, false, true), nil)
 	return d
+}
+
+// Render builds the site in memory, into Result.Tree, and writes nothing
+// (o.Out and o.Stream are not used): for a caller that writes the tree
+// itself, such as the dev server, which patches its output with only the
+// files that changed (output.Patch).
+func Render(o Options) (*Result, *diag.List) {
+	k := newSink(o, false, false)
+	b, d := site(o, k, nil)
+	if d.HasErrors() {
+		return nil, d
+	}
+	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: b.basePath, Memo: b.memo, Reused: b.reused}, d
 }
 
 // Run builds the site into o.Out. On any error the output directory is
@@ -181,7 +202,11 @@ func Run(o Options) (*Result, *diag.List) {
 // start, when not nil, is called once the sources are valid and before
 // anything is put: a streaming build makes its temporary tree there.
 func site(o Options, k *sink, start func() error) (built, *diag.List) {
-	cat, d := catalog.LoadLayered(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
+	load := catalog.LoadLayered
+	if o.Memo != nil {
+		load = o.Memo.files.Load
+	}
+	cat, d := load(o.Root, catalog.Layer{Dir: o.Overlay}, o.Now)
 	if cat == nil {
 		return built{}, d
 	}
@@ -351,6 +376,9 @@ func (s *siteBuild) page(p *render.Page) {
 	if p.Kind != "404" {
 		s.html = append(s.html, s.prefix+p.Path)
 		s.alternates[p.Path] = append(s.alternates[p.Path], s.lang.Code)
+	}
+	if s.o.Priority[file] {
+		s.renderFirst()
 	}
 }
 

@@ -3,6 +3,8 @@ package build
 import (
 	"hash/maphash"
 	"sync"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 )
 
 // Memo holds the pages one build rendered, each with the fingerprint of
@@ -14,6 +16,7 @@ import (
 // starts from NewMemo when one of those changes.
 type Memo struct {
 	seed  maphash.Seed
+	files *catalog.Cache // the decoded data files, shared by the memos that follow
 	mu    sync.Mutex
 	pages map[string]memoPage // by output file
 }
@@ -26,10 +29,21 @@ type memoPage struct {
 
 // NewMemo returns an empty memo: a build given it renders every page and
 // returns a memo of them in Result.Memo.
-func NewMemo() *Memo { return &Memo{seed: maphash.MakeSeed(), pages: map[string]memoPage{}} }
+func NewMemo() *Memo {
+	return &Memo{seed: maphash.MakeSeed(), files: catalog.NewCache(), pages: map[string]memoPage{}}
+}
 
-// next returns an empty memo with m's seed, for the build that reads m.
-func (m *Memo) next() *Memo { return &Memo{seed: m.seed, pages: map[string]memoPage{}} }
+// next returns an empty memo with m's seed and data files, for the build
+// that reads m.
+func (m *Memo) next() *Memo { return &Memo{seed: m.seed, files: m.files, pages: map[string]memoPage{}} }
+
+// WithoutPages returns a memo that keeps m's decoded data files (see
+// catalog.Cache: they stay valid whatever changed, being checked against
+// the files' bytes) but none of its pages: for the build after a change of
+// templates, UI strings, static files or options, which renders every page.
+func (m *Memo) WithoutPages() *Memo {
+	return &Memo{seed: maphash.MakeSeed(), files: m.files, pages: map[string]memoPage{}}
+}
 
 func (m *Memo) get(file string, fp uint64) (memoPage, bool) {
 	m.mu.Lock()

@@ -11,7 +11,9 @@ import (
 // build's memo, and compares every file of each incremental build with a
 // full build of the same sources: a price change, a guide edit, an edit
 // that breaks a data file (the build fails, the memo of the last good
-// build is kept) and the one that fixes it, a new GPU spec figure. Each
+// build is kept) and the one that fixes it, a new GPU spec figure. A page
+// the edit changes is asked for first (Options.Priority): it must be
+// handed on alone, as the full build has it. Each
 // incremental build must reuse some pages and render others, so the test
 // fails both when the memo is ignored and when it hides a change.
 func TestMemoRebuildsLikeFullBuild(t *testing.T) {
@@ -28,17 +30,21 @@ func TestMemoRebuildsLikeFullBuild(t *testing.T) {
 		old, new  string
 		fails     bool
 		unchanged string // a page the edit cannot touch: must be reused
+		changed   string // a page the edit changes: rendered first (Options.Priority)
 	}{
-		{name: "price", file: "data/offers/acme.toml", old: "price = 0.75", new: "price = 0.79", unchanged: "methodology/index.html"},
-		{name: "guide", file: "content/guides/first-guide.md", old: "## Memory\n", new: "## Memory\n\nAn added sentence.\n", unchanged: "compare/alpha-80gb-vs-beta-24gb/index.html"},
+		{name: "price", file: "data/offers/acme.toml", old: "price = 0.75", new: "price = 0.79", unchanged: "methodology/index.html", changed: "providers/acme/index.html"},
+		{name: "guide", file: "content/guides/first-guide.md", old: "## Memory\n", new: "## Memory\n\nAn added sentence.\n", unchanged: "compare/alpha-80gb-vs-beta-24gb/index.html", changed: "guides/first-guide/index.html"},
 		{name: "broken", file: "data/offers/acme.toml", old: "price = 0.79", new: "price = -1", fails: true},
-		{name: "fixed", file: "data/offers/acme.toml", old: "price = -1", new: "price = 0.81", unchanged: "methodology/index.html"},
-		{name: "spec", file: "data/gpus/beta-24gb.toml", old: "memory_bandwidth_gbs = 300", new: "memory_bandwidth_gbs = 320", unchanged: "guides/first-guide/index.html"},
+		{name: "fixed", file: "data/offers/acme.toml", old: "price = -1", new: "price = 0.81", unchanged: "methodology/index.html", changed: "zh/providers/acme/index.html"},
+		{name: "spec", file: "data/gpus/beta-24gb.toml", old: "memory_bandwidth_gbs = 300", new: "memory_bandwidth_gbs = 320", unchanged: "guides/first-guide/index.html", changed: "gpus/beta-24gb/index.html"},
 	}
 	for _, st := range steps {
 		edit(t, root, st.file, st.old, st.new)
 		out := filepath.Join(t.TempDir(), st.name)
-		inc, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Memo: memo})
+		first := map[string][]byte{}
+		inc, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Memo: memo,
+			Priority:   map[string]bool{st.changed: true, st.unchanged: true},
+			OnPriority: func(file string, b []byte) { first[file] = b }})
 		if st.fails {
 			if inc != nil || !d.HasErrors() {
 				t.Fatalf("%s: the broken edit built", st.name)
@@ -60,6 +66,9 @@ func TestMemoRebuildsLikeFullBuild(t *testing.T) {
 			if !bytes.Equal(got[p], b) {
 				t.Errorf("%s: %s differs from the full build's", st.name, p)
 			}
+		}
+		if len(first) != 1 || !bytes.Equal(first[st.changed], want[st.changed]) {
+			t.Errorf("%s: pages handed on first: %d; want only %s, as the full build has it", st.name, len(first), st.changed)
 		}
 		if inc.Reused == 0 || inc.Reused >= inc.Pages {
 			t.Errorf("%s: %d of %d pages reused; want some reused and some rendered", st.name, inc.Reused, inc.Pages)

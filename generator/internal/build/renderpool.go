@@ -18,6 +18,8 @@ type renderJob struct {
 	err   error // rendering
 	// putErr is finishing or writing the page (see sink.put).
 	putErr error
+	// done: rendered ahead of the queue (renderFirst).
+	done bool
 }
 
 // renderQueued renders the queued pages on every core (html/template is
@@ -40,41 +42,16 @@ func (s *siteBuild) renderQueued() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var fpr *fingerprinter
-			if s.memo != nil {
-				fpr = newFingerprinter(s.memo.seed)
-			}
+			fpr := s.fingerprinter()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(jobs) {
 					return
 				}
-				j := &jobs[i]
-				var fp uint64
-				remember := false
-				if fpr != nil {
-					fp, remember = fpr.sum(j.page)
-				}
-				if remember && s.prevMemo != nil {
-					if e, ok := s.prevMemo.get(j.file, fp); ok {
-						j.links = s.unsettled(e.links)
-						j.putErr = s.out.finish(j.file, e.out)
-						s.memo.put(j.file, e)
+				if j := &jobs[i]; !j.done {
+					if r, _ := s.run(j, fpr); r {
 						reused.Add(1)
-						continue
 					}
-				}
-				out, err := j.r.Render(j.page)
-				if err != nil {
-					j.err = err
-					continue
-				}
-				links := pageLinks(out)
-				j.links = s.unsettled(links)
-				fin, err := s.out.put(j.file, out)
-				j.putErr = err
-				if remember && err == nil {
-					s.memo.put(j.file, memoPage{fp: fp, out: fin, links: links})
 				}
 			}
 		}()
@@ -92,6 +69,64 @@ func (s *siteBuild) renderQueued() {
 			continue
 		}
 		s.collectLinks(j.file, j.links)
+	}
+}
+
+// fingerprinter returns a fingerprinter for one goroutine when the build
+// has a memo, else nil.
+func (s *siteBuild) fingerprinter() *fingerprinter {
+	if s.memo == nil {
+		return nil
+	}
+	return newFingerprinter(s.memo.seed)
+}
+
+// run renders one queued page and puts it in the sink, returning the
+// finished page, or, when its data has the fingerprint it had in the
+// previous build, takes it from that build's memo (and reports true).
+// Errors are left in j for renderQueued to report in queue order.
+func (s *siteBuild) run(j *renderJob, fpr *fingerprinter) (reused bool, fin []byte) {
+	var fp uint64
+	remember := false
+	if fpr != nil {
+		fp, remember = fpr.sum(j.page)
+	}
+	if remember && s.prevMemo != nil {
+		if e, ok := s.prevMemo.get(j.file, fp); ok {
+			j.links = s.unsettled(e.links)
+			j.putErr = s.out.finish(j.file, e.out)
+			s.memo.put(j.file, e)
+			return true, nil
+		}
+	}
+	out, err := j.r.Render(j.page)
+	if err != nil {
+		j.err = err
+		return false, nil
+	}
+	links := pageLinks(out)
+	j.links = s.unsettled(links)
+	fin, err = s.out.put(j.file, out)
+	j.putErr = err
+	if remember && err == nil {
+		s.memo.put(j.file, memoPage{fp: fp, out: fin, links: links})
+	}
+	return false, fin
+}
+
+// renderFirst renders the page just queued at once, before the rest of
+// the queue, for a caller waiting on it (Options.Priority), and hands it
+// to Options.OnPriority when it changed since the previous build.
+func (s *siteBuild) renderFirst() {
+	j := &s.queue[len(s.queue)-1]
+	j.done = true
+	reused, fin := s.run(j, s.fingerprinter())
+	if reused {
+		s.reused++
+		return
+	}
+	if j.err == nil && j.putErr == nil && s.o.OnPriority != nil {
+		s.o.OnPriority(j.file, fin)
 	}
 }
 

@@ -72,7 +72,7 @@ const reloadJS = `// GPU Atlas dev server: live reload and build-error overlay.
     if (e.key === "Escape") hide();
   });
 
-  var es = new EventSource("/_atlas/events?build=" + encodeURIComponent(build));
+  var es = new EventSource("/_atlas/events?build=" + encodeURIComponent(build) + "&page=" + encodeURIComponent(location.pathname));
   es.addEventListener("hello", function () { busy(false); hide(); });
   es.addEventListener("building", function () { busy(true); });
   es.addEventListener("build-error", function (e) { busy(false); show(JSON.parse(e.data)); });

@@ -73,7 +73,19 @@ type Server struct {
 	memo     *build.Memo         // its pages, for the next build (see incremental)
 	warns    string              // warnings of the latest build, as printed
 	basePath string              // the path the latest successful build is served under ("" before one: "/")
-	subs     map[chan event]bool // connected event streams
+	subs     map[chan event]*sub // connected event streams
+	// early holds the open pages the build in progress has already
+	// rendered (build.Options.Priority), served ahead of the output on
+	// disk; they belong to build earlyID, the id the build will have.
+	early   map[string][]byte
+	earlyID string
+}
+
+// sub is one connected event stream: the output file of the page it
+// belongs to ("gpus/h100/index.html"; "" when unknown) and the build that
+// page shows.
+type sub struct {
+	page, build string
 }
 
 // New checks the configuration, binds the listening socket and starts
@@ -133,7 +145,7 @@ func newServer(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	cfg.Build.Root, cfg.Build.Out, cfg.Build.Reuse = root, out, nil
-	s := &Server{cfg: cfg, root: root, out: out, started: time.Now(), subs: map[chan event]bool{}}
+	s := &Server{cfg: cfg, root: root, out: out, started: time.Now(), subs: map[chan event]*sub{}}
 	if ov := cfg.Build.Overlay; ov != "" {
 		// The build reads the overlay as given (its messages name it so);
 		// the watcher needs it absolute.
@@ -248,9 +260,13 @@ func (s *Server) nextID() string {
 //
 // What it rebuilds: the catalog, derived data, page data, links and the
 // esbuild bundles of static/ are always redone, because one data file
-// feeds many pages; a page whose data did not change is taken from the
-// previous build's memo instead of being rendered again (see incremental
-// for when the memo is used). The calculator's WebAssembly is compiled from the
+// feeds many pages, but only the data files whose bytes changed are
+// decoded again (catalog.Cache, kept in the memo); a page whose data did
+// not change is taken from the previous build's memo instead of being
+// rendered again (see incremental for when the memo is used). The pages
+// open in a browser are rendered first and served from memory at once
+// (prioritise); the output on disk gets only the files that changed
+// (write). The calculator's WebAssembly is compiled from the
 // generator's own Go sources, which cannot change under a running server,
 // so every build after the first successful one reuses its bytes
 // (build.Options.Reuse) instead of running "go build" again: that compile
@@ -259,10 +275,17 @@ func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	o := s.cfg.Build
 	s.mu.Lock()
+	id := s.nextID() // this build's, once it succeeds
+	if changed != nil {
+		s.prioritise(&o, id)
+	}
 	o.Reuse = s.prev
 	o.Memo = build.NewMemo()
-	if s.memo != nil && s.incremental(changed) {
-		o.Memo = s.memo
+	if s.memo != nil {
+		o.Memo = s.memo.WithoutPages()
+		if s.incremental(changed) {
+			o.Memo = s.memo
+		}
 	}
 	s.mu.Unlock()
 	if changed != nil {
@@ -278,7 +301,13 @@ func (s *Server) rebuild(changed []string) {
 		o.Now = now
 	}
 	if !d.HasErrors() {
-		res, d = build.Run(o)
+		res, d = build.Render(o)
+	}
+	if res != nil {
+		if err := s.write(o.Reuse, res.Tree); err != nil {
+			d.Errorf(o.Out, 0, 0, "writing output: %v", err)
+			res = nil
+		}
 	}
 	took := time.Since(start).Round(time.Millisecond)
 
@@ -291,6 +320,7 @@ func (s *Server) rebuild(changed []string) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.early, s.earlyID = nil, ""
 	if res == nil {
 		errs := d.Errors()
 		if len(errs) == 0 { // Run failed without saying why: never show "0 errors".
@@ -326,7 +356,7 @@ func (s *Server) rebuild(changed []string) {
 	if changed == nil || s.prev == nil {
 		fmt.Fprintf(s.cfg.Stdout, "built %d pages, %d files, %d bytes in %s -> %s\n", res.Pages, res.Files, res.Bytes, took, s.out)
 		s.prev = res.Tree
-		s.buildID = s.nextID()
+		s.buildID = id
 		s.broadcastLocked(event{name: "reload", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID, "changed": res.Files})})
 		return
 	}
@@ -338,9 +368,55 @@ func (s *Server) rebuild(changed []string) {
 	fmt.Fprintf(s.cfg.Stdout, "rebuilt in %s: %d %s changed, %d of %d pages rendered (%s; WebAssembly reused)\n", took, n, files, res.Pages-res.Reused, res.Pages, describe(changed))
 	s.prev = res.Tree
 	if n > 0 || recovered {
-		s.buildID = s.nextID()
+		s.buildID = id
 		s.broadcastLocked(event{name: "reload", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID, "changed": n})})
 	}
+}
+
+// prioritise makes the build with id render the pages open in a browser
+// first: each one the edit changed is kept in s.early and its streams are
+// told to reload at once, while the rest of the site is still being built
+// (a one-price edit shows in the page being looked at in a fraction of
+// the rebuild's time). Should the build fail after all, the early pages
+// are dropped and the streams get the errors. s.mu must be held.
+func (s *Server) prioritise(o *build.Options, id string) {
+	o.Priority = map[string]bool{}
+	for _, sb := range s.subs {
+		if sb.page != "" {
+			o.Priority[sb.page] = true
+		}
+	}
+	o.OnPriority = func(file string, page []byte) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.early == nil {
+			s.early = map[string][]byte{}
+		}
+		s.early[file], s.earlyID = page, id
+		ev := event{name: "reload", id: id, data: jsonString(map[string]any{"build": id, "page": file})}
+		for ch, sb := range s.subs {
+			if sb.page == file && sb.build != id {
+				sb.build = id
+				s.sendLocked(ch, ev)
+			}
+		}
+	}
+}
+
+// write puts a build's tree in the output directory. After a successful
+// build it writes only the files that changed since (output.Patch): a
+// one-price edit changes a few dozen of the site's thousands of files, and
+// rewriting them all took longer than the rebuild itself. The first
+// build, and any output that is not the previous build's as written (its
+// manifest says otherwise), get the whole tree, written atomically.
+func (s *Server) write(prev, next *output.Tree) error {
+	oo := s.cfg.Build.OutputOptions()
+	if prev != nil {
+		if err := output.Patch(s.out, prev, next, oo); err == nil {
+			return nil
+		}
+	}
+	return next.Write(s.out, oo)
 }
 
 // incremental reports whether a build after these changes may take

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -296,6 +297,7 @@ func TestBreakAndFix(t *testing.T) {
 	if !strings.Contains(stdout.String(), "rebuilt in ") {
 		t.Errorf("no rebuild line:\n%s", stdout.String())
 	}
+	sameAsFullBuild(t, root, out)
 
 	// A page still on the first build reconnects (EventSource sends
 	// Last-Event-ID) and is told to reload.
@@ -315,6 +317,50 @@ func TestBreakAndFix(t *testing.T) {
 	resp.Body.Close()
 	if strings.Join(first, "\n") != "event: reload\nid: "+reload.id {
 		t.Errorf("reconnect from the old build: got %q", first)
+	}
+}
+
+// sameAsFullBuild checks that the output the server patched file by file
+// (output.Patch) holds exactly what a full build of the same sources
+// writes, manifest included. The full build reuses the served
+// WebAssembly, which a compile would reproduce byte for byte.
+func sameAsFullBuild(t *testing.T, root, out string) {
+	t.Helper()
+	served := output.NewTree()
+	err := filepath.WalkDir(out, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(out, p)
+		served.Add(filepath.ToSlash(rel), b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := filepath.Join(t.TempDir(), "full")
+	if res, d := build.Run(build.Options{Root: root, Out: full, Now: fixtureNow, Reuse: served}); res == nil {
+		t.Fatalf("full build: %v", d.Errors())
+	}
+	n := 0
+	err = filepath.WalkDir(full, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		n++
+		want, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(full, p)
+		if got, ok := served.Get(filepath.ToSlash(rel)); !ok || string(got) != string(want) {
+			t.Errorf("%s: the served output differs from a full build's", rel)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != served.Len() {
+		t.Errorf("served output has %d files, a full build %d", served.Len(), n)
 	}
 }
 
@@ -341,4 +387,58 @@ func TestRebuildReusesWebAssembly(t *testing.T) {
 	if !strings.Contains(string(calc), "wasm_exec.0123456789.js") {
 		t.Errorf("the calculator page does not load the reused wasm_exec.js")
 	}
+}
+
+// TestOpenPageFirst: after an edit, a page open in a browser (its event
+// stream names it) is rendered ahead of the rest of the site, told to
+// reload at once and served the new version from memory; a page the edit
+// does not change, and a stream that names no page, get the reload when
+// the build is done; the early page's stream is not told twice, and a
+// page reconnecting on the new build is current.
+func TestOpenPageFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the site, WebAssembly included")
+	}
+	root := fixture(t)
+	out := filepath.Join(t.TempDir(), "public")
+	var stdout syncBuffer
+	s, err := New(Config{Build: build.Options{Root: root, Out: out, Now: fixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Run(ctx)
+	base := "http://" + s.Addr().String()
+	open := stream(t, ctx, base+eventsPath+"?page=/providers/acme/")
+	hello := await(t, open, "hello", firstBuildTimeout, nil)
+	other := stream(t, ctx, base+eventsPath+"?build="+hello.id+"&page=/methodology/")
+	await(t, other, "hello", rebuildTimeout, nil)
+	plain := stream(t, ctx, base+eventsPath+"?build="+hello.id)
+	await(t, plain, "hello", rebuildTimeout, nil)
+
+	replace(t, root, "data/offers/acme.toml", "price = 0.75", "price = 0.79")
+	early := await(t, open, "reload", rebuildTimeout, nil)
+	if !strings.Contains(early.data, `"page":"providers/acme/index.html"`) || early.id == hello.id {
+		t.Errorf("early reload %s %s", early.id, early.data)
+	}
+	if _, _, body := get(t, base+"/providers/acme/"); !strings.Contains(body, "0.79") || !strings.Contains(body, `data-build="`+early.id+`"`) {
+		t.Errorf("the open page after its reload does not show the new price of build %s", early.id)
+	}
+	for name, ch := range map[string]<-chan sseEvent{"an unchanged page": other, "a stream naming no page": plain} {
+		if done := await(t, ch, "reload", rebuildTimeout, nil); done.id != early.id || strings.Contains(done.data, `"page"`) {
+			t.Errorf("%s: reload %s %s, want the finished build %s", name, done.id, done.data, early.id)
+		}
+	}
+	waitOutput(t, &stdout, "rebuilt in ")
+	select {
+	case ev := <-open:
+		t.Errorf("the early page got %s %s after its reload", ev.name, ev.data)
+	case <-time.After(200 * time.Millisecond):
+	}
+	again := stream(t, ctx, base+eventsPath+"?build="+early.id+"&page=/providers/acme/")
+	if ev := <-again; ev.name != "hello" || ev.id != early.id {
+		t.Errorf("reconnecting on the new build: %s %s", ev.name, ev.id)
+	}
+	sameAsFullBuild(t, root, out)
 }

@@ -98,6 +98,14 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r, root)
 		return
 	}
+	s.mu.Lock()
+	page, early := s.early[outputFile(rest)]
+	id := s.earlyID
+	s.mu.Unlock()
+	if early {
+		s.serveHTMLAs(w, r, http.StatusOK, page, id)
+		return
+	}
 	const attempts = 3
 	for i := 1; ; i++ {
 		root, err := os.OpenRoot(s.out)
@@ -214,6 +222,11 @@ func (s *Server) serveHTML(w http.ResponseWriter, r *http.Request, status int, p
 	s.mu.Lock()
 	id := s.buildID
 	s.mu.Unlock()
+	s.serveHTMLAs(w, r, status, page, id)
+}
+
+// serveHTMLAs is serveHTML for a page of build id.
+func (s *Server) serveHTMLAs(w http.ResponseWriter, r *http.Request, status int, page []byte, id string) {
 	page = inject(page, id)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -289,7 +302,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		return
 	}
-	ch, first := s.subscribe(since)
+	ch, first := s.subscribe(since, s.pageFile(r.URL.Query().Get("page")))
 	defer s.unsubscribe(ch)
 	rc := http.NewResponseController(w)
 	var buf bytes.Buffer
@@ -323,26 +336,60 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// subscribe registers an event stream and returns its first event.
-func (s *Server) subscribe(since string) (chan event, event) {
+// subscribe registers the event stream of the page whose output file is
+// page ("" when unknown) and returns its first event. A page served early
+// by the build in progress (s.early) is current: it is not told to reload
+// until that build is done.
+func (s *Server) subscribe(since, page string) (chan event, event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := make(chan event, 16)
-	s.subs[ch] = true
+	sb := &sub{page: page, build: s.buildID}
+	s.subs[ch] = sb
 	switch {
 	case s.failed != nil:
 		return ch, s.failedEvent()
+	case since != "" && since == s.earlyID:
+		sb.build = since
+		return ch, event{name: "hello", id: since, data: jsonString(map[string]any{"build": since})}
 	case since != "" && since != s.buildID:
 		return ch, event{name: "reload", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID})}
 	}
 	return ch, event{name: "hello", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID})}
 }
 
+// pageFile turns the path of a page the browser shows ("/gpu/zh/gpus/h100/")
+// into its output file ("zh/gpus/h100/index.html"); "" for a path outside
+// the site or one no page has.
+func (s *Server) pageFile(urlPath string) string {
+	base := s.base()
+	rest, ok := strings.CutPrefix(urlPath, base)
+	if !ok {
+		return ""
+	}
+	return outputFile(rest)
+}
+
+// outputFile is pageFile for a path under the base path, with the base
+// path cut off (rest).
+func outputFile(rest string) string {
+	name, ok := cleanName(rest)
+	switch {
+	case !ok:
+		return ""
+	case name == ".":
+		return "index.html"
+	case strings.HasSuffix(rest, "/"):
+		return name + "/index.html"
+	}
+	return name
+}
+
 // unsubscribe forgets an event stream.
 func (s *Server) unsubscribe(ch chan event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.subs[ch] {
+	if s.subs[ch] != nil {
 		delete(s.subs, ch)
 		close(ch)
 	}
@@ -355,16 +402,30 @@ func (s *Server) broadcast(ev event) {
 	s.broadcastLocked(ev)
 }
 
-// broadcastLocked is broadcast with s.mu held. A stream whose buffer is
-// full is closed rather than waited for.
+// broadcastLocked is broadcast with s.mu held. A reload for the build a
+// stream's page already shows (served early, see prioritise) is not sent
+// to it again.
 func (s *Server) broadcastLocked(ev event) {
-	for ch := range s.subs {
-		select {
-		case ch <- ev:
-		default:
-			delete(s.subs, ch)
-			close(ch)
+	for ch, sb := range s.subs {
+		if ev.name == "reload" {
+			if sb.build == ev.id {
+				continue
+			}
+			sb.build = ev.id
 		}
+		s.sendLocked(ch, ev)
+	}
+}
+
+// sendLocked sends an event to one stream, s.mu held. A stream whose
+// buffer is full is closed rather than waited for (the browser reconnects
+// and gets the state).
+func (s *Server) sendLocked(ch chan event, ev event) {
+	select {
+	case ch <- ev:
+	default:
+		delete(s.subs, ch)
+		close(ch)
 	}
 }
 

@@ -234,14 +234,14 @@ func TestSubscribeState(t *testing.T) {
 	}
 	cur := s.buildID
 	for _, c := range []struct{ since, want string }{{"", "hello"}, {cur, "hello"}, {"older", "reload"}} {
-		ch, ev := s.subscribe(c.since)
+		ch, ev := s.subscribe(c.since, "")
 		s.unsubscribe(ch)
 		if ev.name != c.want || ev.id != cur {
 			t.Errorf("subscribe(%q) = %s %s, want %s %s", c.since, ev.name, ev.id, c.want, cur)
 		}
 	}
 	s.failed = []diag.Diagnostic{{Path: "data/a.toml", Line: 1, Col: 2, Msg: "boom"}}
-	ch, ev := s.subscribe(cur)
+	ch, ev := s.subscribe(cur, "")
 	if ev.name != "build-error" || !strings.Contains(ev.data, `"text":"data/a.toml:1:2: boom"`) {
 		t.Errorf("while failing: %s %s", ev.name, ev.data)
 	}
