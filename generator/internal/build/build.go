@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -222,9 +223,21 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 	editions := cat.Site.Langs()
 	langs := cat.Site.LangCodes()
 	strs := render.LoadStrings(o.Root, langs, d)
+	// Each edition's derived data (its display currency) is computed on
+	// its own core: derive only reads the catalog.
 	derived := map[string]*derive.Data{}
-	for _, l := range editions {
-		derived[l.Code] = deriveIn(cat, o.Now, l.DisplayCurrency)
+	dd := make([]*derive.Data, len(editions))
+	var wg sync.WaitGroup
+	for i, l := range editions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dd[i] = deriveIn(cat, o.Now, l.DisplayCurrency)
+		}()
+	}
+	wg.Wait()
+	for i, l := range editions {
+		derived[l.Code] = dd[i]
 	}
 	titles, top := content.TitlesLayered(o.Root, content.Overlay{Dir: o.Overlay}, langs)
 	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay},
@@ -247,13 +260,20 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 		if i > 0 {
 			prefix = l.Code + "/"
 		}
-		r := render.New(render.Options{Root: o.Root, BasePath: basePath, EditionPath: basePath + prefix, Neutral: neutralPath,
-			Lang: l.Code, Tag: l.Tag, Strings: strs.For(l.Code), DateStyle: l.DateStyle, Assets: assets,
-			Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
-				"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
-		if d.HasErrors() {
-			return built{}, d
+		// A memo is only given while templates, strings, static files and
+		// options stay the same, so its renderers (parsed templates) are
+		// the ones render.New would make again.
+		r := s.prevMemo.renderer(l.Code)
+		if r == nil {
+			r = render.New(render.Options{Root: o.Root, BasePath: basePath, EditionPath: basePath + prefix, Neutral: neutralPath,
+				Lang: l.Code, Tag: l.Tag, Strings: strs.For(l.Code), DateStyle: l.DateStyle, Assets: assets,
+				Funcs: template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
+					"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}}, d)
+			if d.HasErrors() {
+				return built{}, d
+			}
 		}
+		s.memo.keepRenderer(l.Code, r)
 		if i == 0 && start != nil {
 			if err := start(); err != nil {
 				d.Errorf(o.Out, 0, 0, "writing output: %v", err)

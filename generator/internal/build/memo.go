@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
 // Memo holds the pages one build rendered, each with the fingerprint of
@@ -19,6 +20,29 @@ type Memo struct {
 	files *catalog.Cache // the decoded data files, shared by the memos that follow
 	mu    sync.Mutex
 	pages map[string]memoPage // by output file
+	// renderers are the build's, by edition; the next build reuses them.
+	renderers map[string]*render.Renderer
+}
+
+// renderer returns the memo's renderer of an edition; nil when there is
+// none (or no memo).
+func (m *Memo) renderer(lang string) *render.Renderer {
+	if m == nil {
+		return nil
+	}
+	return m.renderers[lang]
+}
+
+// keepRenderer records a build's renderer of an edition; a nil memo keeps
+// nothing.
+func (m *Memo) keepRenderer(lang string, r *render.Renderer) {
+	if m == nil {
+		return
+	}
+	if m.renderers == nil {
+		m.renderers = map[string]*render.Renderer{}
+	}
+	m.renderers[lang] = r
 }
 
 type memoPage struct {

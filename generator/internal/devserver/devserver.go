@@ -31,9 +31,10 @@ const DefaultAddr = "127.0.0.1:8080"
 
 // DefaultDebounce is how long the sources must stay quiet before a rebuild
 // when Config.Debounce is zero: long enough to gather an editor's
-// write-rename-chmod burst, or a checkout touching many files, into one
-// build.
-const DefaultDebounce = 100 * time.Millisecond
+// write-rename-chmod burst (a few milliseconds apart), and a checkout
+// touching many files, into one build, yet a small part of the time from
+// a save to the reload.
+const DefaultDebounce = 30 * time.Millisecond
 
 // Config configures a Server.
 type Config struct {
