@@ -255,6 +255,7 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 	if o.Memo != nil {
 		s.prevMemo, s.memo = o.Memo, o.Memo.next()
 	}
+	var eds []edition
 	for i, l := range editions {
 		prefix := ""
 		if i > 0 {
@@ -287,8 +288,18 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 			}
 		}
 		s.lang, s.prefix, s.r, s.dd, s.guides = l, prefix, r, derived[l.Code], pages
-		s.compareCols = nil
 		s.pages()
+		eds = append(eds, s.edition)
+		s.queue = nil
+	}
+	// The compare, calculator, TCO and data pages of every edition come
+	// after the other pages of all of them: the pages asked for first
+	// (Options.Priority) are mostly those, so a Chinese one does not wait
+	// for the English edition's thousands of compare pages.
+	for _, e := range eds {
+		s.edition = e
+		s.compareCols = nil
+		s.extraPages()
 		s.renderQueued()
 		if d.HasErrors() {
 			return built{}, d
@@ -340,31 +351,34 @@ func splitBase(base string) (origin, p string, err error) {
 	return origin, p, nil
 }
 
+// edition is the state of one edition's pages while they are built: its
+// language, its path prefix ("" for the default language, "zh/"),
+// renderer, derived data (in its display currency) and guides, and the
+// pages page() was given and renderQueued has not rendered yet.
+type edition struct {
+	lang   catalog.Language
+	prefix string
+	r      *render.Renderer
+	dd     *derive.Data
+	guides []*content.Page
+	queue  []renderJob
+}
+
 type siteBuild struct {
 	o      Options
 	cat    *catalog.Catalog
-	dd     *derive.Data
-	r      *render.Renderer
 	tree   *output.Tree // the files other than pages, put in out at the end
 	out    *sink        // where finished files go
 	d      *diag.List
 	base   string
 	origin string
-	guides []*content.Page
 	html   []string // pages for the sitemap, with their edition's prefix
 
-	// The edition being rendered: its language, its path prefix ("" for
-	// the default language, "zh/"), renderer, derived data (in its display
-	// currency) and guides.
-	lang     catalog.Language
-	prefix   string
+	edition  // the one being rendered
 	editions []catalog.Language
 	// alternates maps a page's path within an edition ("gpus/a10/") to
 	// the codes of the editions that have it.
 	alternates map[string][]string
-	// queue holds the pages page() was given and renderQueued has not
-	// rendered yet.
-	queue []renderJob
 	// queued are the files of the pages queued so far (every edition);
 	// pending the links collectLinks could not settle yet.
 	queued  map[string]bool

@@ -222,7 +222,6 @@ func (s *siteBuild) pages() {
 			Description: s.r.Text("model.description", m.Name), Data: s.modelPage(m)})
 	}
 	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
-	s.extraPages()
 }
 
 func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
