@@ -6,6 +6,7 @@ package derive
 import (
 	"math"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -114,15 +115,20 @@ type Data struct {
 	byGPU    map[string][]*Row // headline rows
 	byOffer  map[string][]*Row // headline rows, in file order of their modes
 	regional map[string][]*Row // every row of an offer, in file order
-	fits     map[string]int    // memo of minGPUs
-	serves   map[string]served // memo of serving
+	sizes    *Fits             // memo of minGPUs
+	serves   map[string]served // memo of serving, guarded by servesMu
+	servesMu sync.Mutex
 	offersOf map[*catalog.GPU][]*catalog.Offer
 }
 
 // New derives the data of c. now fixes "today" for price ages.
-func New(c *catalog.Catalog, now time.Time) *Data {
+func New(c *catalog.Catalog, now time.Time) *Data { return NewWith(c, now, NewFits()) }
+
+// NewWith is New with the sizing answers memoised in fits, which may be
+// shared with other Data (see Fits).
+func NewWith(c *catalog.Catalog, now time.Time, fits *Fits) *Data {
 	d := &Data{Cat: c, Now: now, Currency: c.Site.DisplayCurrency, byGPU: map[string][]*Row{}, byOffer: map[string][]*Row{},
-		regional: map[string][]*Row{}, fits: map[string]int{}, serves: map[string]served{}, offersOf: map[*catalog.GPU][]*catalog.Offer{}}
+		regional: map[string][]*Row{}, sizes: fits, serves: map[string]served{}, offersOf: map[*catalog.GPU][]*catalog.Offer{}}
 	if d.Currency == "" {
 		d.Currency = c.FX.Base
 	}

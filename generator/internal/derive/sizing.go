@@ -2,6 +2,7 @@ package derive
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
@@ -133,11 +134,16 @@ func (s Serving) PerGPU() sizing.Quantity {
 // unknown.
 func (d *Data) serving(m *catalog.Model, g *catalog.GPU) (Serving, bool) {
 	key := m.ID + "|" + g.ID
-	if s, ok := d.serves[key]; ok {
+	d.servesMu.Lock()
+	s, ok := d.serves[key]
+	d.servesMu.Unlock()
+	if ok {
 		return s.Serving, s.ok
 	}
 	sv, ok := d.computeServing(m, g)
+	d.servesMu.Lock()
 	d.serves[key] = served{sv, ok}
+	d.servesMu.Unlock()
 	return sv, ok
 }
 
@@ -154,12 +160,12 @@ func (d *Data) computeServing(m *catalog.Model, g *catalog.GPU) (Serving, bool) 
 		return Serving{}, false
 	}
 	sm := SizingModel(m)
-	lat, ok := sizing.MinFit(ServingInput(sm, 1), sg)
+	lat, ok := d.sizes.servingFit(sm, sg, 1)
 	if !ok {
 		return Serving{}, false
 	}
 	sv := Serving{GPU: g, Latency: lat}
-	if b, ok := sizing.MinFit(ServingInput(sm, ServeBatch), sg); ok {
+	if b, ok := d.sizes.servingFit(sm, sg, ServeBatch); ok {
 		sv.Batch = b
 		for _, o := range d.offersOf[g] {
 			p, ok := o.Price("on-demand")
@@ -278,17 +284,75 @@ func (d *Data) GPUFits(g *catalog.GPU) []GPUFit {
 }
 
 // minGPUs is sizing.MinGPUs for a preset, scenario and GPU (0 when none
-// fits), memoised: model pages, GPU pages and compare pages all ask for
-// the same table.
+// fits), memoised (see Fits): model pages, GPU pages and compare pages all
+// ask for the same table.
 func (d *Data) minGPUs(m *catalog.Model, sc Scenario, g *catalog.GPU) int {
-	key := m.ID + "|" + sc.ID + "|" + g.ID
-	if n, ok := d.fits[key]; ok {
+	return d.sizes.minGPUs(m, sc, g)
+}
+
+// Fits memoises the sizing engine's answers (how many GPUs a preset needs
+// for a scenario) by the engine's own inputs, so one Fits can serve every
+// edition of a build and the builds after it in the same process (the dev
+// server's): a price edit changes none of them. Keyed by the values the
+// engine reads, not by ids, it cannot give a stale answer. It is safe for
+// concurrent use.
+type Fits struct {
+	mu    sync.Mutex
+	n     map[fitKey]int
+	serve map[serveKey]fitOK
+}
+
+type fitKey struct {
+	scenario string // a Scenario is code, named by its id
+	model    sizing.Model
+	gpu      sizing.GPU
+}
+
+type serveKey struct {
+	batch int
+	model sizing.Model
+	gpu   sizing.GPU
+}
+
+type fitOK struct {
+	fit sizing.Fit
+	ok  bool
+}
+
+// NewFits returns an empty memo.
+func NewFits() *Fits { return &Fits{n: map[fitKey]int{}, serve: map[serveKey]fitOK{}} }
+
+// servingFit is sizing.MinFit of ServingInput(sm, batch) on sg, memoised.
+func (f *Fits) servingFit(sm sizing.Model, sg sizing.GPU, batch int) (sizing.Fit, bool) {
+	key := serveKey{batch: batch, model: sm, gpu: sg}
+	f.mu.Lock()
+	r, ok := f.serve[key]
+	f.mu.Unlock()
+	if ok {
+		return r.fit, r.ok
+	}
+	r.fit, r.ok = sizing.MinFit(ServingInput(sm, batch), sg)
+	f.mu.Lock()
+	f.serve[key] = r
+	f.mu.Unlock()
+	return r.fit, r.ok
+}
+
+func (f *Fits) minGPUs(m *catalog.Model, sc Scenario, g *catalog.GPU) int {
+	sm, sg := SizingModel(m), SizingGPU(g)
+	key := fitKey{scenario: sc.ID, model: sm, gpu: sg}
+	f.mu.Lock()
+	n, ok := f.n[key]
+	f.mu.Unlock()
+	if ok {
 		return n
 	}
-	n, ok := sizing.MinGPUs(sc.Input(SizingModel(m)), SizingGPU(g))
+	n, ok = sizing.MinGPUs(sc.Input(sm), sg)
 	if !ok {
 		n = 0
 	}
-	d.fits[key] = n
+	f.mu.Lock()
+	f.n[key] = n
+	f.mu.Unlock()
 	return n
 }
