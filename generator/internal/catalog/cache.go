@@ -33,6 +33,7 @@ type cachedFile struct {
 	ix      *tomlpos.Index
 	diags   *diag.List // what decoding reported
 	urlDone map[string]bool
+	lines   []string // src split into lines (file.sourceLines), read-only
 }
 
 // NewCache returns an empty cache.
@@ -81,7 +82,7 @@ func (c *Cache) decode(abs, rel string, v any, d *diag.List) *file {
 		for k, ok := range e.urlDone {
 			urlDone[k] = ok
 		}
-		return &file{rel: rel, src: src, ix: e.ix, d: d, blank: map[string]bool{}, urlDone: urlDone}
+		return &file{rel: rel, src: src, ix: e.ix, d: d, blank: map[string]bool{}, urlDone: urlDone, lines: e.lines}
 	}
 	sub := &diag.List{}
 	f := decodeSource(src, rel, v, sub)
@@ -97,7 +98,7 @@ func (c *Cache) decode(abs, rel string, v any, d *diag.List) *file {
 		urlDone[k] = ok
 	}
 	c.mu.Lock()
-	c.files[key] = &cachedFile{src: src, v: clone(dst), ix: f.ix, diags: sub, urlDone: urlDone}
+	c.files[key] = &cachedFile{src: src, v: clone(dst), ix: f.ix, diags: sub, urlDone: urlDone, lines: f.sourceLines()}
 	c.mu.Unlock()
 	f.d = d
 	return f

@@ -77,3 +77,32 @@ func texts(d *diag.List) []string {
 	}
 	return out
 }
+
+// TestFromColumn: columns count runes, as tomlpos does, so a value after
+// Chinese text is found where a rune slice would find it.
+func TestFromColumn(t *testing.T) {
+	cases := []struct {
+		line string
+		col  int
+		want string
+		ok   bool
+	}{
+		{`name = ""`, 8, `""`, true},
+		{`名称 = "x"`, 6, `"x"`, true},
+		{`a = "é"`, 5, `"é"`, true},
+		{`abc`, 3, `c`, true},
+		{`abc`, 4, ``, false},
+		{`abc`, 0, ``, false},
+		{``, 1, ``, false},
+	}
+	for _, c := range cases {
+		got, ok := fromColumn(c.line, c.col)
+		rs := []rune(c.line)
+		if ok != c.ok || got != c.want {
+			t.Errorf("fromColumn(%q, %d) = %q, %v; want %q, %v", c.line, c.col, got, ok, c.want, c.ok)
+		}
+		if c.ok && string(rs[c.col-1:]) != got {
+			t.Errorf("fromColumn(%q, %d) disagrees with the rune slice", c.line, c.col)
+		}
+	}
+}

@@ -216,17 +216,33 @@ func (f *file) emptyString(path string) bool {
 	if at.Line < 1 || at.Line > len(lines) {
 		return false
 	}
-	rs := []rune(lines[at.Line-1])
-	if at.Col < 1 || at.Col > len(rs) {
+	rest, ok := fromColumn(lines[at.Line-1], at.Col)
+	if !ok {
 		return false
 	}
-	rest := string(rs[at.Col-1:])
 	q := rest[:1]
 	if strings.HasPrefix(rest, q+q+q) {
 		return false // a multi-line string
 	}
 	end := strings.Index(rest[1:], q)
 	return end >= 0 && strings.TrimSpace(rest[1:1+end]) == ""
+}
+
+// fromColumn returns line from its col-th character (1-based, counted in
+// runes, as tomlpos counts); ok is false past its end. It converts
+// nothing: a data file has tens of thousands of values to look at.
+func fromColumn(line string, col int) (rest string, ok bool) {
+	if col < 1 {
+		return "", false
+	}
+	n := 1
+	for i := range line {
+		if n == col {
+			return line[i:], true
+		}
+		n++
+	}
+	return "", false
 }
 
 // commented returns the line of a commented-out "# key = ..." inside the

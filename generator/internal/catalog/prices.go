@@ -195,10 +195,11 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 	}
 	seen := map[string]seenAt{}
 	valid := make([]bool, len(o.Prices))
+	required := requiredOf[Price]()
 	for i := range o.Prices {
 		pr := &o.Prices[i]
-		pp := fmt.Sprintf("%s.prices.%d", pre, i)
-		c.require(pp, requiredOf[Price]()...)
+		pp := pre + ".prices." + strconv.Itoa(i)
+		c.require(pp, required...)
 		ok := c.has(pp+".billing") && !c.blank[pp+".billing"] && slices.Contains(modes, pr.Billing)
 		c.oneOf(pp+".billing", pr.Billing, modes...)
 		committed := pr.Billing == "committed"
