@@ -10,8 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -160,9 +163,14 @@ func Load(root string, o Options, d *diag.List) []*Page {
 
 // walk parses every content/**/*.md under root, naming each file prefix +
 // its path relative to root.
+//
+// The files are parsed on every core (shortcodes only read the catalog's
+// derived data); the pages and diagnostics come in walk order whatever the
+// number of cores.
 func walk(root, prefix string, o Options, d *diag.List) []*Page {
 	const dir = "content"
-	var pages []*Page
+	type source struct{ abs, rel string }
+	var files []source
 	err := filepath.WalkDir(filepath.Join(root, dir), func(path string, e os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -179,19 +187,45 @@ func walk(root, prefix string, o Options, d *diag.List) []*Page {
 			d.Warnf(rel, 1, 1, "skipped: not a .md file")
 			return nil
 		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			d.Errorf(rel, 1, 1, "cannot read: %v", err)
-			return nil
-		}
-		if p := Parse(rel, src, o, d); p != nil {
-			p.abs, p.FromOverlay = path, prefix != ""
-			pages = append(pages, p)
-		}
+		files = append(files, source{abs: path, rel: rel})
 		return nil
 	})
 	if err != nil && !os.IsNotExist(err) {
 		d.Errorf(prefix+dir, 0, 0, "%v", err)
+	}
+	parsed := make([]*Page, len(files))
+	diags := make([]diag.List, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				f := files[i]
+				src, err := os.ReadFile(f.abs)
+				if err != nil {
+					diags[i].Errorf(f.rel, 1, 1, "cannot read: %v", err)
+					continue
+				}
+				if p := Parse(f.rel, src, o, &diags[i]); p != nil {
+					p.abs, p.FromOverlay = f.abs, prefix != ""
+					parsed[i] = p
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var pages []*Page
+	for i, p := range parsed {
+		d.Merge(&diags[i])
+		if p != nil {
+			pages = append(pages, p)
+		}
 	}
 	return pages
 }
