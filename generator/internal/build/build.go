@@ -6,6 +6,7 @@ package build
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -222,17 +223,30 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 	}
 	editions := cat.Site.Langs()
 	langs := cat.Site.LangCodes()
-	strs := render.LoadStrings(o.Root, langs, d)
+	// A memo is only given while templates, UI strings and static files
+	// stay the same: the strings and assets it kept are what loading and
+	// bundling them again would give.
+	kept := o.Memo.static()
+	strs := kept.strings
+	if strs == nil {
+		strs = render.LoadStrings(o.Root, langs, d)
+	}
 	// Each edition's derived data (its display currency) is computed on
 	// its own core: derive only reads the catalog.
+	// The editions share one memo of sizing answers (currency-free), kept
+	// in the memo for the builds that follow.
 	derived := map[string]*derive.Data{}
 	dd := make([]*derive.Data, len(editions))
+	fits := derive.NewFits()
+	if o.Memo != nil {
+		fits = o.Memo.fits
+	}
 	var wg sync.WaitGroup
 	for i, l := range editions {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			dd[i] = deriveIn(cat, o.Now, l.DisplayCurrency)
+			dd[i] = deriveIn(cat, o.Now, l.DisplayCurrency, fits)
 		}()
 	}
 	wg.Wait()
@@ -246,14 +260,29 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 		return built{}, d
 	}
 	tree := output.NewTree()
-	assets := Assets(o.Root, tree, d)
-	wasmAssets(o, tree, assets, d)
+	assets := maps.Clone(kept.assets)
+	if kept.files != nil {
+		for _, p := range kept.files.Paths() {
+			b, _ := kept.files.Get(p)
+			tree.Add(p, b)
+		}
+	} else {
+		files := output.NewTree()
+		assets = Assets(o.Root, files, d)
+		wasmAssets(o, files, assets, d)
+		kept = staticFiles{strings: strs, assets: maps.Clone(assets), files: files}
+		for _, p := range files.Paths() {
+			b, _ := files.Get(p)
+			tree.Add(p, b)
+		}
+	}
 	if d.HasErrors() {
 		return built{}, d
 	}
 	s := &siteBuild{o: o, cat: cat, tree: tree, out: k, d: d, base: basePath, origin: origin, editions: editions, alternates: map[string][]string{}}
 	if o.Memo != nil {
 		s.prevMemo, s.memo = o.Memo, o.Memo.next()
+		s.memo.kept = kept
 	}
 	var eds []edition
 	for i, l := range editions {

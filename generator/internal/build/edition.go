@@ -19,13 +19,13 @@ import (
 
 // deriveIn derives the catalog with prices shown in currency (the
 // catalog's display currency when empty).
-func deriveIn(cat *catalog.Catalog, now time.Time, currency string) *derive.Data {
+func deriveIn(cat *catalog.Catalog, now time.Time, currency string, fits *derive.Fits) *derive.Data {
 	if currency == "" || currency == cat.Site.DisplayCurrency {
-		return derive.New(cat, now)
+		return derive.NewWith(cat, now, fits)
 	}
 	c := *cat // a shallow copy differing only in the display currency
 	c.Site.DisplayCurrency = currency
-	return derive.New(&c, now)
+	return derive.NewWith(&c, now, fits)
 }
 
 func dateStyles(ls []catalog.Language) map[string]string {

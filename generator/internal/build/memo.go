@@ -2,9 +2,12 @@ package build
 
 import (
 	"hash/maphash"
+	"html/template"
 	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -18,10 +21,51 @@ import (
 type Memo struct {
 	seed  maphash.Seed
 	files *catalog.Cache // the decoded data files, shared by the memos that follow
+	fits  *derive.Fits   // the sizing engine's answers, likewise
 	mu    sync.Mutex
 	pages map[string]memoPage // by output file
-	// renderers are the build's, by edition; the next build reuses them.
+	// renderers are the build's, by edition; kept its UI strings and
+	// static files; the next build reuses both.
 	renderers map[string]*render.Renderer
+	kept      staticFiles
+	// guides maps a guide's HTML, with its edition's base path and
+	// prefix, to the finished HTML (see finishGuide).
+	guides map[string]template.HTML
+}
+
+func (m *Memo) guide(key string) (template.HTML, bool) {
+	if m == nil {
+		return "", false
+	}
+	h, ok := m.guides[key]
+	return h, ok
+}
+
+func (m *Memo) keepGuide(key string, h template.HTML) {
+	if m == nil {
+		return
+	}
+	if m.guides == nil {
+		m.guides = map[string]template.HTML{}
+	}
+	m.guides[key] = h
+}
+
+// staticFiles are a build's UI strings, and the files made from static/
+// (bundles, copies, the calculator's WebAssembly) with their manifest.
+type staticFiles struct {
+	strings *render.Strings
+	assets  map[string]string
+	files   *output.Tree
+}
+
+// static returns what the memo kept of static files; nothing for a nil
+// memo.
+func (m *Memo) static() staticFiles {
+	if m == nil {
+		return staticFiles{}
+	}
+	return m.kept
 }
 
 // renderer returns the memo's renderer of an edition; nil when there is
@@ -54,19 +98,21 @@ type memoPage struct {
 // NewMemo returns an empty memo: a build given it renders every page and
 // returns a memo of them in Result.Memo.
 func NewMemo() *Memo {
-	return &Memo{seed: maphash.MakeSeed(), files: catalog.NewCache(), pages: map[string]memoPage{}}
+	return &Memo{seed: maphash.MakeSeed(), files: catalog.NewCache(), fits: derive.NewFits(), pages: map[string]memoPage{}}
 }
 
 // next returns an empty memo with m's seed and data files, for the build
 // that reads m.
-func (m *Memo) next() *Memo { return &Memo{seed: m.seed, files: m.files, pages: map[string]memoPage{}} }
+func (m *Memo) next() *Memo {
+	return &Memo{seed: m.seed, files: m.files, fits: m.fits, pages: map[string]memoPage{}}
+}
 
 // WithoutPages returns a memo that keeps m's decoded data files (see
 // catalog.Cache: they stay valid whatever changed, being checked against
 // the files' bytes) but none of its pages: for the build after a change of
 // templates, UI strings, static files or options, which renders every page.
 func (m *Memo) WithoutPages() *Memo {
-	return &Memo{seed: maphash.MakeSeed(), files: m.files, pages: map[string]memoPage{}}
+	return &Memo{seed: maphash.MakeSeed(), files: m.files, fits: m.fits, pages: map[string]memoPage{}}
 }
 
 func (m *Memo) get(file string, fp uint64) (memoPage, bool) {

@@ -138,7 +138,7 @@ func (s *siteBuild) pages() {
 
 	sections := map[string][]*content.Page{}
 	for _, g := range s.guides {
-		g.HTML = templateHTML(readableCode(string(s.rebase(g.HTML))))
+		g.HTML = s.finishGuide(g.HTML)
 		if content.TopLevel(g.Section) {
 			continue
 		}
@@ -222,6 +222,20 @@ func (s *siteBuild) pages() {
 			Description: s.r.Text("model.description", m.Name), Data: s.modelPage(m)})
 	}
 	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
+}
+
+// finishGuide rebases a guide's links onto its edition and marks up its
+// code for reading (readableCode), or takes the result from the memo: two
+// regular expressions over every guide were a tenth of a one-price
+// rebuild, and a price edit changes few guides.
+func (s *siteBuild) finishGuide(h templateHTML) templateHTML {
+	key := s.base + "\x00" + s.prefix + "\x00" + string(h)
+	out, ok := s.prevMemo.guide(key)
+	if !ok {
+		out = templateHTML(readableCode(string(s.rebase(h))))
+	}
+	s.memo.keepGuide(key, out)
+	return out
 }
 
 func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
