@@ -23,6 +23,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/precompress"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -89,6 +90,9 @@ func (o Options) OutputOptions() output.Options {
 		root = "."
 	}
 	oo := output.Options{Force: o.Force, Root: root}
+	if o.Precompress {
+		oo.Tag = "precompress:" + precompress.Settings()
+	}
 	for _, d := range SourceDirs() {
 		oo.Sources = append(oo.Sources, filepath.Join(root, d))
 	}

@@ -85,6 +85,12 @@ func (k *sink) finish(p string, b []byte) error {
 		return err
 	}
 	if k.compress && precompress.Wanted(p, b) {
+		// A file the output being replaced holds as it is now, made
+		// with the same compressors, keeps its .br and .gz: they are
+		// linked from there, neither read nor compressed.
+		if k.w != nil && k.w.Unchanged(p, b) && k.reuse(p+".br") && k.reuse(p+".gz") {
+			return nil
+		}
 		br, gz, _ := precompress.File(p, b, k.cache)
 		if err := k.pass(p+".br", br); err != nil {
 			return err
@@ -112,6 +118,20 @@ func (k *sink) pass(p string, b []byte) error {
 		return k.w.Add(p, b)
 	}
 	return nil
+}
+
+// reuse links p from the output being replaced (output.Writer.Reuse) and
+// records it as pass would; false when it cannot.
+func (k *sink) reuse(p string) bool {
+	size, ok, err := k.w.Reuse(p)
+	if err != nil || !ok {
+		return false
+	}
+	k.mu.Lock()
+	k.paths[p] = true
+	k.bytes += size
+	k.mu.Unlock()
+	return true
 }
 
 // has reports whether p was put.

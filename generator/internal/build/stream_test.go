@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 )
 
 // TestStreamByteIdentical builds the fixture kept in memory and streamed,
@@ -80,6 +82,98 @@ func TestStreamFailureLeavesOutputUntouched(t *testing.T) {
 	for _, e := range ents {
 		if e.Name() != "public" {
 			t.Errorf("stray %s left beside the output", e.Name())
+		}
+	}
+}
+
+// TestRebuildIntoOutputEqualsFresh rebuilds the fixture into its own
+// output after a price edit, streamed, with and without precompression,
+// with the compression cache warm, cold or corrupted (the unchanged pages
+// and their .br and .gz are then linked from the output being replaced,
+// see output.Writer): every file, the manifest included, equals a build
+// of the same sources into a new directory, and the replaced output's
+// files are not changed while the new one is made.
+func TestRebuildIntoOutputEqualsFresh(t *testing.T) {
+	// One cache, warmed once with both versions of the fixture, is copied
+	// for each case (compressing the WebAssembly at brotli 11 takes
+	// seconds); the builds into new directories use it as it is.
+	warm := filepath.Join(t.TempDir(), "warm")
+	{
+		root := fixture(t)
+		o := Options{Root: root, Now: fixtureNow, Precompress: true, CacheDir: warm, Stream: true}
+		o.Out = filepath.Join(t.TempDir(), "a")
+		buildOpts(t, o)
+		edit(t, root, "data/offers/acme.toml", "price = 0.75", "price = 0.79")
+		o.Out = filepath.Join(t.TempDir(), "b")
+		buildOpts(t, o)
+	}
+	for _, c := range []struct {
+		pre   bool
+		cache string
+	}{{false, "warm"}, {true, "warm"}, {true, "cold"}, {true, "corrupted"}} {
+		pre, cache := c.pre, c.cache
+		{
+			root := fixture(t)
+			dir := filepath.Join(t.TempDir(), "cache")
+			if err := os.CopyFS(dir, os.DirFS(warm)); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "public")
+			o := Options{Root: root, Out: out, Now: fixtureNow, Precompress: pre, CacheDir: dir, Stream: true}
+			buildOpts(t, o)
+			first := snapshot(t, out)
+			// The later builds take the first one's WebAssembly instead
+			// of compiling it again (a compile gives the same bytes).
+			o.Reuse = output.NewTree()
+			for rel, b := range first {
+				o.Reuse.Add(filepath.ToSlash(rel), b)
+			}
+			edit(t, root, "data/offers/acme.toml", "price = 0.75", "price = 0.79")
+			switch cache {
+			case "cold":
+				os.RemoveAll(dir)
+			case "corrupted":
+				filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+					if err == nil && !e.IsDir() {
+						os.WriteFile(p, []byte("garbage"), 0o644)
+					}
+					return nil
+				})
+			}
+			// Keep a name for every file of the first output: its
+			// content must survive the rebuild unchanged.
+			keep := filepath.Join(t.TempDir(), "keep")
+			for rel := range first {
+				os.MkdirAll(filepath.Dir(filepath.Join(keep, rel)), 0o755)
+				if err := os.Link(filepath.Join(out, rel), filepath.Join(keep, rel)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			buildOpts(t, o)
+			fresh := filepath.Join(t.TempDir(), "fresh")
+			o.Out, o.CacheDir = fresh, warm
+			buildOpts(t, o)
+			got, want := snapshot(t, out), snapshot(t, fresh)
+			if len(got) != len(want) {
+				t.Errorf("precompress %v, %s cache: %d files rebuilt, %d fresh", pre, cache, len(got), len(want))
+			}
+			changed := 0
+			for p, b := range want {
+				if !bytes.Equal(got[p], b) {
+					t.Errorf("precompress %v, %s cache: %s differs from a fresh build's", pre, cache, p)
+				}
+				if !bytes.Equal(first[p], b) {
+					changed++
+				}
+			}
+			if changed == 0 || changed == len(want) {
+				t.Errorf("precompress %v, %s cache: %d of %d files changed; want some", pre, cache, changed, len(want))
+			}
+			for rel, b := range first {
+				if now, _ := os.ReadFile(filepath.Join(keep, rel)); !bytes.Equal(now, b) {
+					t.Errorf("precompress %v, %s cache: the replaced output's %s was changed", pre, cache, rel)
+				}
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 )
 
 // ErrNotPatchable is returned by Patch when dir does not hold exactly the
@@ -31,13 +32,15 @@ func Patch(dir string, prev, next *Tree, o Options) error {
 	if err := CheckTarget(dir, o); err != nil {
 		return err
 	}
-	m, ok := readManifest(dir)
-	if !ok || m.state != "complete" {
+	listed, ok := manifestPaths(dir)
+	if !ok || !slices.Equal(listed, prev.Paths()) {
 		return ErrNotPatchable
 	}
-	have, err := os.ReadFile(filepath.Join(dir, Marker))
-	if err != nil || !bytes.Equal(have, completeManifest(prev.Paths())) {
-		return ErrNotPatchable
+	// The records of the files left as they are carry over, unless the
+	// old tree was made under another tag.
+	recs, tag := readRecords(dir)
+	if recs == nil || tag != o.Tag {
+		recs = map[string]record{}
 	}
 	var write, remove []string
 	for p, b := range next.files {
@@ -70,6 +73,7 @@ func Patch(dir string, prev, next *Tree, o Options) error {
 			os.Remove(tmp)
 			return err
 		}
+		recs[p] = recordOf(next.files[p])
 	}
 	for _, p := range remove {
 		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -80,5 +84,5 @@ func Patch(dir string, prev, next *Tree, o Options) error {
 		for d := path.Dir(p); d != "." && os.Remove(filepath.Join(dir, filepath.FromSlash(d))) == nil; d = path.Dir(d) {
 		}
 	}
-	return writeMarker(dir, completeManifest(next.Paths()))
+	return writeMarker(dir, completeManifest(next.Paths(), recs, o.Tag))
 }

@@ -21,10 +21,17 @@ type Writer struct {
 	dir, tmp string
 	o        Options
 
-	mu    sync.Mutex
-	files map[string]int64 // path -> size
-	dirs  map[string]bool  // directories made
-	done  bool
+	// prev are the records of the tree being replaced (see record), when
+	// its manifest has them; prevTag its tag.
+	prev    map[string]record
+	prevTag string
+
+	mu     sync.Mutex
+	files  map[string]int64  // path -> size
+	recs   map[string]record // path -> record, for the manifest
+	dirs   map[string]bool   // directories made
+	done   bool
+	linked int
 }
 
 // Create checks that dir may be replaced (see CheckTarget), removes the
@@ -50,13 +57,50 @@ func Create(dir string, o Options) (*Writer, error) {
 		removeTree(tmp)
 		return nil, err
 	}
-	return &Writer{dir: dir, tmp: tmp, o: o, files: map[string]int64{}, dirs: map[string]bool{tmp: true}}, nil
+	w := &Writer{dir: dir, tmp: tmp, o: o, files: map[string]int64{}, recs: map[string]record{}, dirs: map[string]bool{tmp: true}}
+	w.prev, w.prevTag = readRecords(dir)
+	return w, nil
 }
 
 // Add writes one file (a slash-separated path under the site root); a
-// second Add of the same path replaces the first.
+// second Add of the same path replaces the first. A file the tree being
+// replaced holds with the same content, untouched since (see record), is
+// hard-linked from it instead of written: a rebuild after a one-price edit
+// writes the few files that changed and links the thousands that did not.
+// The swap then removes the old tree's names; the linked files live on in
+// the new one.
 func (w *Writer) Add(p string, data []byte) error {
 	p = path.Clean(strings.TrimPrefix(p, "/"))
+	dst, err := w.mkdir(p)
+	if err != nil {
+		return err
+	}
+	r := recordOf(data)
+	if old, ok := w.prev[p]; ok && old == r && w.link(p, dst, r) {
+		return nil
+	}
+	w.mu.Lock()
+	_, again := w.files[p]
+	w.mu.Unlock()
+	if again {
+		// The first may be a link to the old tree's file: writing
+		// through it would change that tree, which must stay as it
+		// is until the swap.
+		os.Remove(dst)
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	w.files[p] = int64(len(data))
+	w.recs[p] = r
+	w.mu.Unlock()
+	return nil
+}
+
+// mkdir makes the directory of p in the temporary tree and returns p's
+// place there.
+func (w *Writer) mkdir(p string) (string, error) {
 	dst := filepath.Join(w.tmp, filepath.FromSlash(p))
 	d := filepath.Dir(dst)
 	w.mu.Lock()
@@ -64,17 +108,71 @@ func (w *Writer) Add(p string, data []byte) error {
 	w.mu.Unlock()
 	if !made {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
+			return "", err
 		}
+		w.mu.Lock()
+		w.dirs[d] = true
+		w.mu.Unlock()
 	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		return err
+	return dst, nil
+}
+
+// link hard-links p from the tree being replaced when the file there is
+// still as r recorded it.
+func (w *Writer) link(p, dst string, r record) bool {
+	old := filepath.Join(w.dir, filepath.FromSlash(p))
+	if !stillSame(old, r) {
+		return false
+	}
+	os.Remove(dst) // a second Add of p
+	if os.Link(old, dst) != nil {
+		return false
 	}
 	w.mu.Lock()
-	w.dirs[d] = true
-	w.files[p] = int64(len(data))
+	w.files[p] = r.size
+	w.recs[p] = r
+	w.linked++
 	w.mu.Unlock()
-	return nil
+	return true
+}
+
+// Unchanged reports whether the tree being replaced holds p with exactly
+// data, and was made under the same Options.Tag: the build then takes p's
+// precompressed siblings from it (Reuse) instead of compressing p again.
+func (w *Writer) Unchanged(p string, data []byte) bool {
+	if w.prev == nil || w.prevTag != w.o.Tag {
+		return false
+	}
+	r, ok := w.prev[path.Clean(strings.TrimPrefix(p, "/"))]
+	return ok && r == recordOf(data)
+}
+
+// Reuse links p from the tree being replaced, as Add would for the same
+// content, and returns its size; ok is false, with nothing done, when the
+// old tree does not hold p as its manifest recorded (the caller then makes
+// the file and Adds it).
+func (w *Writer) Reuse(p string) (size int64, ok bool, err error) {
+	p = path.Clean(strings.TrimPrefix(p, "/"))
+	r, found := w.prev[p]
+	if !found {
+		return 0, false, nil
+	}
+	dst, err := w.mkdir(p)
+	if err != nil {
+		return 0, false, err
+	}
+	if !w.link(p, dst, r) {
+		return 0, false, nil
+	}
+	return r.size, true, nil
+}
+
+// Linked returns how many files were linked from the tree being replaced
+// instead of written.
+func (w *Writer) Linked() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.linked
 }
 
 // Has reports whether p was added.
@@ -107,6 +205,10 @@ func (w *Writer) Bytes() int64 {
 func (w *Writer) Paths() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.pathsLocked()
+}
+
+func (w *Writer) pathsLocked() []string {
 	out := make([]string, 0, len(w.files))
 	for p := range w.files {
 		out = append(out, p)
@@ -124,7 +226,10 @@ func (w *Writer) Commit() (err error) {
 			w.Abort()
 		}
 	}()
-	if err := writeMarker(w.tmp, completeManifest(w.Paths())); err != nil {
+	w.mu.Lock()
+	manifest := completeManifest(w.pathsLocked(), w.recs, w.o.Tag)
+	w.mu.Unlock()
+	if err := writeMarker(w.tmp, manifest); err != nil {
 		return err
 	}
 	if err := os.Chmod(w.tmp, 0o755); err != nil {

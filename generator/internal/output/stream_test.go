@@ -46,7 +46,7 @@ func TestWriterStreams(t *testing.T) {
 	}
 	m, ok := readManifest(out)
 	mb, _ := os.ReadFile(filepath.Join(out, Marker))
-	if !ok || m.state != "complete" || !strings.Contains(string(mb), "\nfiles 56\n") || !strings.Contains(string(mb), "\np/7/6/index.html\n") {
+	if !ok || m.state != "complete" || !strings.Contains(string(mb), "\nfiles 56\n") || !strings.Contains(string(mb), "\np/7/6/index.html\t") {
 		t.Fatalf("manifest after Commit: %+v\n%s", m, mb)
 	}
 	if b, _ := os.ReadFile(filepath.Join(out, "p", "5", "6", "index.html")); string(b) != "5 48" {

@@ -35,6 +35,11 @@ type Options struct {
 	// passes the site root's data/, content/, templates/, static/ and
 	// generator/.
 	Sources []string
+	// Tag names how the files were made beyond their content (the build
+	// passes its precompression settings); it is kept in the manifest, and
+	// Writer.Unchanged only vouches for a previous tree of the same tag.
+	// A tag has no spaces or newlines.
+	Tag string
 }
 
 // TargetError is a refusal to replace the output target.
@@ -187,12 +192,18 @@ func writingManifest() []byte {
 	return fmt.Appendf(nil, "%s\nstate writing\npid %d\n", MarkerMagic, os.Getpid())
 }
 
-func completeManifest(paths []string) []byte {
+// completeManifest lists paths, each with its record in recs when it has
+// one (see record), under the tag the tree was made with.
+func completeManifest(paths []string, recs map[string]record, tag string) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nstate complete\nfiles %d\n", MarkerMagic, len(paths))
+	fmt.Fprintf(&b, "%s\nstate complete\n", MarkerMagic)
+	if tag != "" {
+		fmt.Fprintf(&b, "tag %s\n", tag)
+	}
+	fmt.Fprintf(&b, "files %d\n", len(paths))
 	for _, p := range paths {
-		b.WriteString(p)
-		b.WriteByte('\n')
+		r, ok := recs[p]
+		recordLine(&b, p, r, ok)
 	}
 	return b.Bytes()
 }

@@ -123,7 +123,7 @@ func TestWriteReplacesOwnAndEmpty(t *testing.T) {
 		t.Fatalf("manifest after write: %+v %v", m, ok)
 	}
 	b, _ := os.ReadFile(filepath.Join(out, Marker))
-	if !strings.Contains(string(b), "\nfiles 6\n") || !strings.Contains(string(b), "\ngpus/g4/index.html\n") {
+	if !strings.Contains(string(b), "\nfiles 6\n") || !strings.Contains(string(b), "\ngpus/g4/index.html\t") {
 		t.Errorf("manifest does not list the files:\n%s", b)
 	}
 	if err := tree("v2", 2).Write(out, o); err != nil {

@@ -154,5 +154,12 @@ func Gzip(b []byte) []byte {
 // its settings must change them. Brotli is github.com/andybalholm/brotli
 // (pinned by go.mod: the version is in the name); gzip is the standard
 // library's, whose output may change with the Go release.
+// Settings names the compressors and their settings, as the cache keys
+// do: two builds with the same Settings make the same .br and .gz of the
+// same file.
+func Settings() string {
+	return brotliMethod(brotliQuality) + "," + brotliMethod(brotliWASMQuality) + "," + gzipMethod()
+}
+
 func brotliMethod(q int) string { return "brotli-v1.2.0-q" + strconv.Itoa(q) }
 func gzipMethod() string        { return "gzip-" + runtime.Version() + "-l" + strconv.Itoa(gzipLevel) }
