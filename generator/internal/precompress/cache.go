@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -23,7 +26,14 @@ type Cache struct {
 	limit int64
 	mu    sync.Mutex
 	wrote bool
+	added int64 // bytes of the entries written since the last Prune
 }
+
+// sizeFile records, in the cache directory, the cache's size in bytes as
+// the last Prune found it plus what runs added since: Prune walks the
+// directory (tens of thousands of entries for a big site) only when that
+// may exceed the limit, or when the record is missing or unreadable.
+const sizeFile = "size"
 
 // DefaultDir is the cache's place in the user cache directory
 // (~/.cache/gpu-atlas/precompress on Linux), or "" when there is none.
@@ -107,6 +117,7 @@ func (c *Cache) Put(method string, input, out []byte) {
 	}
 	c.mu.Lock()
 	c.wrote = true
+	c.added += int64(len(magic) + len(sum) + len(out))
 	c.mu.Unlock()
 }
 
@@ -117,11 +128,18 @@ func (c *Cache) Prune() {
 		return
 	}
 	c.mu.Lock()
-	wrote := c.wrote
-	c.wrote = false
+	wrote, added := c.wrote, c.added
+	c.wrote, c.added = false, 0
 	c.mu.Unlock()
 	if !wrote {
 		return
+	}
+	record := filepath.Join(c.dir, sizeFile)
+	if b, err := os.ReadFile(record); err == nil {
+		if was, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && was >= 0 && was+added <= c.limit {
+			c.writeSize(was + added)
+			return
+		}
 	}
 	type ent struct {
 		path string
@@ -131,7 +149,7 @@ func (c *Cache) Prune() {
 	var ents []ent
 	var total int64
 	filepath.WalkDir(c.dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || p == record {
 			return nil
 		}
 		if info, err := d.Info(); err == nil {
@@ -140,6 +158,7 @@ func (c *Cache) Prune() {
 		}
 		return nil
 	})
+	defer func() { c.writeSize(total) }()
 	if total <= c.limit {
 		return
 	}
@@ -151,5 +170,17 @@ func (c *Cache) Prune() {
 		if os.Remove(e.path) == nil {
 			total -= e.size
 		}
+	}
+}
+
+// writeSize replaces the size record in one step.
+func (c *Cache) writeSize(n int64) {
+	tmp, err := os.CreateTemp(c.dir, ".tmp-size-")
+	if err != nil {
+		return
+	}
+	fmt.Fprintf(tmp, "%d\n", n)
+	if tmp.Close() != nil || os.Rename(tmp.Name(), filepath.Join(c.dir, sizeFile)) != nil {
+		os.Remove(tmp.Name())
 	}
 }

@@ -122,3 +122,34 @@ func TestNoDirNoCache(t *testing.T) {
 	c.Put("m", []byte("x"), []byte("y"))
 	c.Prune()
 }
+
+// TestCacheBoundedAcrossRuns: runs that each add new entries keep the
+// cache within its limit, though Prune walks the directory only when its
+// size record says the limit may be passed, and the record stays true.
+func TestCacheBoundedAcrossRuns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	const limit = 6000
+	for run := range 8 {
+		tr := output.NewTree()
+		tr.Add("index.html", []byte(strings.Repeat(fmt.Sprintf("<p>run %d</p>", run), 200)))
+		tr.Add("api/all.json", []byte(strings.Repeat(fmt.Sprintf(`{"run":%d}`, run), 200)))
+		Tree(tr, OpenCache(dir, limit))
+		var total int64
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if info, err := d.Info(); err == nil && !d.IsDir() && d.Name() != sizeFile {
+				total += info.Size()
+			}
+			return nil
+		})
+		if total > limit {
+			t.Errorf("run %d: cache holds %d bytes, limit %d", run, total, limit)
+		}
+		rec, err := os.ReadFile(filepath.Join(dir, sizeFile))
+		if err != nil {
+			t.Fatalf("run %d: no size record: %v", run, err)
+		}
+		if got := strings.TrimSpace(string(rec)); got != fmt.Sprint(total) {
+			t.Errorf("run %d: size record %s, cache holds %d", run, got, total)
+		}
+	}
+}
