@@ -288,8 +288,9 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 		s.prevMemo, s.memo = o.Memo, o.Memo.next()
 		s.memo.kept = kept
 	}
-	var eds []edition
-	for i, l := range editions {
+	eds := make([]edition, len(editions))
+	for n, i := range priorityOrder(editions, o.Priority) {
+		l := editions[i]
 		prefix := ""
 		if i > 0 {
 			prefix = l.Code + "/"
@@ -308,7 +309,7 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 			}
 		}
 		s.memo.keepRenderer(l.Code, r)
-		if i == 0 && start != nil {
+		if n == 0 && start != nil {
 			if err := start(); err != nil {
 				d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 				return built{}, d
@@ -322,19 +323,29 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 		}
 		s.lang, s.prefix, s.r, s.dd, s.guides = l, prefix, r, derived[l.Code], pages
 		s.pages()
-		eds = append(eds, s.edition)
+		if o.Priority == nil {
+			// Nothing asked for first: each edition is finished before
+			// the next is made, so only one edition's pages are held.
+			if !s.finishEdition() {
+				return built{}, d
+			}
+			continue
+		}
+		eds[i] = s.edition
 		s.queue = nil
 	}
-	// The compare, calculator, TCO and data pages of every edition come
-	// after the other pages of all of them: the pages asked for first
-	// (Options.Priority) are mostly those, so a Chinese one does not wait
-	// for the English edition's thousands of compare pages.
+	// With pages asked for first (Options.Priority), the compare,
+	// calculator, TCO and data pages of each edition, and the rendering of
+	// its queue, come after the other pages of every edition are made: a
+	// page asked for is usually one of those, and a Chinese one then does
+	// not wait for the English edition's thousands of compare pages. Each
+	// edition is rendered in the site's order, so the diagnostics are too.
 	for _, e := range eds {
+		if o.Priority == nil {
+			break
+		}
 		s.edition = e
-		s.compareCols = nil
-		s.extraPages()
-		s.renderQueued()
-		if d.HasErrors() {
+		if !s.finishEdition() {
 			return built{}, d
 		}
 	}
@@ -346,6 +357,42 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 	k.putTree(tree, func(p string, err error) { d.Errorf("public/"+p, 0, 0, "%v", err) })
 	k.done()
 	return built{basePath: basePath, memo: s.memo, reused: s.reused}, d
+}
+
+// finishEdition makes the current edition's compare, calculator, TCO and
+// data pages and renders its queue; false when that failed.
+func (s *siteBuild) finishEdition() bool {
+	s.compareCols = nil
+	s.extraPages()
+	s.renderQueued()
+	return !s.d.HasErrors()
+}
+
+// priorityOrder returns the order in which the editions' pages are made:
+// the editions holding a page of priority first (the default edition's
+// files have no prefix, another's start with its code and "/"), then the
+// others, each group in the site's order. Only when the output is made
+// changes with it, not the output.
+func priorityOrder(editions []catalog.Language, priority map[string]bool) []int {
+	holds := make([]bool, len(editions))
+	for f := range priority {
+		e := 0
+		for i, l := range editions {
+			if i > 0 && strings.HasPrefix(f, l.Code+"/") {
+				e = i
+			}
+		}
+		holds[e] = true
+	}
+	var first, rest []int
+	for i := range editions {
+		if holds[i] {
+			first = append(first, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return append(first, rest...)
 }
 
 // built is what site returns besides its diagnostics.

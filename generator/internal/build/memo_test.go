@@ -35,7 +35,7 @@ func TestMemoRebuildsLikeFullBuild(t *testing.T) {
 		{name: "price", file: "data/offers/acme.toml", old: "price = 0.75", new: "price = 0.79", unchanged: "methodology/index.html", changed: "providers/acme/index.html"},
 		{name: "guide", file: "content/guides/first-guide.md", old: "## Memory\n", new: "## Memory\n\nAn added sentence.\n", unchanged: "compare/alpha-80gb-vs-beta-24gb/index.html", changed: "guides/first-guide/index.html"},
 		{name: "broken", file: "data/offers/acme.toml", old: "price = 0.79", new: "price = -1", fails: true},
-		{name: "fixed", file: "data/offers/acme.toml", old: "price = -1", new: "price = 0.81", unchanged: "methodology/index.html", changed: "zh/providers/acme/index.html"},
+		{name: "fixed", file: "data/offers/acme.toml", old: "price = -1", new: "price = 0.81", unchanged: "zh/methodology/index.html", changed: "zh/providers/acme/index.html"},
 		{name: "spec", file: "data/gpus/beta-24gb.toml", old: "memory_bandwidth_gbs = 300", new: "memory_bandwidth_gbs = 320", unchanged: "guides/first-guide/index.html", changed: "gpus/beta-24gb/index.html"},
 	}
 	for _, st := range steps {
