@@ -81,14 +81,16 @@ func (k *sink) put(p string, b []byte) ([]byte, error) {
 
 // finish passes on a minified file and its .br and .gz siblings.
 func (k *sink) finish(p string, b []byte) error {
+	// A file the output being replaced holds as it is now, made with the
+	// same compressors, keeps its .br and .gz: they are linked from
+	// there, neither read nor compressed.
+	wanted := k.compress && precompress.Wanted(p, b)
+	same := wanted && k.w != nil && k.w.Unchanged(p, b)
 	if err := k.pass(p, b); err != nil {
 		return err
 	}
-	if k.compress && precompress.Wanted(p, b) {
-		// A file the output being replaced holds as it is now, made
-		// with the same compressors, keeps its .br and .gz: they are
-		// linked from there, neither read nor compressed.
-		if k.w != nil && k.w.Unchanged(p, b) && k.reuse(p+".br") && k.reuse(p+".gz") {
+	if wanted {
+		if same && k.reuse(p+".br") && k.reuse(p+".gz") {
 			return nil
 		}
 		br, gz, _ := precompress.File(p, b, k.cache)

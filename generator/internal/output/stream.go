@@ -27,8 +27,7 @@ type Writer struct {
 	prevTag string
 
 	mu     sync.Mutex
-	files  map[string]int64  // path -> size
-	recs   map[string]record // path -> record, for the manifest
+	files  map[string]record // path -> record (its size, and its sum for the manifest)
 	dirs   map[string]bool   // directories made
 	done   bool
 	linked int
@@ -57,7 +56,7 @@ func Create(dir string, o Options) (*Writer, error) {
 		removeTree(tmp)
 		return nil, err
 	}
-	w := &Writer{dir: dir, tmp: tmp, o: o, files: map[string]int64{}, recs: map[string]record{}, dirs: map[string]bool{tmp: true}}
+	w := &Writer{dir: dir, tmp: tmp, o: o, files: map[string]record{}, dirs: map[string]bool{tmp: true}}
 	w.prev, w.prevTag = readRecords(dir)
 	return w, nil
 }
@@ -76,7 +75,10 @@ func (w *Writer) Add(p string, data []byte) error {
 		return err
 	}
 	r := recordOf(data)
-	if old, ok := w.prev[p]; ok && old == r && w.link(p, dst, r) {
+	w.mu.Lock()
+	old, ok := w.prev[p]
+	w.mu.Unlock()
+	if ok && old == r && w.link(p, dst, r) {
 		return nil
 	}
 	w.mu.Lock()
@@ -92,8 +94,8 @@ func (w *Writer) Add(p string, data []byte) error {
 		return err
 	}
 	w.mu.Lock()
-	w.files[p] = int64(len(data))
-	w.recs[p] = r
+	w.files[p] = r
+	delete(w.prev, p) // read once: the map shrinks as the tree is made
 	w.mu.Unlock()
 	return nil
 }
@@ -129,8 +131,8 @@ func (w *Writer) link(p, dst string, r record) bool {
 		return false
 	}
 	w.mu.Lock()
-	w.files[p] = r.size
-	w.recs[p] = r
+	w.files[p] = r
+	delete(w.prev, p)
 	w.linked++
 	w.mu.Unlock()
 	return true
@@ -139,11 +141,15 @@ func (w *Writer) link(p, dst string, r record) bool {
 // Unchanged reports whether the tree being replaced holds p with exactly
 // data, and was made under the same Options.Tag: the build then takes p's
 // precompressed siblings from it (Reuse) instead of compressing p again.
+// Ask before adding p: each record of the old tree is dropped once its
+// path is added, so the records shrink as the new tree grows.
 func (w *Writer) Unchanged(p string, data []byte) bool {
-	if w.prev == nil || w.prevTag != w.o.Tag {
+	if w.prevTag != w.o.Tag {
 		return false
 	}
+	w.mu.Lock()
 	r, ok := w.prev[path.Clean(strings.TrimPrefix(p, "/"))]
+	w.mu.Unlock()
 	return ok && r == recordOf(data)
 }
 
@@ -153,7 +159,9 @@ func (w *Writer) Unchanged(p string, data []byte) bool {
 // the file and Adds it).
 func (w *Writer) Reuse(p string) (size int64, ok bool, err error) {
 	p = path.Clean(strings.TrimPrefix(p, "/"))
+	w.mu.Lock()
 	r, found := w.prev[p]
+	w.mu.Unlock()
 	if !found {
 		return 0, false, nil
 	}
@@ -195,8 +203,8 @@ func (w *Writer) Bytes() int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var n int64
-	for _, s := range w.files {
-		n += s
+	for _, r := range w.files {
+		n += r.size
 	}
 	return n
 }
@@ -227,7 +235,7 @@ func (w *Writer) Commit() (err error) {
 		}
 	}()
 	w.mu.Lock()
-	manifest := completeManifest(w.pathsLocked(), w.recs, w.o.Tag)
+	manifest := completeManifest(w.pathsLocked(), w.files, w.o.Tag)
 	w.mu.Unlock()
 	if err := writeMarker(w.tmp, manifest); err != nil {
 		return err
