@@ -347,11 +347,14 @@ func (s *Server) subscribe(since, page string) (chan event, event) {
 	sb := &sub{page: page, build: s.buildID}
 	s.subs[ch] = sb
 	switch {
-	case s.failed != nil:
-		return ch, s.failedEvent()
 	case since != "" && since == s.earlyID:
+		// Served early by the build in progress, which is fixing the
+		// failure of the last one, if any: the page is current, and
+		// the build's own outcome reaches it when it comes.
 		sb.build = since
 		return ch, event{name: "hello", id: since, data: jsonString(map[string]any{"build": since})}
+	case s.failed != nil:
+		return ch, s.failedEvent()
 	case since != "" && since != s.buildID:
 		return ch, event{name: "reload", id: s.buildID, data: jsonString(map[string]any{"build": s.buildID})}
 	}

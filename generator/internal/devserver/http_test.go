@@ -245,6 +245,15 @@ func TestSubscribeState(t *testing.T) {
 	if ev.name != "build-error" || !strings.Contains(ev.data, `"text":"data/a.toml:1:2: boom"`) {
 		t.Errorf("while failing: %s %s", ev.name, ev.data)
 	}
+	// A page the build in progress served early (it fixes the failure)
+	// is current: neither the old errors nor a second reload.
+	s.earlyID = "next"
+	early, ev := s.subscribe("next", "gpus/a/index.html")
+	s.unsubscribe(early)
+	if ev.name != "hello" || ev.id != "next" {
+		t.Errorf("a page served early, while the last build failed: %s %s, want hello next", ev.name, ev.id)
+	}
+	s.earlyID = ""
 	// A stream that does not keep up is dropped, not waited for.
 	for range cap(ch) + 1 {
 		s.broadcast(event{name: "building", data: "{}"})
