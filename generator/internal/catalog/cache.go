@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"sync"
 	"time"
@@ -69,7 +70,7 @@ func (c *Cache) decode(abs, rel string, v any, d *diag.List) *file {
 	c.seen[key] = true
 	e := c.files[key]
 	c.mu.Unlock()
-	src, err := readFile(abs)
+	src, err := os.ReadFile(abs)
 	if err != nil {
 		d.Errorf(rel, 1, 1, "cannot read: %v", err)
 		return nil

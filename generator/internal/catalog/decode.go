@@ -42,15 +42,13 @@ func (f *file) sourceLines() []string {
 // decodeFile reads and decodes path into v. It reports syntax errors,
 // type mismatches and unknown keys; it returns nil when v is unusable.
 func decodeFile(abs, rel string, v any, d *diag.List) *file {
-	src, err := readFile(abs)
+	src, err := os.ReadFile(abs)
 	if err != nil {
 		d.Errorf(rel, 1, 1, "cannot read: %v", err)
 		return nil
 	}
 	return decodeSource(src, rel, v, d)
 }
-
-func readFile(abs string) ([]byte, error) { return os.ReadFile(abs) }
 
 // decodeSource is decodeFile on a source already read.
 func decodeSource(src []byte, rel string, v any, d *diag.List) *file {

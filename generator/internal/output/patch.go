@@ -32,14 +32,14 @@ func Patch(dir string, prev, next *Tree, o Options) error {
 	if err := CheckTarget(dir, o); err != nil {
 		return err
 	}
-	listed, ok := manifestPaths(dir)
-	if !ok || !slices.Equal(listed, prev.Paths()) {
+	l, ok := readListing(dir)
+	if !ok || !slices.Equal(l.paths, prev.Paths()) {
 		return ErrNotPatchable
 	}
 	// The records of the files left as they are carry over, unless the
 	// old tree was made under another tag.
-	recs, tag := readRecords(dir)
-	if recs == nil || tag != o.Tag {
+	recs := l.recs
+	if l.tag != o.Tag {
 		recs = map[string]record{}
 	}
 	var write, remove []string

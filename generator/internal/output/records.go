@@ -34,17 +34,25 @@ func recordLine(b *bytes.Buffer, p string, r record, ok bool) {
 	b.WriteByte('\n')
 }
 
-// readRecords returns the records and the tag of dir's manifest when it
-// is complete; nil when it has none (an older manifest, or none at all).
-func readRecords(dir string) (recs map[string]record, tag string) {
+// manifestListing is what a complete manifest lists: its paths in order, the
+// records of those that have one, and the tag the tree was made with.
+type manifestListing struct {
+	paths []string
+	recs  map[string]record
+	tag   string
+}
+
+// readListing reads dir's manifest once; ok is false when it is missing
+// or not complete. A manifest written before records lists paths alone.
+func readListing(dir string) (l manifestListing, ok bool) {
 	b, err := os.ReadFile(filepath.Join(dir, Marker))
 	if err != nil {
-		return nil, ""
+		return manifestListing{}, false
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	if !sc.Scan() || sc.Text() != MarkerMagic {
-		return nil, ""
+		return manifestListing{}, false
 	}
 	complete, files := false, false
 	for sc.Scan() {
@@ -55,18 +63,22 @@ func readRecords(dir string) (recs map[string]record, tag string) {
 			case "state":
 				complete = v == "complete"
 			case "tag":
-				tag = v
+				l.tag = v
 			case "files":
-				files = true
 				if !complete {
-					return nil, ""
+					return manifestListing{}, false
 				}
+				files = true
 				n, _ := strconv.Atoi(v)
-				recs = make(map[string]record, n)
+				l.paths, l.recs = make([]string, 0, n), make(map[string]record, n)
 			}
 			continue
 		}
+		if line == "" {
+			continue
+		}
 		f := strings.Split(line, "\t")
+		l.paths = append(l.paths, f[0])
 		if len(f) != 3 {
 			continue
 		}
@@ -79,31 +91,9 @@ func readRecords(dir string) (recs map[string]record, tag string) {
 		if r.size, err = strconv.ParseInt(f[2], 10, 64); err != nil {
 			continue
 		}
-		recs[f[0]] = r
+		l.recs[f[0]] = r
 	}
-	return recs, tag
-}
-
-// manifestPaths returns the paths a complete manifest lists, in order;
-// ok is false when dir has no complete manifest.
-func manifestPaths(dir string) (paths []string, ok bool) {
-	b, err := os.ReadFile(filepath.Join(dir, Marker))
-	if err != nil {
-		return nil, false
-	}
-	head, rest, found := bytes.Cut(b, []byte("\nfiles "))
-	if !found || !bytes.HasPrefix(head, []byte(MarkerMagic+"\n")) || !bytes.Contains(head, []byte("\nstate complete")) {
-		return nil, false
-	}
-	_, list, _ := bytes.Cut(rest, []byte("\n"))
-	for _, line := range strings.Split(strings.TrimSuffix(string(list), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		p, _, _ := strings.Cut(line, "\t")
-		paths = append(paths, p)
-	}
-	return paths, true
+	return l, files
 }
 
 // recordOf returns the record of a file's content.

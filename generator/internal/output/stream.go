@@ -57,7 +57,9 @@ func Create(dir string, o Options) (*Writer, error) {
 		return nil, err
 	}
 	w := &Writer{dir: dir, tmp: tmp, o: o, files: map[string]record{}, dirs: map[string]bool{tmp: true}}
-	w.prev, w.prevTag = readRecords(dir)
+	if l, ok := readListing(dir); ok {
+		w.prev, w.prevTag = l.recs, l.tag
+	}
 	return w, nil
 }
 
