@@ -2,8 +2,12 @@ package catalog
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"hash"
 	"os"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -16,14 +20,26 @@ import (
 // changed: the dev server reloads the catalog after every save, and
 // decoding the large offers files (a megabyte of TOML for one cloud) was
 // most of that time. A file is decoded again whenever its content differs
-// from the cached copy's, so the cache can never serve stale data; the
-// checks that follow decoding, which depend on other files and on the
-// date, run on every load as before. The zero value is not usable; make
-// one with NewCache. A Cache may be used by one load at a time.
+// from the cached copy's, so the cache can never serve stale data.
+//
+// The checks that follow decoding depend on other files and on the date.
+// They run on every load, except those of an offers file's offers, the
+// bulk of them: the cache keeps each offers file's offers as checked, with
+// what the checks reported, under a key of everything those checks read
+// (the date, the overlay, and the bytes of every other data file of the
+// load but the offers files, see depsKey), and a load whose key and file
+// are the same takes a copy of them instead of checking again. The checks
+// across offers files (an instance listed twice) run on every load.
+//
+// The zero value is not usable; make one with NewCache. A Cache may be
+// used by one load at a time.
 type Cache struct {
 	mu    sync.Mutex
 	files map[string]*cachedFile // by absolute path and display path
 	seen  map[string]bool        // keys used by the current load
+	// deps hashes the files the current load decoded so far, other than
+	// offers files (decodeOffers).
+	deps hash.Hash
 }
 
 // cachedFile is one decoded file as it stood right after decoding, before
@@ -35,6 +51,20 @@ type cachedFile struct {
 	diags   *diag.List // what decoding reported
 	urlDone map[string]bool
 	lines   []string // src split into lines (file.sourceLines), read-only
+	// checked is an offers file's offers after their checks, for loads
+	// with the same dependencies (nil until a load checked them).
+	checked *checkedOffers
+}
+
+// checkedOffers are an offers file's offers as a load checked them, and
+// what each offer's checks reported. The copies the cache keeps point to
+// no provider or GPU (those are the load's own): linked says which offers
+// the checks linked to their GPU.
+type checkedOffers struct {
+	deps   [sha256.Size]byte
+	offers []*Offer
+	linked []bool
+	diags  []*diag.List
 }
 
 // NewCache returns an empty cache.
@@ -47,6 +77,7 @@ func NewCache() *Cache { return &Cache{files: map[string]*cachedFile{}} }
 func (c *Cache) Load(root string, layer Layer, now time.Time) (*Catalog, *diag.List) {
 	c.mu.Lock()
 	c.seen = map[string]bool{}
+	c.deps = sha256.New()
 	c.mu.Unlock()
 	cat, d := load(root, layer, now, c)
 	c.mu.Lock()
@@ -55,35 +86,131 @@ func (c *Cache) Load(root string, layer Layer, now time.Time) (*Catalog, *diag.L
 			delete(c.files, k)
 		}
 	}
-	c.seen = nil
+	c.seen, c.deps = nil, nil
 	c.mu.Unlock()
 	return cat, d
 }
 
-// decode is decodeFile through the cache; a nil cache decodes.
+// decode is decodeFile through the cache; a nil cache decodes. The file
+// counts among the dependencies of the offers files' checks (depsKey).
 func (c *Cache) decode(abs, rel string, v any, d *diag.List) *file {
 	if c == nil {
 		return decodeFile(abs, rel, v, d)
 	}
+	src, e, ok := c.read(abs, rel, d)
+	if !ok {
+		return nil
+	}
+	fmt.Fprintf(c.deps, "%d:%s%d:", len(rel), rel, len(src))
+	c.deps.Write(src)
+	return c.fill(abs, rel, src, e, v, d)
+}
+
+// read reads a file and returns the cache's entry of it, if any.
+func (c *Cache) read(abs, rel string, d *diag.List) (src []byte, e *cachedFile, ok bool) {
 	key := abs + "\x00" + rel
 	c.mu.Lock()
 	c.seen[key] = true
-	e := c.files[key]
+	e = c.files[key]
 	c.mu.Unlock()
 	src, err := os.ReadFile(abs)
 	if err != nil {
 		d.Errorf(rel, 1, 1, "cannot read: %v", err)
-		return nil
+		return nil, nil, false
 	}
+	if e != nil && !bytes.Equal(e.src, src) {
+		e = nil
+	}
+	return src, e, true
+}
+
+// depsKey is the key of what an offers file's checks read besides the
+// file itself: the date, the overlay, and every file the load decoded
+// through the cache so far (the load decodes the offers files last). A nil
+// cache has none.
+func (c *Cache) depsKey(now time.Time, layer Layer) (k [sha256.Size]byte) {
+	if c == nil {
+		return k
+	}
+	fmt.Fprintf(c.deps, "now %s\x00layer %q %q", now.Format(time.RFC3339Nano), layer.Dir, layer.Label)
+	c.deps.Sum(k[:0])
+	return k
+}
+
+// decodeOffers decodes an offers file into v, as decode does but without
+// counting it among the dependencies; when the cache holds the file's
+// offers as checked under deps, it returns a copy of them instead, and v
+// is left as it was.
+func (c *Cache) decodeOffers(abs, rel string, v *OfferFile, deps [sha256.Size]byte, d *diag.List) (*file, *checkedOffers) {
+	if c == nil {
+		return decodeFile(abs, rel, v, d), nil
+	}
+	src, e, ok := c.read(abs, rel, d)
+	if !ok {
+		return nil, nil
+	}
+	if e != nil && e.checked != nil && e.checked.deps == deps {
+		d.Merge(e.diags)
+		return e.file(rel, src, d), e.checked.copy()
+	}
+	return c.fill(abs, rel, src, e, v, d), nil
+}
+
+// keepChecked records an offers file's offers as its load checked them,
+// with what each offer's checks reported, for the loads with the same
+// dependencies (deps). A nil cache keeps nothing.
+func (c *Cache) keepChecked(abs, rel string, deps [sha256.Size]byte, offers []*Offer, diags []*diag.List) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.files[abs+"\x00"+rel]
+	if e == nil {
+		return
+	}
+	k := &checkedOffers{deps: deps, diags: diags, linked: make([]bool, len(offers))}
+	for i, o := range offers {
+		k.linked[i] = o.GPU != nil
+	}
+	k.offers = (&checkedOffers{offers: offers}).copy().offers
+	e.checked = k
+}
+
+// copy returns a deep copy of k's offers (their Provider and GPU are not
+// copied: they are left nil), sharing the diagnostics, which nobody
+// changes.
+func (k *checkedOffers) copy() *checkedOffers {
+	out := &checkedOffers{deps: k.deps, linked: k.linked, diags: k.diags, offers: make([]*Offer, len(k.offers))}
+	for i, o := range k.offers {
+		p, g := o.Provider, o.GPU
+		o.Provider, o.GPU = nil, nil
+		c := clone(reflect.ValueOf(o)).Interface().(*Offer)
+		o.Provider, o.GPU = p, g
+		c.current = slices.Clone(o.current) // unexported: clone shares it
+		out.offers[i] = c
+	}
+	return out
+}
+
+// file returns a checker's view of a cached file, reporting to d.
+func (e *cachedFile) file(rel string, src []byte, d *diag.List) *file {
+	urlDone := make(map[string]bool, len(e.urlDone))
+	for k, ok := range e.urlDone {
+		urlDone[k] = ok
+	}
+	return &file{rel: rel, src: src, ix: e.ix, d: d, blank: map[string]bool{}, urlDone: urlDone, lines: e.lines}
+}
+
+// fill decodes src into v, or copies the cached entry e (of the same
+// bytes) into it, and keeps what decoding gave.
+func (c *Cache) fill(abs, rel string, src []byte, e *cachedFile, v any, d *diag.List) *file {
+	key := abs + "\x00" + rel
 	dst := reflect.ValueOf(v).Elem()
-	if e != nil && bytes.Equal(e.src, src) && e.v.Type() == dst.Type() {
+	if e != nil && e.v.Type() == dst.Type() {
 		dst.Set(clone(e.v))
 		d.Merge(e.diags)
-		urlDone := make(map[string]bool, len(e.urlDone))
-		for k, ok := range e.urlDone {
-			urlDone[k] = ok
-		}
-		return &file{rel: rel, src: src, ix: e.ix, d: d, blank: map[string]bool{}, urlDone: urlDone, lines: e.lines}
+		return e.file(rel, src, d)
 	}
 	sub := &diag.List{}
 	f := decodeSource(src, rel, v, sub)

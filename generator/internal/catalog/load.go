@@ -106,11 +106,16 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 	}
 
 	type offerFile struct {
-		f  *file
-		id string
-		of OfferFile
+		f       *file
+		abs, id string
+		of      OfferFile
+		// checked is the cache's copy of the file's offers as checked
+		// at an earlier load, when the file and everything its checks
+		// read are unchanged since (see Cache.decodeOffers).
+		checked *checkedOffers
 	}
 	var offerFiles []offerFile
+	var offerEntries []entry
 	type source struct{ root, prefix string }
 	roots := []source{{root: root}}
 	if layer.Dir != "" {
@@ -153,11 +158,8 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 					}
 					c.providers[p.ID] = p
 				case "offers":
-					of := offerFile{id: e.id}
-					if f := cache.decode(e.abs, e.rel, &of.of, d); f != nil {
-						of.f = f
-						offerFiles = append(offerFiles, of)
-					}
+					// Decoded below, after every file their checks read.
+					offerEntries = append(offerEntries, e)
 				case "models":
 					m := &Model{ID: e.id, File: e.rel}
 					if f := cache.decode(e.abs, e.rel, m, d); f != nil {
@@ -167,6 +169,16 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 					}
 				}
 			}
+		}
+	}
+	// The offers files last: what their checks read (the site, currency,
+	// GPU and provider files) is decoded by now.
+	deps := cache.depsKey(now, layer)
+	for _, e := range offerEntries {
+		of := offerFile{abs: e.abs, id: e.id}
+		if f, checked := cache.decodeOffers(e.abs, e.rel, &of.of, deps, d); f != nil {
+			of.f, of.checked = f, checked
+			offerFiles = append(offerFiles, of)
 		}
 	}
 	if len(roots) > 1 {
@@ -211,16 +223,38 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 			continue
 		}
 		ck := ck(of.f)
-		for i, o := range of.of.Offers {
+		// Each offer's own checks report to a list of their own, which
+		// the cache keeps with the checked offers; the duplicate check
+		// spans files and runs on every load.
+		offers, found := of.of.Offers, make([]*diag.List, len(of.of.Offers))
+		if of.checked != nil {
+			offers, found = of.checked.offers, of.checked.diags
+			for i, o := range offers {
+				o.Provider = p
+				if of.checked.linked[i] {
+					o.GPU = c.gpus[o.GPUID]
+				}
+			}
+		} else {
+			for i, o := range offers {
+				prefix := fmt.Sprintf("offers.%d", i)
+				o.File, o.Provider = of.f.rel, p
+				o.Line, _ = of.f.pos(prefix)
+				o.ID = p.ID + "/" + slug(o.Instance)
+				found[i] = &diag.List{}
+				of.f.d = found[i]
+				checkOffer(ck, prefix, o, c, p, currencies, datasets)
+			}
+			of.f.d = d
+			cache.keepChecked(of.abs, of.f.rel, deps, offers, found)
+		}
+		for i, o := range offers {
 			prefix := fmt.Sprintf("offers.%d", i)
-			o.File, o.Provider = of.f.rel, p
-			o.Line, _ = of.f.pos(prefix)
-			o.ID = p.ID + "/" + slug(o.Instance)
 			if prev, dup := seenOffer[o.ID]; dup {
 				ck.errorf(prefix+".instance", "instance %q is listed twice (first at %s)", o.Instance, prev)
 			}
 			seenOffer[o.ID] = fmt.Sprintf("%s:%d", of.f.rel, o.Line)
-			checkOffer(ck, prefix, o, c, p, currencies, datasets)
+			d.Merge(found[i])
 			if o.GPU != nil {
 				p.Offers = append(p.Offers, o)
 				o.GPU.Offers = append(o.GPU.Offers, o)
