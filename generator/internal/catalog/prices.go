@@ -100,15 +100,19 @@ func (o *Offer) Current() []Price {
 	return out
 }
 
-// History returns every observation of the key, oldest first.
-func (o *Offer) History(k PriceKey) []Price {
-	var out []Price
+// Histories returns every observation of each key of the offer's prices,
+// oldest first (in file order within a date), made in one pass over them:
+// a cloud's offer is priced in dozens of regions, each its own key, and
+// reading every price once per key was a tenth of a dev rebuild.
+func (o *Offer) Histories() map[PriceKey][]Price {
+	out := map[PriceKey][]Price{}
 	for _, p := range o.Prices {
-		if p.Key() == k {
-			out = append(out, p)
-		}
+		k := p.Key()
+		out[k] = append(out[k], p)
 	}
-	slices.SortStableFunc(out, func(a, b Price) int { return a.AsOf.Compare(b.AsOf) })
+	for _, h := range out {
+		slices.SortStableFunc(h, func(a, b Price) int { return a.AsOf.Compare(b.AsOf) })
+	}
 	return out
 }
 

@@ -309,7 +309,7 @@ evidence = "first-party"
 	if h := cur[2].Hourly(); math.Abs(h-300.0/730) > 1e-12 {
 		t.Errorf("hourly equivalent of 300 per month = %v, want 300/730", h)
 	}
-	hist := beta.History(cur[0].Key())
+	hist := beta.Histories()[cur[0].Key()]
 	if len(hist) != 2 || hist[0].Price != 0.80 || hist[1].Price != 0.75 {
 		t.Errorf("history %+v, want 0.80 (2022) then 0.75 (2023)", hist)
 	}
@@ -328,5 +328,46 @@ evidence = "first-party"
 	}
 	if k := cur[2].Key().String(); k != "committed 1 months, subscription, per month" {
 		t.Errorf("key string %q", k)
+	}
+}
+
+// TestHistories: each price is in its key's history once, the history is
+// oldest first, and observations of one date keep their file order.
+func TestHistories(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2025, 1, d, 0, 0, 0, 0, time.UTC) }
+	o := &Offer{Prices: []Price{
+		{Billing: "on-demand", Price: 3, AsOf: day(3)},
+		{Billing: "on-demand", Region: "eu", Price: 9, AsOf: day(1)},
+		{Billing: "on-demand", Price: 1, AsOf: day(1)},
+		{Billing: "spot", Price: 0.5, AsOf: day(2)},
+		{Billing: "on-demand", Price: 2, AsOf: day(2), Source: "first"},
+		{Billing: "on-demand", Price: 2.5, AsOf: day(2), Source: "second"},
+		{Billing: "on-demand", Unit: "hour", Price: 4, AsOf: day(4)}, // unit "hour" is the default's key
+	}}
+	h := o.Histories()
+	prices := func(k PriceKey) []float64 {
+		var out []float64
+		for _, p := range h[k] {
+			out = append(out, p.Price)
+		}
+		return out
+	}
+	cases := []struct {
+		key  PriceKey
+		want []float64
+	}{
+		{PriceKey{Billing: "on-demand", Unit: "hour"}, []float64{1, 2, 2.5, 3, 4}},
+		{PriceKey{Billing: "on-demand", Unit: "hour", Region: "eu"}, []float64{9}},
+		{PriceKey{Billing: "spot", Unit: "hour"}, []float64{0.5}},
+	}
+	n := 0
+	for _, c := range cases {
+		if got := prices(c.key); !slices.Equal(got, c.want) {
+			t.Errorf("history of %v = %v, want %v", c.key, got, c.want)
+		}
+		n += len(h[c.key])
+	}
+	if len(h) != len(cases) || n != len(o.Prices) {
+		t.Errorf("%d keys holding %d prices, want %d keys holding every one of the %d prices", len(h), n, len(cases), len(o.Prices))
 	}
 }

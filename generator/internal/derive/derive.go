@@ -135,8 +135,9 @@ func NewWith(c *catalog.Catalog, now time.Time, fits *Fits) *Data {
 	for _, o := range c.Offers {
 		d.offersOf[o.GPU] = append(d.offersOf[o.GPU], o)
 		var rows []*Row
+		hist := o.Histories()
 		for _, p := range o.Current() {
-			r := d.row(o, p)
+			r := d.row(o, p, hist[p.Key()])
 			rows = append(rows, r)
 			d.Rows = append(d.Rows, r)
 		}
@@ -182,8 +183,9 @@ func NewWith(c *catalog.Catalog, now time.Time, fits *Fits) *Data {
 	return d
 }
 
-// row derives the row of one current price.
-func (d *Data) row(o *catalog.Offer, p catalog.Price) *Row {
+// row derives the row of one current price, whose observations, oldest
+// first, are history (Offer.History of its key).
+func (d *Data) row(o *catalog.Offer, p catalog.Price, history []catalog.Price) *Row {
 	c := d.Cat
 	r := &Row{Offer: o, Price: p, Evidence: p.EvidenceKind(), Region: p.Region, TermMonths: p.TermMonths,
 		Payment: p.Payment, Commitment: p.Commitment, Unit: p.Unit, HourlyEquivalent: p.Hourly(), PerGPU: p.HourlyPerGPU(o)}
@@ -197,7 +199,7 @@ func (d *Data) row(o *catalog.Offer, p catalog.Price) *Row {
 	} else {
 		r.Regions = o.Regions
 	}
-	for _, h := range o.History(p.Key()) {
+	for _, h := range history {
 		if m := h.Overlay; m != nil && m.Public != nil {
 			h = *m.Public // the chart and history are the public observations
 		}

@@ -495,6 +495,7 @@ func offerRecord(o *catalog.Offer) Offer {
 		LocalDiskGB: o.LocalDiskGB, NetworkGbps: o.NetworkGbps, Regions: append([]string{}, o.Regions...),
 		Currency: o.Currency, Notes: opt(o.Notes), Prices: []Price{},
 	}
+	hist := o.Histories()
 	current := map[catalog.PriceKey]time.Time{}
 	for _, p := range o.Current() {
 		current[p.Key()] = p.AsOf
@@ -514,7 +515,7 @@ func offerRecord(o *catalog.Offer) Offer {
 		if at, ok := current[p.Key()]; ok && at.Equal(p.AsOf) {
 			rec.Current = true
 			rec.History = []Observation{}
-			for _, h := range o.History(p.Key()) {
+			for _, h := range hist[p.Key()] {
 				if h.AsOf.Before(p.AsOf) {
 					rec.History = append(rec.History, Observation{AsOf: date(h.AsOf), Price: h.Price, Source: h.Source, Evidence: opt(h.Evidence)})
 				}

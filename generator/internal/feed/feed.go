@@ -275,11 +275,12 @@ func (d Day) Changes() int {
 func Observations(c *catalog.Catalog, limit int) []Day {
 	by := map[time.Time][]Observation{}
 	for _, o := range c.Offers {
+		hist := o.Histories()
 		for _, p := range o.Prices {
 			d := time.Date(p.AsOf.Year(), p.AsOf.Month(), p.AsOf.Day(), 0, 0, 0, 0, time.UTC)
 			ob := Observation{Provider: o.Provider.Name, Instance: o.Instance, Billing: p.Key().String(),
 				Price: p.Price, Currency: o.Currency, AsOf: d, Unit: p.Unit}
-			for _, h := range o.History(p.Key()) {
+			for _, h := range hist[p.Key()] {
 				if h.AsOf.Before(p.AsOf) {
 					ob.Prev = &Previous{Price: h.Price, AsOf: h.AsOf}
 				}
