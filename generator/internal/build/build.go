@@ -321,7 +321,7 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 				pages = append(pages, p)
 			}
 		}
-		s.lang, s.prefix, s.r, s.dd, s.guides = l, prefix, r, derived[l.Code], pages
+		s.lang, s.prefix, s.r, s.dd, s.guides, s.view = l, prefix, r, derived[l.Code], pages, nil
 		s.pages()
 		if o.Priority == nil {
 			// Nothing asked for first: each edition is finished before
@@ -442,6 +442,9 @@ type edition struct {
 	dd     *derive.Data
 	guides []*content.Page
 	queue  []renderJob
+	// view is a copy of the build as this edition's pages() found it,
+	// for the pages whose data is made when they are rendered (pageData).
+	view *siteBuild
 }
 
 type siteBuild struct {
@@ -471,18 +474,29 @@ type siteBuild struct {
 	compareCols map[*catalog.GPU]CompareGPU
 }
 
-// page renders one page to p (a directory path ending in "/" or a file).
 // page queues one page for rendering to p.Path (a directory path ending
 // in "/" or a file) in the current edition; renderQueued renders the
 // queue on every core.
-func (s *siteBuild) page(p *render.Page) {
+func (s *siteBuild) page(p *render.Page) { s.pageData(p, nil) }
+
+// pageData is page for a page whose Data takes work to make: data makes
+// it when the page is rendered, on a render worker, so the pages' data is
+// made on every core, a page asked for first (Options.Priority) waits for
+// its own data only, and a page's data is dropped once it is rendered.
+// data is given a view of the build as it is now (this edition's), which
+// it must only read; it may run at the same time as other pages' data.
+func (s *siteBuild) pageData(p *render.Page, data func(v *siteBuild) any) {
 	p.Site = s.site()
 	p.Edition = s.editionInfo(p.Path)
 	file := s.prefix + p.Path
 	if file == "" || strings.HasSuffix(file, "/") {
 		file += "index.html"
 	}
-	s.queue = append(s.queue, renderJob{page: p, r: s.r, file: file})
+	j := renderJob{page: p, r: s.r, file: file, data: data}
+	if data != nil {
+		j.at = s.editionView()
+	}
+	s.queue = append(s.queue, j)
 	if s.queued == nil {
 		s.queued = map[string]bool{}
 	}
@@ -494,6 +508,17 @@ func (s *siteBuild) page(p *render.Page) {
 	if s.o.Priority[file] {
 		s.renderFirst()
 	}
+}
+
+// editionView returns a copy of the build as it is now, in the current
+// edition, for page data made later (pageData); one per edition.
+func (s *siteBuild) editionView() *siteBuild {
+	if s.view == nil {
+		v := *s
+		v.queue, v.view = nil, nil
+		s.view = &v
+	}
+	return s.view
 }
 
 var templateErrRE = regexp.MustCompile(`^template: ([^:\s]+):(\d+):(\d+): (.*)$`)

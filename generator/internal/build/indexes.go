@@ -86,17 +86,20 @@ func (s *siteBuild) byPrice() []GPUSummary {
 func (s *siteBuild) indexPages() {
 	t := s.r.T
 	cur := s.dd.Currency
-	idx := &GPUIndex{Currency: cur}
-	for _, g := range s.byVendor() {
-		if n := len(idx.Groups); n == 0 || idx.Groups[n-1].Vendor != g.GPU.Vendor {
-			idx.Groups = append(idx.Groups, GPUGroup{Vendor: g.GPU.Vendor})
+	s.pageData(&render.Page{Kind: "gpus", Path: "gpus/", Title: t("gpus.title"), Description: t("gpus.description")}, func(v *siteBuild) any {
+		idx := &GPUIndex{Currency: cur}
+		for _, g := range v.byVendor() {
+			if n := len(idx.Groups); n == 0 || idx.Groups[n-1].Vendor != g.GPU.Vendor {
+				idx.Groups = append(idx.Groups, GPUGroup{Vendor: g.GPU.Vendor})
+			}
+			last := &idx.Groups[len(idx.Groups)-1]
+			last.GPUs = append(last.GPUs, g)
 		}
-		last := &idx.Groups[len(idx.Groups)-1]
-		last.GPUs = append(last.GPUs, g)
-	}
-	s.page(&render.Page{Kind: "gpus", Path: "gpus/", Title: t("gpus.title"), Description: t("gpus.description"), Data: idx})
-	s.page(&render.Page{Kind: "gpus", Path: "gpus/by-price/", Title: t("gpus.title.byprice"), Description: t("gpus.description"),
-		Data: &GPUIndex{ByPrice: true, GPUs: s.byPrice(), Currency: cur}})
+		return idx
+	})
+	s.pageData(&render.Page{Kind: "gpus", Path: "gpus/by-price/", Title: t("gpus.title.byprice"), Description: t("gpus.description")}, func(v *siteBuild) any {
+		return &GPUIndex{ByPrice: true, GPUs: v.byPrice(), Currency: cur}
+	})
 
 	var ps []ProviderRow
 	for _, p := range derive.ProvidersByName(s.cat.Providers) {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
@@ -109,18 +110,40 @@ func pricingPagePaths(n int) []string {
 // the order of pp.Rows, titled title ("page k of n" after the first). They
 // hold no filter form and no pricing script: a reader without JavaScript
 // pages through them; /pricing/ filters and sorts every row.
-func (s *siteBuild) pricingAll(pp *PricingPage, title string) {
-	rows := pp.Rows
+//
+// rows and filters give the list's rows, in order, and its filters (see
+// pages).
+func (s *siteBuild) pricingAll(pp *PricingPage, title string, rows func() []*derive.Row, filters func() map[string][]Option) {
 	for i, path := range pp.PagePaths {
-		p := *pp
-		lo, hi := i*PricingPageRows, min((i+1)*PricingPageRows, len(rows))
-		p.Rows, p.Page, p.First = rows[lo:hi], i+1, lo+1
 		tt := title
 		if i > 0 {
-			tt = title + fmt.Sprintf(s.r.T("pricing.pages.title"), i+1, p.Pages)
+			tt = title + fmt.Sprintf(s.r.T("pricing.pages.title"), i+1, pp.Pages)
 		}
-		s.page(&render.Page{Kind: "pricing", Path: path, Title: tt, Description: s.r.T("pricing.description"), Scripts: []string{"js/tables.js"}, Data: &p})
+		s.pageData(&render.Page{Kind: "pricing", Path: path, Title: tt, Description: s.r.T("pricing.description"), Scripts: []string{"js/tables.js"}}, func(*siteBuild) any {
+			p := *pp
+			all := rows()
+			lo, hi := i*PricingPageRows, min((i+1)*PricingPageRows, len(all))
+			p.Rows, p.Filters, p.Page, p.First = all[lo:hi], filters(), i+1, lo+1
+			return &p
+		})
 	}
+}
+
+// gpuPage is the data of g's page.
+func (s *siteBuild) gpuPage(g *catalog.GPU) *GPUPage {
+	site := s.cat.Site
+	gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: s.dd.Currency, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
+		Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios()}
+	if g.ExportVariantOf != "" {
+		gp.Variant = s.cat.GPU(g.ExportVariantOf)
+	}
+	for _, m := range s.dd.GPUModes(g.ID) {
+		if st := s.dd.GPUModeStats(g.ID, m); st.N > 0 {
+			gp.Stats = append(gp.Stats, ModeStats{Mode: m.Billing, TermMonths: m.TermMonths, Stats: st})
+		}
+	}
+	gp.History = s.gpuHistories(g.ID)
+	return gp
 }
 
 func (s *siteBuild) summaries() []GPUSummary {
@@ -159,58 +182,66 @@ func (s *siteBuild) pages() {
 		guideSections = append(guideSections, GuideSection{Name: name, Guides: gs})
 	}
 
-	s.page(&render.Page{Kind: "home", Path: "", Title: site.Title, Description: site.Description, Data: map[string]any{
-		"GPUs": s.byPrice(), "Sections": guideSections, "Counts": map[string]int{
-			"gpus": len(s.cat.GPUs), "providers": len(s.cat.Providers), "offers": len(s.cat.Offers), "prices": len(s.dd.Rows), "models": len(s.cat.Models)},
-		"Currency": cur, "Now": s.o.Now,
-	}})
+	// The data of the pages that take work is made as they are rendered
+	// (pageData), from the view v of this edition's build.
+	s.pageData(&render.Page{Kind: "home", Path: "", Title: site.Title, Description: site.Description}, func(v *siteBuild) any {
+		return map[string]any{
+			"GPUs": v.byPrice(), "Sections": guideSections, "Counts": map[string]int{
+				"gpus": len(v.cat.GPUs), "providers": len(v.cat.Providers), "offers": len(v.cat.Offers), "prices": len(v.dd.Rows), "models": len(v.cat.Models)},
+			"Currency": cur, "Now": v.o.Now,
+		}
+	})
 	s.indexPages() // indexes.go: GPUs, providers, models
 	for _, g := range s.cat.GPUs {
-		gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: cur, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
-			Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios()}
-		if g.ExportVariantOf != "" {
-			gp.Variant = s.cat.GPU(g.ExportVariantOf)
-		}
-		for _, m := range s.dd.GPUModes(g.ID) {
-			if st := s.dd.GPUModeStats(g.ID, m); st.N > 0 {
-				gp.Stats = append(gp.Stats, ModeStats{Mode: m.Billing, TermMonths: m.TermMonths, Stats: st})
-			}
-		}
-		gp.History = s.gpuHistories(g.ID)
-		s.page(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Scripts: []string{"js/tables.js"}, Data: gp})
+		s.pageData(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Scripts: []string{"js/tables.js"}}, func(v *siteBuild) any {
+			return v.gpuPage(g)
+		})
 	}
 	for _, p := range s.cat.Providers {
-		var rows []*derive.Row
-		for _, o := range p.Offers {
-			rows = append(rows, s.dd.OfferRows(o.ID)...)
-		}
 		name := p.LocalName(s.lang.Code)
 		desc := s.r.ProviderDescription(p)
 		if desc == "" {
 			desc = s.r.Text("provider.description", name)
 		}
-		s.page(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: name, Description: desc, Scripts: []string{"js/tables.js"},
-			Data: &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}})
+		s.pageData(&render.Page{Kind: "provider", Path: "providers/" + p.ID + "/", Title: name, Description: desc, Scripts: []string{"js/tables.js"}}, func(v *siteBuild) any {
+			var rows []*derive.Row
+			for _, o := range p.Offers {
+				rows = append(rows, v.dd.OfferRows(o.ID)...)
+			}
+			return &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}
+		})
 	}
-	byPrice := append([]*derive.Row(nil), s.dd.Rows...)
-	sort.SliceStable(byPrice, func(i, j int) bool {
-		if byPrice[i].PerGPUDC != byPrice[j].PerGPUDC {
-			return byPrice[i].PerGPUDC < byPrice[j].PerGPUDC
-		}
-		return byPrice[i].Offer.ID < byPrice[j].Offer.ID
+	// The pricing pages share one sorting of the rows and one list of
+	// filters, made by the first of them to be rendered.
+	v := s.editionView()
+	byPrice := sync.OnceValue(func() []*derive.Row {
+		rows := append([]*derive.Row(nil), v.dd.Rows...)
+		sort.SliceStable(rows, func(i, j int) bool {
+			if rows[i].PerGPUDC != rows[j].PerGPUDC {
+				return rows[i].PerGPUDC < rows[j].PerGPUDC
+			}
+			return rows[i].Offer.ID < rows[j].Offer.ID
+		})
+		return rows
 	})
+	filters := sync.OnceValue(v.filters)
+	n := len(s.dd.Rows)
 	for _, all := range []bool{false, true} {
-		pp := &PricingPage{Filters: s.filters(), FXJSON: s.fxJSON(), Currencies: s.cat.FX.Currencies(), Rows: byPrice, Currency: cur, FX: s.cat.FX,
+		pp := &PricingPage{FXJSON: s.fxJSON(), Currencies: s.cat.FX.Currencies(), Currency: cur, FX: s.cat.FX,
 			Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets, Limit: PricingLimit, All: all,
-			Total: len(byPrice), PagePaths: pricingPagePaths(len(byPrice))}
+			Total: n, PagePaths: pricingPagePaths(n)}
 		pp.Pages = len(pp.PagePaths)
 		path, title := "pricing/", t("pricing.title")
 		if all {
 			pp.Limit, path, title = 0, "pricing/all/", t("pricing.title.all")
-			s.pricingAll(pp, title)
+			s.pricingAll(pp, title, byPrice, filters)
 			continue
 		}
-		s.page(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/tables.js", "js/pricing.js"}, Data: pp})
+		s.pageData(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/tables.js", "js/pricing.js"}}, func(*siteBuild) any {
+			p := *pp
+			p.Rows, p.Filters = byPrice(), filters()
+			return &p
+		})
 	}
 	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
 		Data: map[string]any{"Sections": guideSections}})
@@ -218,8 +249,8 @@ func (s *siteBuild) pages() {
 		s.page(&render.Page{Kind: "guide", Path: GuidePath(g), Title: g.Title, Description: g.Description, Data: guidePage(g, guideSections)})
 	}
 	for _, m := range s.cat.Models {
-		s.page(&render.Page{Kind: "model", Path: "models/" + m.ID + "/", Title: m.Name,
-			Description: s.r.Text("model.description", m.Name), Data: s.modelPage(m)})
+		s.pageData(&render.Page{Kind: "model", Path: "models/" + m.ID + "/", Title: m.Name,
+			Description: s.r.Text("model.description", m.Name)}, func(v *siteBuild) any { return v.modelPage(m) })
 	}
 	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
 }

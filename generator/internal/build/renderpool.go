@@ -20,6 +20,9 @@ type renderJob struct {
 	putErr error
 	// done: rendered ahead of the queue (renderFirst).
 	done bool
+	// data, when set, makes page.Data from the view at (pageData).
+	data func(*siteBuild) any
+	at   *siteBuild
 }
 
 // renderQueued renders the queued pages on every core (html/template is
@@ -86,6 +89,13 @@ func (s *siteBuild) fingerprinter() *fingerprinter {
 // previous build, takes it from that build's memo (and reports true).
 // Errors are left in j for renderQueued to report in queue order.
 func (s *siteBuild) run(j *renderJob, fpr *fingerprinter) (reused bool, fin []byte) {
+	if j.data != nil {
+		j.page.Data = j.data(j.at)
+		j.data, j.at = nil, nil
+		// Dropped once the page is finished: only the job's place in
+		// the queue is kept until the queue's errors are reported.
+		defer func() { j.page.Data = nil }()
+	}
 	var fp uint64
 	remember := false
 	if fpr != nil {
