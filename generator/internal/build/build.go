@@ -258,7 +258,7 @@ func site(o Options, k *sink, start func() error) (built, *diag.List) {
 		derived[l.Code] = dd[i]
 	}
 	titles, top := content.TitlesLayered(o.Root, content.Overlay{Dir: o.Overlay}, langs)
-	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay},
+	all := content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay}, Cache: o.Memo.guideCache(),
 		Resolver: &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: dateStyles(editions)}}, d)
 	if d.HasErrors() {
 		return built{}, d

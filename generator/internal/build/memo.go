@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
@@ -22,6 +23,9 @@ type Memo struct {
 	seed  maphash.Seed
 	files *catalog.Cache // the decoded data files, shared by the memos that follow
 	fits  *derive.Fits   // the sizing engine's answers, likewise
+	// guideSrc keeps the parsed guides, each valid while its file and its
+	// shortcodes' answers are the same (see content.Cache), likewise.
+	guideSrc *content.Cache
 	mu    sync.Mutex
 	pages map[string]memoPage // by output file
 	// renderers are the build's, by edition; kept its UI strings and
@@ -31,6 +35,14 @@ type Memo struct {
 	// guides maps a guide's HTML, with its edition's base path and
 	// prefix, to the finished HTML (see finishGuide).
 	guides map[string]template.HTML
+}
+
+// guideCache returns the memo's parsed guides; nil (none) for a nil memo.
+func (m *Memo) guideCache() *content.Cache {
+	if m == nil {
+		return nil
+	}
+	return m.guideSrc
 }
 
 func (m *Memo) guide(key string) (template.HTML, bool) {
@@ -98,21 +110,23 @@ type memoPage struct {
 // NewMemo returns an empty memo: a build given it renders every page and
 // returns a memo of them in Result.Memo.
 func NewMemo() *Memo {
-	return &Memo{seed: maphash.MakeSeed(), files: catalog.NewCache(), fits: derive.NewFits(), pages: map[string]memoPage{}}
+	return &Memo{seed: maphash.MakeSeed(), files: catalog.NewCache(), fits: derive.NewFits(), guideSrc: content.NewCache(), pages: map[string]memoPage{}}
 }
 
 // next returns an empty memo with m's seed and data files, for the build
 // that reads m.
 func (m *Memo) next() *Memo {
-	return &Memo{seed: m.seed, files: m.files, fits: m.fits, pages: map[string]memoPage{}}
+	return &Memo{seed: m.seed, files: m.files, fits: m.fits, guideSrc: m.guideSrc, pages: map[string]memoPage{}}
 }
 
-// WithoutPages returns a memo that keeps m's decoded data files (see
-// catalog.Cache: they stay valid whatever changed, being checked against
-// the files' bytes) but none of its pages: for the build after a change of
-// templates, UI strings, static files or options, which renders every page.
+// WithoutPages returns a memo that keeps m's decoded data files, sizing
+// answers and parsed guides (see catalog.Cache, derive.Fits and
+// content.Cache: they stay valid whatever changed, each being checked
+// against, or keyed by, all of its inputs) but none of its pages: for the
+// build after a change of templates, UI strings, static files or options,
+// which renders every page.
 func (m *Memo) WithoutPages() *Memo {
-	return &Memo{seed: maphash.MakeSeed(), files: m.files, fits: m.fits, pages: map[string]memoPage{}}
+	return &Memo{seed: maphash.MakeSeed(), files: m.files, fits: m.fits, guideSrc: m.guideSrc, pages: map[string]memoPage{}}
 }
 
 func (m *Memo) get(file string, fp uint64) (memoPage, bool) {

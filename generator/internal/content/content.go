@@ -93,6 +93,9 @@ type Options struct {
 	// Overlay is a team's overlay directory whose content/ is loaded on
 	// top of root's (see overlay.go); the zero value is none.
 	Overlay Overlay
+	// Cache, when set, keeps the parsed pages for the next load (see
+	// Cache); the pages are the same either way.
+	Cache *Cache
 }
 
 func (o Options) langs() []string {
@@ -122,6 +125,8 @@ func Name(file, def string) (slug, lang string) {
 // the slug and language of a public page replaces it in that language's
 // edition (see overlay.go).
 func Load(root string, o Options, d *diag.List) []*Page {
+	o.Cache.begin()
+	defer o.Cache.end()
 	pages := walk(root, "", o, d)
 	if o.Overlay.Dir != "" {
 		pages = append(pages, walk(o.Overlay.Dir, o.Overlay.label(), o, d)...)
@@ -212,7 +217,7 @@ func walk(root, prefix string, o Options, d *diag.List) []*Page {
 					diags[i].Errorf(f.rel, 1, 1, "cannot read: %v", err)
 					continue
 				}
-				if p := Parse(f.rel, src, o, &diags[i]); p != nil {
+				if p := o.Cache.parse(f.rel, src, o, "", &diags[i]); p != nil {
 					p.abs, p.FromOverlay = f.abs, prefix != ""
 					parsed[i] = p
 				}
@@ -262,7 +267,7 @@ func fallbacks(pages []*Page, o Options, d *diag.List) []*Page {
 				continue
 			}
 			q := diag.List{} // its diagnostics were reported when it was loaded as itself
-			if p := parseAs(src.File, b, o, l, &q); p != nil {
+			if p := o.Cache.parse(src.File, b, o, l, &q); p != nil {
 				p.Fallback, p.FromOverlay, p.abs = true, src.FromOverlay, src.abs
 				out = append(out, p)
 				want := strings.TrimSuffix(src.File, ".md")
