@@ -26,8 +26,8 @@ type Memo struct {
 	// guideSrc keeps the parsed guides, each valid while its file and its
 	// shortcodes' answers are the same (see content.Cache), likewise.
 	guideSrc *content.Cache
-	mu    sync.Mutex
-	pages map[string]memoPage // by output file
+	mu       sync.Mutex
+	pages    map[string]memoPage // by output file
 	// renderers are the build's, by edition; kept its UI strings and
 	// static files; the next build reuses both.
 	renderers map[string]*render.Renderer

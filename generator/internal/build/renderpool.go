@@ -2,10 +2,9 @@ package build
 
 import (
 	"bytes"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/parallel"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -35,31 +34,17 @@ type renderJob struct {
 func (s *siteBuild) renderQueued() {
 	jobs := s.queue
 	s.queue = nil
-	workers := s.o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var next, reused atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fpr := s.fingerprinter()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
-					return
-				}
-				if j := &jobs[i]; !j.done {
-					if r, _ := s.run(j, fpr); r {
-						reused.Add(1)
-					}
+	var reused atomic.Int64
+	parallel.Workers(len(jobs), s.o.Workers, func() func(int) {
+		fpr := s.fingerprinter() // one per goroutine
+		return func(i int) {
+			if j := &jobs[i]; !j.done {
+				if r, _ := s.run(j, fpr); r {
+					reused.Add(1)
 				}
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	s.reused += int(reused.Load())
 	for _, j := range jobs {
 		if j.err != nil {

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/parallel"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/precompress"
 	"github.com/tdewolff/minify/v2"
 )
@@ -148,23 +147,10 @@ func (k *sink) has(p string) bool {
 func (k *sink) putTree(t *output.Tree, report func(p string, err error)) {
 	paths := t.Paths()
 	errs := make([]error, len(paths))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(paths)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(paths) {
-					return
-				}
-				b, _ := t.Get(paths[i])
-				_, errs[i] = k.put(paths[i], b)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(paths), 0, func(i int) {
+		b, _ := t.Get(paths[i])
+		_, errs[i] = k.put(paths[i], b)
+	})
 	for i, err := range errs {
 		if err != nil {
 			report(paths[i], err)

@@ -10,15 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/parallel"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 	"github.com/yuin/goldmark"
@@ -200,31 +198,18 @@ func walk(root, prefix string, o Options, d *diag.List) []*Page {
 	}
 	parsed := make([]*Page, len(files))
 	diags := make([]diag.List, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				f := files[i]
-				src, err := os.ReadFile(f.abs)
-				if err != nil {
-					diags[i].Errorf(f.rel, 1, 1, "cannot read: %v", err)
-					continue
-				}
-				if p := o.Cache.parse(f.rel, src, o, "", &diags[i]); p != nil {
-					p.abs, p.FromOverlay = f.abs, prefix != ""
-					parsed[i] = p
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(files), 0, func(i int) {
+		f := files[i]
+		src, err := os.ReadFile(f.abs)
+		if err != nil {
+			diags[i].Errorf(f.rel, 1, 1, "cannot read: %v", err)
+			return
+		}
+		if p := o.Cache.parse(f.rel, src, o, "", &diags[i]); p != nil {
+			p.abs, p.FromOverlay = f.abs, prefix != ""
+			parsed[i] = p
+		}
+	})
 	var pages []*Page
 	for i, p := range parsed {
 		d.Merge(&diags[i])

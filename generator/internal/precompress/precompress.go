@@ -14,10 +14,10 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/andybalholm/brotli"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/parallel"
 )
 
 // MinSize is the smallest file worth compressing.
@@ -68,26 +68,13 @@ func Tree(tree *output.Tree, c *Cache) Stats {
 	gz := make([][]byte, len(jobs))
 	var st Stats
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := atomic.Int64{}
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
-					return
-				}
-				var one Stats
-				br[i], gz[i], one = File(jobs[i].path, jobs[i].data, c)
-				mu.Lock()
-				st.Add(one)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(jobs), 0, func(i int) {
+		var one Stats
+		br[i], gz[i], one = File(jobs[i].path, jobs[i].data, c)
+		mu.Lock()
+		st.Add(one)
+		mu.Unlock()
+	})
 	for i, j := range jobs {
 		tree.Add(j.path+".br", br[i])
 		tree.Add(j.path+".gz", gz[i])
