@@ -11,7 +11,9 @@ import (
 // build's memo, and compares every file of each incremental build with a
 // full build of the same sources: a price change, a guide edit, an edit
 // that breaks a data file (the build fails, the memo of the last good
-// build is kept) and the one that fixes it, a new GPU spec figure. A page
+// build is kept) and the one that fixes it, a new GPU spec figure, a price
+// a guide quotes, and a GPU edit that breaks its offers' checks and its
+// undoing (the site is then the last good build's: every page reused). A page
 // the edit changes is asked for first (Options.Priority): it must be
 // handed on alone, as the full build has it. Each
 // incremental build must reuse some pages and render others, so the test
@@ -37,13 +39,25 @@ func TestMemoRebuildsLikeFullBuild(t *testing.T) {
 		{name: "broken", file: "data/offers/acme.toml", old: "price = 0.79", new: "price = -1", fails: true},
 		{name: "fixed", file: "data/offers/acme.toml", old: "price = -1", new: "price = 0.81", unchanged: "zh/methodology/index.html", changed: "zh/providers/acme/index.html"},
 		{name: "spec", file: "data/gpus/beta-24gb.toml", old: "memory_bandwidth_gbs = 300", new: "memory_bandwidth_gbs = 320", unchanged: "guides/first-guide/index.html", changed: "gpus/beta-24gb/index.html"},
+		// The guide quotes alpha-80gb's cheapest price (a shortcode): its
+		// parse is kept only while the shortcode answers the same.
+		{name: "quoted price", file: "data/offers/drachen.toml", old: "price = 28.0", new: "price = 27.0", unchanged: "methodology/index.html", changed: "guides/first-guide/index.html"},
+		// An offers file's checks read its GPU's file: they are kept only
+		// while it is unchanged. Restored, the site is the last good
+		// build's: every page is reused.
+		{name: "memory unlike the offers'", file: "data/gpus/beta-24gb.toml", old: "memory_gb = 24", new: "memory_gb = 32", fails: true},
+		{name: "memory restored", file: "data/gpus/beta-24gb.toml", old: "memory_gb = 32", new: "memory_gb = 24", unchanged: "gpus/beta-24gb/index.html"},
 	}
 	for _, st := range steps {
 		edit(t, root, st.file, st.old, st.new)
 		out := filepath.Join(t.TempDir(), st.name)
 		first := map[string][]byte{}
+		priority := map[string]bool{st.unchanged: true}
+		if st.changed != "" {
+			priority[st.changed] = true
+		}
 		inc, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Memo: memo,
-			Priority:   map[string]bool{st.changed: true, st.unchanged: true},
+			Priority:   priority,
 			OnPriority: func(file string, b []byte) { first[file] = b }})
 		if st.fails {
 			if inc != nil || !d.HasErrors() {
@@ -67,10 +81,14 @@ func TestMemoRebuildsLikeFullBuild(t *testing.T) {
 				t.Errorf("%s: %s differs from the full build's", st.name, p)
 			}
 		}
-		if len(first) != 1 || !bytes.Equal(first[st.changed], want[st.changed]) {
+		switch {
+		case st.changed == "":
+			if len(first) != 0 || inc.Reused != inc.Pages {
+				t.Errorf("%s: %d pages handed on first, %d of %d reused; want none handed on and all reused", st.name, len(first), inc.Reused, inc.Pages)
+			}
+		case len(first) != 1 || !bytes.Equal(first[st.changed], want[st.changed]):
 			t.Errorf("%s: pages handed on first: %d; want only %s, as the full build has it", st.name, len(first), st.changed)
-		}
-		if inc.Reused == 0 || inc.Reused >= inc.Pages {
+		case inc.Reused == 0 || inc.Reused >= inc.Pages:
 			t.Errorf("%s: %d of %d pages reused; want some reused and some rendered", st.name, inc.Reused, inc.Pages)
 		}
 		if _, ok := memo.get(st.unchanged, inc.Memo.pages[st.unchanged].fp); !ok {
