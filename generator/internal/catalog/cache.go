@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -108,7 +109,7 @@ func (c *Cache) decode(abs, rel string, v any, d *diag.List) *file {
 
 // read reads a file and returns the cache's entry of it, if any.
 func (c *Cache) read(abs, rel string, d *diag.List) (src []byte, e *cachedFile, ok bool) {
-	key := abs + "\x00" + rel
+	key := fileKey(abs, rel)
 	c.mu.Lock()
 	c.seen[key] = true
 	e = c.files[key]
@@ -165,47 +166,52 @@ func (c *Cache) keepChecked(abs, rel string, deps [sha256.Size]byte, offers []*O
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.files[abs+"\x00"+rel]
+	e := c.files[fileKey(abs, rel)]
 	if e == nil {
 		return
 	}
-	k := &checkedOffers{deps: deps, diags: diags, linked: make([]bool, len(offers))}
+	k := &checkedOffers{deps: deps, diags: diags, linked: make([]bool, len(offers)), offers: copyOffers(offers)}
 	for i, o := range offers {
 		k.linked[i] = o.GPU != nil
 	}
-	k.offers = (&checkedOffers{offers: offers}).copy().offers
 	e.checked = k
 }
 
-// copy returns a deep copy of k's offers (their Provider and GPU are not
-// copied: they are left nil), sharing the diagnostics, which nobody
-// changes.
+// copy returns k with a deep copy of its offers (copyOffers), sharing the
+// diagnostics, which nobody changes.
 func (k *checkedOffers) copy() *checkedOffers {
-	out := &checkedOffers{deps: k.deps, linked: k.linked, diags: k.diags, offers: make([]*Offer, len(k.offers))}
-	for i, o := range k.offers {
+	out := *k
+	out.offers = copyOffers(k.offers)
+	return &out
+}
+
+// copyOffers returns a deep copy of offers whose Provider and GPU are left
+// nil: those are a load's own.
+func copyOffers(offers []*Offer) []*Offer {
+	out := make([]*Offer, len(offers))
+	for i, o := range offers {
 		p, g := o.Provider, o.GPU
 		o.Provider, o.GPU = nil, nil
 		c := clone(reflect.ValueOf(o)).Interface().(*Offer)
 		o.Provider, o.GPU = p, g
 		c.current = slices.Clone(o.current) // unexported: clone shares it
-		out.offers[i] = c
+		out[i] = c
 	}
 	return out
 }
 
+// fileKey is a cached file's key: its absolute and display paths.
+func fileKey(abs, rel string) string { return abs + "\x00" + rel }
+
 // file returns a checker's view of a cached file, reporting to d.
 func (e *cachedFile) file(rel string, src []byte, d *diag.List) *file {
-	urlDone := make(map[string]bool, len(e.urlDone))
-	for k, ok := range e.urlDone {
-		urlDone[k] = ok
-	}
-	return &file{rel: rel, src: src, ix: e.ix, d: d, blank: map[string]bool{}, urlDone: urlDone, lines: e.lines}
+	return &file{rel: rel, src: src, ix: e.ix, d: d, blank: map[string]bool{}, urlDone: maps.Clone(e.urlDone), lines: e.lines}
 }
 
 // fill decodes src into v, or copies the cached entry e (of the same
 // bytes) into it, and keeps what decoding gave.
 func (c *Cache) fill(abs, rel string, src []byte, e *cachedFile, v any, d *diag.List) *file {
-	key := abs + "\x00" + rel
+	key := fileKey(abs, rel)
 	dst := reflect.ValueOf(v).Elem()
 	if e != nil && e.v.Type() == dst.Type() {
 		dst.Set(clone(e.v))
@@ -221,12 +227,8 @@ func (c *Cache) fill(abs, rel string, src []byte, e *cachedFile, v any, d *diag.
 		c.mu.Unlock()
 		return nil
 	}
-	urlDone := make(map[string]bool, len(f.urlDone))
-	for k, ok := range f.urlDone {
-		urlDone[k] = ok
-	}
 	c.mu.Lock()
-	c.files[key] = &cachedFile{src: src, v: clone(dst), ix: f.ix, diags: sub, urlDone: urlDone, lines: f.sourceLines()}
+	c.files[key] = &cachedFile{src: src, v: clone(dst), ix: f.ix, diags: sub, urlDone: maps.Clone(f.urlDone), lines: f.sourceLines()}
 	c.mu.Unlock()
 	f.d = d
 	return f
