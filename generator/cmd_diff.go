@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catdiff"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // cmdDiff prints the catalog changes between two site trees (or a git
@@ -57,7 +57,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	now, err := build.Today()
+	now, err := site.Today()
 	if err != nil {
 		fmt.Fprintln(stderr, "diff:", err)
 		return 2

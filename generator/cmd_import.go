@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/importer"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // cmdImport turns a third-party price table into offers TOML for review,
@@ -45,7 +45,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	now, err := build.Today()
+	now, err := site.Today()
 	if err != nil {
 		fmt.Fprintln(stderr, "import:", err)
 		return 2

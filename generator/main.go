@@ -18,8 +18,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/devserver"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 const usage = `usage: generator <command> [flags]
@@ -94,12 +94,12 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&b.force, "force", false, "replace -out even when it exists and was not written by the generator (never the site root or its source folders)")
 }
 
-func (b *buildFlags) options() (build.Options, error) {
-	now, err := build.Today()
+func (b *buildFlags) options() (site.Options, error) {
+	now, err := site.Today()
 	if err != nil {
-		return build.Options{}, err
+		return site.Options{}, err
 	}
-	return build.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify, Force: b.force, NoCache: b.noCache, CacheDir: b.cacheDir, Overlay: b.overlay}, nil
+	return site.Options{Root: b.root, Out: b.out, BaseURL: b.baseURL, Now: now, Precompress: !b.noCompress, NoMinify: b.noMinify, Force: b.force, NoCache: b.noCache, CacheDir: b.cacheDir, Overlay: b.overlay}, nil
 }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) int {
@@ -114,7 +114,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func doBuild(bf buildFlags, stdout, stderr io.Writer) (*build.Result, int) {
+func doBuild(bf buildFlags, stdout, stderr io.Writer) (*site.Result, int) {
 	start := time.Now()
 	o, err := bf.options()
 	if err != nil {
@@ -131,7 +131,7 @@ func doBuild(bf buildFlags, stdout, stderr io.Writer) (*build.Result, int) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(256 << 20)
 	}
-	res, d := build.Run(o)
+	res, d := site.Run(o)
 	// Errors in full; warnings (old prices, stray files) are counted, and
 	// `check` lists them.
 	for _, e := range d.Errors() {
@@ -157,12 +157,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	now, err := build.Today()
+	now, err := site.Today()
 	if err != nil {
 		fmt.Fprintln(stderr, "check:", err)
 		return 2
 	}
-	d := build.Check(build.Options{Root: *root, Now: now, Overlay: *ov})
+	d := site.Check(site.Options{Root: *root, Now: now, Overlay: *ov})
 	switch *format {
 	case "github":
 		d.PrintGitHub(stdout)
@@ -198,7 +198,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	// Build, serve, and rebuild on every change of content/, data/,
 	// templates/, static/ or the overlay until Ctrl-C; see package
 	// devserver.
-	srv, err := devserver.New(devserver.Config{Build: o, Today: build.Today, Addr: *addr, Stdout: stdout, Stderr: stderr})
+	srv, err := devserver.New(devserver.Config{Build: o, Today: site.Today, Addr: *addr, Stdout: stdout, Stderr: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "serve:", err)
 		return 1

@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizecmd"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
@@ -24,7 +24,7 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 	if len(args) >= 2 && (args[0] == "-root" || args[0] == "--root") {
 		root, args = args[1], args[2:]
 	}
-	now, err := build.Today()
+	now, err := site.Today()
 	if err != nil {
 		fmt.Fprintln(stderr, "size:", err)
 		return 2

@@ -17,11 +17,12 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
@@ -247,7 +248,7 @@ var calcCases = []calcCase{
 
 // goSide computes what the page must show, with the functions the build
 // uses: catalog.Load, derive, sizing.AutoLayout, Estimate and MinFit,
-// build.NearestOffer and PerTokenOffers, and the English UI strings.
+// pages.NearestOffer and PerTokenOffers, and the English UI strings.
 type goSide struct {
 	cat *catalog.Catalog
 	dd  *derive.Data
@@ -256,7 +257,7 @@ type goSide struct {
 
 func loadCatalog(t *testing.T) goSide {
 	t.Helper()
-	now, err := build.Today()
+	now, err := site.Today()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,10 +509,10 @@ func (g goSide) wantResult(t *testing.T, in sizing.Input, gpu sizing.GPU, auto b
 			r.Price.AsOf.Format("2006-01-02")})
 	}
 	e.cheapestNone = g.msg("calc.cheapest.none.nooffer")
-	if o, n := build.NearestOffer(g.dd.Headline, minGPUs); o != nil {
+	if o, n := pages.NearestOffer(g.dd.Headline, minGPUs); o != nil {
 		e.cheapestNone = g.msg("calc.cheapest.none", g.msg("calc.cheapest.nearest", o.Provider.Name+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
 	}
-	for _, p := range build.PerTokenOffers(g.cat, cur, fitsOf) {
+	for _, p := range pages.PerTokenOffers(g.cat, cur, fitsOf) {
 		e.pertoken = append(e.pertoken, []string{offerText(p.Offer), itoa(p.Replicas), render.Money(p.Price, cur), render.Money(p.Cost, cur)})
 	}
 	return e
@@ -714,7 +715,7 @@ func check(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string, 
 		t.Errorf("%s: the cost-per-token table is shown %v for workload %s", when, got.PerTokenOn, v["workload"])
 	}
 	if w.infer && !slices.EqualFunc(got.PerToken, w.pertoken, slices.Equal) {
-		t.Errorf("%s: #pertoken = %q, want %q (build.PerTokenOffers)", when, got.PerToken, w.pertoken)
+		t.Errorf("%s: #pertoken = %q, want %q (pages.PerTokenOffers)", when, got.PerToken, w.pertoken)
 	}
 }
 

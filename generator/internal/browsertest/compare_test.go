@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -83,7 +83,7 @@ func TestCompare(t *testing.T) {
 			}
 			link := ""
 			if len(gpus) == 2 && gpus[0].Segment == gpus[1].Segment {
-				link = "/" + build.PairPath(gpus[0].ID, gpus[1].ID)
+				link = "/" + pages.PairPath(gpus[0].ID, gpus[1].ID)
 			}
 			var query []string
 			for _, id := range c.ids {

@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"context"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
+
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/devserver"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // lockedBuffer collects a server's output for the server and the test at
@@ -71,7 +72,7 @@ func TestDevServerOverlay(t *testing.T) {
 	root := FixtureRoot(t)
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout, stderr lockedBuffer
-	s, err := devserver.New(devserver.Config{Build: build.Options{Root: root, Out: out, Now: testcat.FixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
+	s, err := devserver.New(devserver.Config{Build: site.Options{Root: root, Out: out, Now: testcat.FixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
@@ -322,7 +322,7 @@ for (const f of ['alert', 'confirm', 'prompt', 'print']) window[f] = (...a) => w
 // other error, and returns the number of rejections.
 func dropRejected(t *testing.T, root string) int {
 	t.Helper()
-	d := build.Check(build.Options{Root: root, Now: testcat.FixtureNow})
+	d := site.Check(site.Options{Root: root, Now: testcat.FixtureNow})
 	n := 0
 	for _, e := range d.Errors() {
 		if !strings.HasPrefix(e.Path, "content/guides/plain") || e.Line == 0 || e.Col == 0 || !strings.Contains(e.Msg, "only relative links and http") {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
@@ -23,7 +23,7 @@ func TestOverlayBadges(t *testing.T) {
 	root := FixtureRoot(t)
 	out := filepath.Join(t.TempDir(), "public")
 	overlay := filepath.Join(testcat.RepoRoot(), "testdata", "overlay-example")
-	if _, d := build.Run(build.Options{Root: root, Out: out, Now: testcat.FixtureNow, BaseURL: "/", Overlay: overlay}); d.HasErrors() {
+	if _, d := site.Run(site.Options{Root: root, Out: out, Now: testcat.FixtureNow, BaseURL: "/", Overlay: overlay}); d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)
 		t.Fatalf("building with the overlay:\n%s", b.String())

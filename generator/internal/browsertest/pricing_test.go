@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 	"html"
 	"net/url"
 	"os"
@@ -18,17 +17,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
+
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // pricingGo is what the pricing page must show, computed in Go from the
-// catalog the build read, on the build's date (build.Today, as BuildRepo).
+// catalog the build read, on the build's date (site.Today, as BuildRepo).
 type pricingGo struct {
 	cat  *catalog.Catalog
 	dd   *derive.Data
@@ -37,7 +39,7 @@ type pricingGo struct {
 
 func loadPricing(t *testing.T) pricingGo {
 	t.Helper()
-	now, err := build.Today()
+	now, err := site.Today()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +60,8 @@ func loadPricing(t *testing.T) pricingGo {
 	if dd.Currency != pricingDefaults["cur"] {
 		t.Fatalf("the display currency is %s: update pricingDefaults", dd.Currency)
 	}
-	if len(rows) <= build.PricingLimit {
-		t.Fatalf("the catalog has %d price rows, not more than the %d /pricing/ shows first: the tests of the rest would test nothing", len(rows), build.PricingLimit)
+	if len(rows) <= pages.PricingLimit {
+		t.Fatalf("the catalog has %d price rows, not more than the %d /pricing/ shows first: the tests of the rest would test nothing", len(rows), pages.PricingLimit)
 	}
 	return pricingGo{cat: cat, dd: dd, rows: rows}
 }
@@ -502,11 +504,11 @@ func TestPricingSort(t *testing.T) {
 				aria := map[string]string{"asc": "ascending", "desc": "descending"}[dir]
 				ariaJS := `document.querySelector('` + th + `').getAttribute("aria-sort")`
 				b.Poll(ariaJS+` === "`+aria+`"`, ariaJS, "location.search")
-				waitPricing(b, query, g.shownText(build.PricingLimit, false, 0))
+				waitPricing(b, query, g.shownText(pages.PricingLimit, false, 0))
 				check := func(when string) {
 					t.Helper()
 					rows := visibleRows(t, b)
-					want := sorted(g.rows, c.key, dir)[:build.PricingLimit]
+					want := sorted(g.rows, c.key, dir)[:pages.PricingLimit]
 					if d := diffKeys(pageKeys(rows), rowKeys(want)); d != "" {
 						t.Errorf("%s: the visible rows differ from the catalog sorted by %s %s: %s", when, c.key, dir, d)
 					}
@@ -537,9 +539,9 @@ func TestPricingSort(t *testing.T) {
 				b.Navigate(loc)
 				b.Poll(ariaJS+` === "`+aria+`"`, ariaJS, "location.search")
 				if query != "" {
-					waitPricing(b, query, g.shownText(build.PricingLimit, false, 0))
+					waitPricing(b, query, g.shownText(pages.PricingLimit, false, 0))
 				} else { // the default order: the page stays as the server rendered it
-					waitPricing(b, "", fmt.Sprintf("%d cheapest of %d prices per GPU-hour shown", build.PricingLimit, len(g.rows)))
+					waitPricing(b, "", fmt.Sprintf("%d cheapest of %d prices per GPU-hour shown", pages.PricingLimit, len(g.rows)))
 				}
 				check(when + ", after reloading " + loc)
 			}
@@ -624,7 +626,7 @@ func TestPricingCurrency(t *testing.T) {
 			filter := filtering(c.set)
 			n := len(want)
 			if !filter {
-				n = build.PricingLimit
+				n = pages.PricingLimit
 			}
 			query, shown := pricingQuery(c.set, false), g.shownText(n, filter, len(want))
 			waitPricing(b, query, shown)
@@ -661,11 +663,11 @@ func TestPricingShowAll(t *testing.T) {
 	g := loadPricing(t)
 	b := New(t, base)
 	b.Navigate("pricing/")
-	first := fmt.Sprintf("%d cheapest of %d prices per GPU-hour shown", build.PricingLimit, len(g.rows))
+	first := fmt.Sprintf("%d cheapest of %d prices per GPU-hour shown", pages.PricingLimit, len(g.rows))
 	if got := b.Text("#shown"); got != first {
 		t.Errorf("#shown = %q, want %q", got, first)
 	}
-	if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(g.rows[:build.PricingLimit])); d != "" {
+	if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(g.rows[:pages.PricingLimit])); d != "" {
 		t.Errorf("the first view: %s", d)
 	}
 	link := fmt.Sprintf("Show all %d prices", len(g.rows))
@@ -696,7 +698,7 @@ func TestPricingShowAll(t *testing.T) {
 }
 
 // TestPricingPages: the full price list is split into pages of
-// build.PricingPageRows rows (/pricing/all/, /pricing/all/2/, ...) that
+// pages.PricingPageRows rows (/pricing/all/, /pricing/all/2/, ...) that
 // together hold every price row of the catalog once, in the list's order
 // (cheapest per GPU-hour first), each naming its range; without
 // JavaScript a reader pages through them with the numbered, previous and
@@ -707,9 +709,9 @@ func TestPricingPages(t *testing.T) {
 	t.Parallel()
 	base := Site(t)
 	g := loadPricing(t)
-	n := (len(g.rows) + build.PricingPageRows - 1) / build.PricingPageRows
+	n := (len(g.rows) + pages.PricingPageRows - 1) / pages.PricingPageRows
 	if n < 3 {
-		t.Fatalf("%d price rows make %d pages of %d: the test needs a first, a middle and a last page", len(g.rows), n, build.PricingPageRows)
+		t.Fatalf("%d price rows make %d pages of %d: the test needs a first, a middle and a last page", len(g.rows), n, pages.PricingPageRows)
 	}
 	page := func(k int) string {
 		if k == 1 {
@@ -730,7 +732,7 @@ func TestPricingPages(t *testing.T) {
 			keys = append(keys, html.UnescapeString(m[1]))
 			got++
 		}
-		if want := min(build.PricingPageRows, len(g.rows)-(k-1)*build.PricingPageRows); got != want {
+		if want := min(pages.PricingPageRows, len(g.rows)-(k-1)*pages.PricingPageRows); got != want {
 			t.Errorf("/%s holds %d rows, want %d", page(k), got, want)
 		}
 	}
@@ -768,7 +770,7 @@ func TestPricingPages(t *testing.T) {
 	check := func(k int) {
 		t.Helper()
 		v := read()
-		lo, hi := (k-1)*build.PricingPageRows, min(k*build.PricingPageRows, len(g.rows))
+		lo, hi := (k-1)*pages.PricingPageRows, min(k*pages.PricingPageRows, len(g.rows))
 		shown := fmt.Sprintf("Prices %d–%d of %d, the cheapest per GPU-hour first (page %d of %d).", lo+1, hi, len(g.rows), k, n)
 		if !strings.HasPrefix(v.Shown, shown) {
 			t.Errorf("page %d says %q, want it to start %q", k, v.Shown, shown)
@@ -832,7 +834,7 @@ func TestPricingCSV(t *testing.T) {
 			filter := filtering(c.set)
 			n := len(want)
 			if !filter {
-				n = build.PricingLimit
+				n = pages.PricingLimit
 			}
 			if c.sortN > 0 {
 				want = sorted(want, "vram", c.set["dir"])

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
@@ -42,11 +42,11 @@ func Site(t testing.TB) string {
 // BuildRepo builds the repository's site (data, guides, templates, static,
 // the WebAssembly calculator) once per test binary into a temporary
 // directory, serves it and returns its base URL. The build date is
-// build.Today (SOURCE_DATE_EPOCH when set).
+// site.Today (SOURCE_DATE_EPOCH when set).
 func BuildRepo(t testing.TB) string {
 	t.Helper()
 	return serveOnce(t, &repoSite, func() (string, time.Time, error) {
-		now, err := build.Today()
+		now, err := site.Today()
 		return testcat.RepoRoot(), now, err
 	})
 }
@@ -89,7 +89,7 @@ func serveOnce(t testing.TB, s *served, source func() (root string, now time.Tim
 			return
 		}
 		out = filepath.Join(out, "public")
-		_, d := build.Run(build.Options{Root: root, Out: out, Now: now, BaseURL: "/"})
+		_, d := site.Run(site.Options{Root: root, Out: out, Now: now, BaseURL: "/"})
 		if d.HasErrors() {
 			var b strings.Builder
 			d.Print(&b)
@@ -139,7 +139,7 @@ func BuildFixtureCopyOut(t testing.TB, edit func(root string)) (root, baseURL, o
 		edit(root)
 	}
 	out = filepath.Join(t.TempDir(), "public")
-	if _, d := build.Run(build.Options{Root: root, Out: out, Now: testcat.FixtureNow, BaseURL: "/"}); d.HasErrors() {
+	if _, d := site.Run(site.Options{Root: root, Out: out, Now: testcat.FixtureNow, BaseURL: "/"}); d.HasErrors() {
 		var b strings.Builder
 		d.Print(&b)
 		t.Fatalf("building %s:\n%s", root, b.String())

@@ -21,9 +21,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // DefaultAddr is where the server listens when Config.Addr is empty.
@@ -40,10 +40,10 @@ const DefaultDebounce = 30 * time.Millisecond
 type Config struct {
 	// Build are the options of every build. Root and Out are made
 	// absolute; Reuse is set by the server (see rebuild).
-	Build build.Options
-	// Today, when set, gives each build its date (build.Today), so a
+	Build site.Options
+	// Today, when set, gives each build its date (site.Today), so a
 	// server left running past midnight ages prices like a fresh build
-	// would. When nil, Build.Now is kept (build.Today if it is zero).
+	// would. When nil, Build.Now is kept (site.Today if it is zero).
 	Today func() (time.Time, error)
 	// Addr is the address to listen on. Empty means DefaultAddr; a bare
 	// ":PORT" binds the loopback interface too. To serve other machines,
@@ -71,12 +71,12 @@ type Server struct {
 	buildID  string              // names the output on disk; changes when it does
 	failed   []diag.Diagnostic   // errors of the latest build; nil when it succeeded
 	prev     *output.Tree        // the latest successful build
-	memo     *build.Memo         // its pages, for the next build (see incremental)
+	memo     *site.Memo          // its pages, for the next build (see incremental)
 	warns    string              // warnings of the latest build, as printed
 	basePath string              // the path the latest successful build is served under ("" before one: "/")
 	subs     map[chan event]*sub // connected event streams
 	// early holds the open pages the build in progress has already
-	// rendered (build.Options.Priority), served ahead of the output on
+	// rendered (site.Options.Priority), served ahead of the output on
 	// disk; they belong to build earlyID, the id the build will have.
 	early   map[string][]byte
 	earlyID string
@@ -116,7 +116,7 @@ func newServer(cfg Config) (*Server, error) {
 		cfg.Addr = DefaultAddr
 	}
 	if cfg.Today == nil && cfg.Build.Now.IsZero() {
-		cfg.Today = build.Today
+		cfg.Today = site.Today
 	}
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = DefaultDebounce
@@ -145,7 +145,7 @@ func newServer(cfg Config) (*Server, error) {
 	if err := output.CheckTarget(out, cfg.Build.OutputOptions()); err != nil {
 		return nil, err
 	}
-	cfg.Build.Root, cfg.Build.Out, cfg.Build.Reuse = root, out, nil
+	cfg.Build.Root, cfg.Build.Out, cfg.Build.Dev = root, out, nil
 	s := &Server{cfg: cfg, root: root, out: out, started: time.Now(), subs: map[chan event]*sub{}}
 	if ov := cfg.Build.Overlay; ov != "" {
 		// The build reads the overlay as given (its messages name it so);
@@ -270,29 +270,31 @@ func (s *Server) nextID() string {
 // (write). The calculator's WebAssembly is compiled from the
 // generator's own Go sources, which cannot change under a running server,
 // so every build after the first successful one reuses its bytes
-// (build.Options.Reuse) instead of running "go build" again: that compile
+// (site.Dev.Reuse) instead of running "go build" again: that compile
 // is most of a full build's time.
 func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	o := s.cfg.Build
+	dev := &site.Dev{}
+	o.Dev = dev
 	s.mu.Lock()
 	id := s.nextID() // this build's, once it succeeds
 	if changed != nil {
-		s.prioritise(&o, id)
+		s.prioritise(dev, id)
 	}
-	o.Reuse = s.prev
-	o.Memo = build.NewMemo()
+	dev.Reuse = s.prev
+	dev.Memo = site.NewMemo()
 	if s.memo != nil {
-		o.Memo = s.memo.WithoutPages()
+		dev.Memo = s.memo.WithoutPages()
 		if s.incremental(changed) {
-			o.Memo = s.memo
+			dev.Memo = s.memo
 		}
 	}
 	s.mu.Unlock()
 	if changed != nil {
 		s.broadcast(event{name: "building", data: jsonString(map[string]any{"changed": changed})})
 	}
-	var res *build.Result
+	var res *site.Result
 	d := &diag.List{}
 	if s.cfg.Today != nil {
 		now, err := s.cfg.Today()
@@ -302,10 +304,10 @@ func (s *Server) rebuild(changed []string) {
 		o.Now = now
 	}
 	if !d.HasErrors() {
-		res, d = build.Render(o)
+		res, d = site.Render(o)
 	}
 	if res != nil {
-		if err := s.write(o.Reuse, res.Tree); err != nil {
+		if err := s.write(dev.Reuse, res.Tree); err != nil {
 			d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 			res = nil
 		}
@@ -380,7 +382,7 @@ func (s *Server) rebuild(changed []string) {
 // (a one-price edit shows in the page being looked at in a fraction of
 // the rebuild's time). Should the build fail after all, the early pages
 // are dropped and the streams get the errors. s.mu must be held.
-func (s *Server) prioritise(o *build.Options, id string) {
+func (s *Server) prioritise(o *site.Dev, id string) {
 	o.Priority = map[string]bool{}
 	for _, sb := range s.subs {
 		if sb.page != "" {

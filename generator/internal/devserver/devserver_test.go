@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // fixtureNow is "today" for fixture builds, as in package build's tests.
@@ -202,7 +202,7 @@ func TestBreakAndFix(t *testing.T) {
 	root := fixture(t)
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout, stderr syncBuffer
-	s, err := New(Config{Build: build.Options{Root: root, Out: out, Now: fixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
+	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestBreakAndFix(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "Alpha 80GB") || !strings.Contains(body, `<script src="/_atlas/reload.js" data-build="`+hello.id+`" defer></script>`) {
 		t.Fatalf("GET %s: %d\n%s", page, code, body)
 	}
-	if hdr.Get("Content-Security-Policy") != build.CSP {
+	if hdr.Get("Content-Security-Policy") != site.CSP {
 		t.Errorf("page served without the site's CSP: %q", hdr.Get("Content-Security-Policy"))
 	}
 	onDisk, err := os.ReadFile(filepath.Join(out, "gpus", "alpha-80gb", "index.html"))
@@ -340,7 +340,7 @@ func sameAsFullBuild(t *testing.T, root, out string) {
 		t.Fatal(err)
 	}
 	full := filepath.Join(t.TempDir(), "full")
-	if res, d := build.Run(build.Options{Root: root, Out: full, Now: fixtureNow, Reuse: served}); res == nil {
+	if res, d := site.Run(site.Options{Root: root, Out: full, Now: fixtureNow, Dev: &site.Dev{Reuse: served}}); res == nil {
 		t.Fatalf("full build: %v", d.Errors())
 	}
 	n := 0
@@ -372,7 +372,7 @@ func TestRebuildReusesWebAssembly(t *testing.T) {
 	prev := output.NewTree()
 	prev.Add("assets/size.0123456789.wasm", []byte("fake wasm"))
 	prev.Add("assets/wasm_exec.0123456789.js", []byte("/* fake wasm_exec */"))
-	res, d := build.Run(build.Options{Root: root, Out: filepath.Join(t.TempDir(), "public"), Now: fixtureNow, Reuse: prev})
+	res, d := site.Run(site.Options{Root: root, Out: filepath.Join(t.TempDir(), "public"), Now: fixtureNow, Dev: &site.Dev{Reuse: prev}})
 	if res == nil {
 		var b strings.Builder
 		d.Print(&b)
@@ -402,7 +402,7 @@ func TestOpenPageFirst(t *testing.T) {
 	root := fixture(t)
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout syncBuffer
-	s, err := New(Config{Build: build.Options{Root: root, Out: out, Now: fixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout})
+	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // The dev server's own URLs. They live under one prefix that no page of
@@ -231,7 +231,7 @@ func (s *Server) serveHTMLAs(w http.ResponseWriter, r *http.Request, status int,
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", build.CSP)
+	h.Set("Content-Security-Policy", site.CSP)
 	h.Set("X-Content-Type-Options", "nosniff")
 	if status == http.StatusOK {
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))

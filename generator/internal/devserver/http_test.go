@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 const secret = "TOP SECRET: outside the output directory"
@@ -53,7 +53,7 @@ func outputFixture(t *testing.T) (*Server, string) {
 			t.Skipf("cannot make symbolic links here: %v", err)
 		}
 	}
-	s, err := newServer(Config{Build: build.Options{Root: filepath.Join(dir, "site"), Out: out}})
+	s, err := newServer(Config{Build: site.Options{Root: filepath.Join(dir, "site"), Out: out}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestServesPagesWithReloadScript(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), tag) || !strings.Contains(rec.Body.String(), "<p>home</p>") {
 		t.Errorf("GET /: %d %s", rec.Code, rec.Body.String())
 	}
-	if got := rec.Header().Get("Content-Security-Policy"); got != build.CSP {
+	if got := rec.Header().Get("Content-Security-Policy"); got != site.CSP {
 		t.Errorf("GET /: CSP %q, want the site's", got)
 	}
 	if got := rec.Header().Get("Content-Type"); got != "text/html; charset=utf-8" {
@@ -208,7 +208,7 @@ func TestInject(t *testing.T) {
 // TestPlaceholderEscapesErrors: with no output yet, every page is a
 // placeholder listing the errors as text.
 func TestPlaceholderEscapesErrors(t *testing.T) {
-	s, err := newServer(Config{Build: build.Options{Root: t.TempDir(), Out: filepath.Join(t.TempDir(), "public")}})
+	s, err := newServer(Config{Build: site.Options{Root: t.TempDir(), Out: filepath.Join(t.TempDir(), "public")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestPlaceholderEscapesErrors(t *testing.T) {
 }
 
 func TestSubscribeState(t *testing.T) {
-	s, err := newServer(Config{Build: build.Options{Root: t.TempDir(), Out: filepath.Join(t.TempDir(), "public")}})
+	s, err := newServer(Config{Build: site.Options{Root: t.TempDir(), Out: filepath.Join(t.TempDir(), "public")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,11 +285,11 @@ func TestLoopbackDefault(t *testing.T) {
 func TestOutputMustNotOverlapSources(t *testing.T) {
 	root := t.TempDir()
 	for _, out := range []string{root, filepath.Join(root, "static", "public"), filepath.Join(root, "data"), filepath.Dir(root)} {
-		if _, err := newServer(Config{Build: build.Options{Root: root, Out: out}}); err == nil {
+		if _, err := newServer(Config{Build: site.Options{Root: root, Out: out}}); err == nil {
 			t.Errorf("out %s accepted", out)
 		}
 	}
-	if _, err := newServer(Config{Build: build.Options{Root: root, Out: filepath.Join(root, "public")}}); err != nil {
+	if _, err := newServer(Config{Build: site.Options{Root: root, Out: filepath.Join(root, "public")}}); err != nil {
 		t.Error(err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/build"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
 // TestServesUnderBasePath: a site built for base_url .../gpu/ is served
@@ -135,7 +135,7 @@ func TestOverlayBreakAndFix(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout, stderr syncBuffer
-	s, err := New(Config{Build: build.Options{Root: root, Out: out, Now: fixtureNow, Overlay: ov}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
+	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixtureNow, Overlay: ov}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}

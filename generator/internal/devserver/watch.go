@@ -44,7 +44,7 @@ type watcher struct {
 // besides its site.toml.
 func overlayDirs() []string { return []string{"content", "data"} }
 
-// overlayDir is a team's overlay directory (build.Options.Overlay).
+// overlayDir is a team's overlay directory (site.Options.Overlay).
 type overlayDir struct {
 	abs   string // absolute; "" for none
 	label string // how its changes are named: the directory as given, slash-separated, with a trailing slash

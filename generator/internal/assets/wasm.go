@@ -1,0 +1,102 @@
+package assets
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
+)
+
+// buildWASM compiles generator/wasm for GOOS=js GOARCH=wasm with the Go
+// toolchain running the generator, and adds it with wasm_exec.js to the
+// tree under content-hashed names.
+func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *diag.List) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		goBin = "go"
+	}
+	removeStaleTemp(os.TempDir())
+	tmp, err := os.MkdirTemp("", tempPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		d.Errorf("generator/wasm", 0, 0, "%v", err)
+		return
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "size.wasm")
+	// The pre-Green Tea garbage collector (Go 1.26's opt-out) keeps about
+	// 45 kB of collector code out of the module; a toolchain without the
+	// opt-out builds with its default collector.
+	build := func(env ...string) ([]byte, error) {
+		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm")
+		cmd.Dir = moduleRoot(root)
+		cmd.Env = append(append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"), env...)
+		return cmd.CombinedOutput()
+	}
+	msg, err := build("GOEXPERIMENT=nogreenteagc")
+	if err != nil && strings.Contains(string(msg), "GOEXPERIMENT") {
+		msg, err = build()
+	}
+	if err != nil {
+		d.Errorf("generator/wasm", 0, 0, "building the calculator's WebAssembly: %v\n%s", err, msg)
+		return
+	}
+	wasm, err := os.ReadFile(out)
+	if err != nil {
+		d.Errorf("generator/wasm", 0, 0, "%v", err)
+		return
+	}
+	execJS, err := os.ReadFile(filepath.Join(goRoot(goBin), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		execJS, err = os.ReadFile(filepath.Join(goRoot(goBin), "misc", "wasm", "wasm_exec.js"))
+	}
+	if err != nil {
+		d.Errorf("generator/wasm", 0, 0, "wasm_exec.js not found in GOROOT: %v", err)
+		return
+	}
+	manifest["size.wasm"] = addHashed(tree, "assets/size", ".wasm", wasm)
+	manifest["wasm_exec.js"] = addHashed(tree, "assets/wasm_exec", ".js", minifyJS(execJS, "wasm_exec.js", d))
+}
+
+func goRoot(goBin string) string {
+	if out, err := exec.Command(goBin, "env", "GOROOT").Output(); err == nil {
+		return string(trimNL(out))
+	}
+	return runtime.GOROOT()
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// moduleRoot finds the directory holding go.mod at or above dir (the
+// WebAssembly source belongs to the generator's module, not the site).
+func moduleRoot(dir string) string {
+	abs, _ := filepath.Abs(dir)
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	// A site root outside the module (a fixture in a temp dir): use the
+	// working directory's module.
+	wd, _ := os.Getwd()
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return wd
+		}
+	}
+}

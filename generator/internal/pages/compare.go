@@ -1,0 +1,374 @@
+package pages
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"sort"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
+
+// CompareGPU is one column of a comparison.
+type CompareGPU struct {
+	GPU      *catalog.GPU
+	Specs    map[string]string // specRows(GPU)
+	OnDemand derive.Stats
+	Spot     derive.Stats
+	Fits     []derive.GPUFit
+}
+
+// ComparePage is the data of a pair page.
+type ComparePage struct {
+	GPUs      []CompareGPU
+	Scenarios []derive.Scenario
+	Currency  string
+	Models    []*catalog.Model
+	// Better marks the better GPU of each spec row (specRowNames) and of
+	// the price rows "on-demand" and "spot" (the lower cheapest price): its
+	// index plus one; absent or 0 when the GPUs tie or a figure is
+	// missing.
+	Better map[string]int
+}
+
+// betterSpecs are the spec rows where more is better, with the figure
+// compared.
+var betterSpecs = map[string]func(*catalog.GPU) *float64{
+	"memory":    func(g *catalog.GPU) *float64 { return &g.MemoryGB },
+	"bandwidth": func(g *catalog.GPU) *float64 { return &g.MemoryBWGBs },
+	"fp32":      func(g *catalog.GPU) *float64 { return g.FP32TFLOPS },
+	"tf32":      func(g *catalog.GPU) *float64 { return g.TF32TFLOPS },
+	"bf16":      func(g *catalog.GPU) *float64 { return g.BF16TFLOPS },
+	"fp8":       func(g *catalog.GPU) *float64 { return g.FP8TFLOPS },
+	"int8":      func(g *catalog.GPU) *float64 { return g.INT8TOPS },
+}
+
+// better returns the index plus one of the best of vals (the largest when
+// more is true, else the smallest), or 0 when a value is missing (nil) or
+// the best is shared.
+func better(vals []*float64, more bool) int {
+	best, at, shared := 0.0, 0, false
+	for i, v := range vals {
+		if v == nil {
+			return 0
+		}
+		switch {
+		case at == 0 || more && *v > best || !more && *v < best:
+			best, at, shared = *v, i+1, false
+		case *v == best:
+			shared = true
+		}
+	}
+	if shared {
+		return 0
+	}
+	return at
+}
+
+// pairBetter computes ComparePage.Better.
+func pairBetter(gs []CompareGPU) map[string]int {
+	out := map[string]int{}
+	for row, f := range betterSpecs {
+		var vals []*float64
+		for _, g := range gs {
+			vals = append(vals, f(g.GPU))
+		}
+		if b := better(vals, true); b > 0 {
+			out[row] = b
+		}
+	}
+	for _, m := range []string{"on-demand", "spot"} {
+		var vals []*float64
+		for _, g := range gs {
+			st := g.OnDemand
+			if m == "spot" {
+				st = g.Spot
+			}
+			if st.N == 0 {
+				vals = append(vals, nil)
+				continue
+			}
+			v := st.Min
+			vals = append(vals, &v)
+		}
+		if b := better(vals, false); b > 0 {
+			out[m] = b
+		}
+	}
+	return out
+}
+
+// ComparePair is a link to a pre-rendered pair page.
+type ComparePair struct {
+	Path string
+	A, B *catalog.GPU
+}
+
+// CompareIndex is the data of the compare picker.
+type CompareIndex struct {
+	Segments map[string][]ComparePair
+	Order    []string
+	GPUs     []*catalog.GPU
+	JSON     template.JS
+}
+
+// PairPath is the one URL of a pair: ids in lexical order.
+func PairPath(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return "compare/" + a + "-vs-" + b + "/"
+}
+
+// compareGPU is computed once per GPU and edition: a GPU is a column of
+// every pair page of its segment.
+func (s *Edition) compareGPU(g *catalog.GPU) CompareGPU {
+	if c, ok := s.compareCols[g]; ok {
+		return c
+	}
+	c := CompareGPU{GPU: g, Specs: specRows(g), OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot"), Fits: s.dd.GPUFits(g)}
+	if s.compareCols == nil {
+		s.compareCols = map[*catalog.GPU]CompareGPU{}
+	}
+	s.compareCols[g] = c
+	return c
+}
+
+// comparePages renders a page for every pair of GPUs in the same segment
+// and the picker that compares any 2 to 4 GPUs.
+func (s *Edition) comparePages() {
+	idx := &CompareIndex{Segments: map[string][]ComparePair{}, GPUs: derive.GPUsByVendor(s.cat.GPUs)}
+	bySeg := map[string][]*catalog.GPU{}
+	for _, g := range s.cat.GPUs {
+		bySeg[g.Segment] = append(bySeg[g.Segment], g)
+	}
+	models := append([]*catalog.Model(nil), s.cat.Models...)
+	sort.SliceStable(models, func(i, j int) bool { return models[i].Params < models[j].Params })
+	for _, seg := range []string{"datacenter", "workstation", "consumer"} {
+		gs := bySeg[seg]
+		if len(gs) < 2 {
+			continue
+		}
+		idx.Order = append(idx.Order, seg)
+		for i := 0; i < len(gs); i++ {
+			for j := i + 1; j < len(gs); j++ {
+				a, b := gs[i], gs[j] // s.cat.GPUs is sorted by id: canonical order
+				p := PairPath(a.ID, b.ID)
+				idx.Segments[seg] = append(idx.Segments[seg], ComparePair{Path: p, A: a, B: b})
+				s.page(&render.Page{Kind: "compare", Path: p, Title: fmt.Sprintf(s.r.T("compare.pair.title"), a.Name, b.Name),
+					Description: fmt.Sprintf(s.r.T("compare.pair.description"), a.Name, b.Name),
+					Data:        s.pairPage(a, b, models)})
+			}
+		}
+	}
+	s.instancesPage()
+	idx.JSON = s.compareJSON()
+	s.page(&render.Page{Kind: "compareindex", Path: "compare/", Title: s.r.T("compare.title"), Description: s.r.T("compare.description"),
+		Data: idx, Scripts: []string{"js/compare.js"}})
+}
+
+// compareJSON is what the picker script needs to compare any GPUs.
+func (s *Edition) compareJSON() template.JS {
+	type stats struct {
+		N                int     `json:"n"`
+		Min, Median, Max float64 `json:"-"`
+		MinS             string  `json:"min"`
+		MedianS          string  `json:"median"`
+		MaxS             string  `json:"max"`
+	}
+	type gpu struct {
+		Name     string            `json:"name"`
+		Specs    map[string]string `json:"specs"`
+		OnDemand stats             `json:"onDemand"`
+		Spot     stats             `json:"spot"`
+		Fits     [][]int           `json:"fits"`
+	}
+	conv := func(st derive.Stats) stats {
+		if st.N == 0 {
+			return stats{}
+		}
+		return stats{N: st.N, MinS: render.Money(st.Min, s.dd.Currency) + s.overlaySuffix(st.MinRow), MedianS: render.Money(st.Median, s.dd.Currency), MaxS: render.Money(st.Max, s.dd.Currency)}
+	}
+	out := struct {
+		GPUs      map[string]gpu `json:"gpus"`
+		Rows      []string       `json:"rows"`
+		Models    []string       `json:"models"`
+		Scenarios []string       `json:"scenarios"`
+		Pairs     []string       `json:"pairs"`
+	}{GPUs: map[string]gpu{}}
+	for _, id := range specRowNames() {
+		out.Rows = append(out.Rows, s.r.T("spec."+id))
+	}
+	models := append([]*catalog.Model(nil), s.cat.Models...)
+	sort.SliceStable(models, func(i, j int) bool { return models[i].Params < models[j].Params })
+	for _, m := range models {
+		out.Models = append(out.Models, m.Name)
+	}
+	for _, sc := range derive.Scenarios() {
+		out.Scenarios = append(out.Scenarios, s.r.T("scenario."+sc.ID))
+	}
+	for _, g := range s.cat.GPUs {
+		specs := map[string]string{}
+		for id, v := range s.compareGPU(g).Specs {
+			specs[s.r.T("spec."+id)] = v
+		}
+		c := s.compareGPU(g)
+		x := gpu{Name: g.Name, Specs: specs, OnDemand: conv(c.OnDemand), Spot: conv(c.Spot)}
+		for _, f := range c.Fits {
+			x.Fits = append(x.Fits, f.MinGPUs)
+		}
+		out.GPUs[g.ID] = x
+	}
+	for _, g := range s.cat.GPUs {
+		for _, h := range s.cat.GPUs {
+			if g.ID < h.ID && g.Segment == h.Segment {
+				out.Pairs = append(out.Pairs, g.ID+"-vs-"+h.ID)
+			}
+		}
+	}
+	b, _ := json.Marshal(out)
+	return template.JS(b)
+}
+
+// specRowNames are the rows of a comparison's spec table, in order: ids
+// whose labels are the UI strings "spec.<id>".
+func specRowNames() []string {
+	return []string{"vendor", "architecture", "year", "form", "memory", "bandwidth", "fp32", "tf32", "bf16", "fp8", "int8", "tdp", "interconnect"}
+}
+
+// specRows formats a GPU's specs for comparison; unknown figures are "–".
+func specRows(g *catalog.GPU) map[string]string {
+	opt := func(p *float64, unit string) string {
+		if p == nil {
+			return "–"
+		}
+		return render.Num(*p) + unit
+	}
+	ic := g.Interconnect.Kind
+	if g.Interconnect.Generation != "" {
+		ic += " " + g.Interconnect.Generation
+	}
+	if g.Interconnect.BandwidthGBs != nil {
+		ic += ", " + render.Num(*g.Interconnect.BandwidthGBs) + " GB/s"
+	}
+	bf := opt(g.BF16TFLOPS, " TFLOPS")
+	if g.FP16Only && g.BF16TFLOPS != nil {
+		bf += " (FP16)"
+	}
+	return map[string]string{
+		"vendor": g.Vendor, "architecture": g.Architecture, "year": render.Num(float64(g.ReleaseYear)), "form": g.FormFactor,
+		"memory": render.Num(g.MemoryGB) + " GB " + g.MemoryType, "bandwidth": render.Num(g.MemoryBWGBs) + " GB/s",
+		"fp32": opt(g.FP32TFLOPS, " TFLOPS"), "tf32": opt(g.TF32TFLOPS, " TFLOPS"), "bf16": bf,
+		"fp8": opt(g.FP8TFLOPS, " TFLOPS"), "int8": opt(g.INT8TOPS, " TOPS"), "tdp": opt(g.TDPW, " W"), "interconnect": ic,
+	}
+}
+
+// InstancesPath is the instance comparison page; InstancesDataPath the
+// data its script reads.
+const (
+	InstancesPath     = "compare/instances/"
+	InstancesDataPath = "compare/instances.json"
+)
+
+// InstancesPage is the data of the instance comparison page: the page
+// itself is a frame that compares the offers named in ?o= from the JSON
+// at DataURL.
+type InstancesPage struct {
+	DataURL  string
+	Currency string
+}
+
+// instancePrice is one price of an offer in the comparison data.
+type instancePrice struct {
+	Billing string  `json:"b"`           // readable billing mode
+	Region  string  `json:"r,omitempty"` // the region the price is for, when not all the offer's
+	Quoted  string  `json:"q"`           // per instance-hour as quoted
+	PerGPU  string  `json:"g"`           // per GPU-hour as quoted
+	DC      float64 `json:"dc"`          // per GPU-hour in the display currency, for comparing
+	DCS     string  `json:"dcs"`         // the same, formatted
+	AsOf    string  `json:"d"`
+	Band    string  `json:"band"`
+	Source  string  `json:"src"`
+	Ev      string  `json:"ev,omitempty"` // readable evidence kind
+	// Ov is the badge of a team's figure: kind, label, public price
+	// (siteBuild.overlayMark); absent for a public price.
+	Ov []string `json:"ov,omitempty"`
+}
+
+// instanceOffer is one offer in the comparison data; numbers are absent
+// when the catalog has none.
+type instanceOffer struct {
+	Provider   string          `json:"p"`
+	ProviderID string          `json:"pid"`
+	Instance   string          `json:"i"`
+	GPU        string          `json:"gn"`
+	GPUID      string          `json:"gid"`
+	Count      int             `json:"n"`
+	VRAM       float64         `json:"vram"`
+	VRAMTotal  float64         `json:"vramt"`
+	VCPU       *int            `json:"vcpu,omitempty"`
+	RAM        *float64        `json:"ram,omitempty"`
+	Disk       *float64        `json:"disk,omitempty"`
+	Net        *float64        `json:"net,omitempty"`
+	BF16       *float64        `json:"bf16,omitempty"` // per GPU, dense
+	BW         float64         `json:"bw"`             // memory bandwidth per GPU, GB/s
+	IC         string          `json:"ic"`
+	Regions    []string        `json:"reg"`
+	Prices     []instancePrice `json:"prices"`
+}
+
+// instancesPage renders the instance comparison page and its data: every
+// priced offer, with what the comparison shows.
+func (s *Edition) instancesPage() {
+	t := s.r.T
+	offers := map[string]instanceOffer{}
+	for _, o := range s.cat.Offers {
+		rows := s.dd.OfferRows(o.ID)
+		if len(rows) == 0 {
+			continue
+		}
+		g := o.GPU
+		ic := g.Interconnect.Kind
+		if g.Interconnect.Generation != "" {
+			ic += " " + g.Interconnect.Generation
+		}
+		if g.Interconnect.BandwidthGBs != nil {
+			ic += ", " + render.Num(*g.Interconnect.BandwidthGBs) + " GB/s"
+		}
+		x := instanceOffer{Provider: o.Provider.LocalName(s.r.Lang()), ProviderID: o.Provider.ID, Instance: o.Instance, GPU: g.Name, GPUID: g.ID, Count: o.GPUCount,
+			VRAM: o.VRAMPerGPUGB, VRAMTotal: o.VRAMTotalGB, VCPU: o.VCPU, RAM: o.RAMGB, Disk: o.LocalDiskGB, Net: o.NetworkGbps,
+			BF16: g.BF16TFLOPS, BW: g.MemoryBWGBs, IC: ic, Regions: o.Regions}
+		if x.VRAMTotal == 0 {
+			x.VRAMTotal = o.VRAMPerGPUGB * float64(o.GPUCount)
+		}
+		for _, r := range rows {
+			p := instancePrice{Billing: t("billing." + r.Price.Billing), Region: r.Price.Region, Quoted: render.Money(r.Price.Price, o.Currency),
+				PerGPU: render.Money(r.PerGPU, o.Currency), DC: derive.Round4(r.PerGPUDC), DCS: render.Money(r.PerGPUDC, s.dd.Currency),
+				AsOf: r.Price.AsOf.Format("2006-01-02"), Band: r.Band, Source: r.Price.Source}
+			if r.Price.Evidence != "" {
+				p.Ev = t("evidence." + r.Price.Evidence)
+			}
+			p.Ov = s.overlayMark(r.Overlay, r.PublicPerGPUDC, s.dd.Currency)
+			x.Prices = append(x.Prices, p)
+		}
+		offers[o.ID] = x
+	}
+	b, err := json.Marshal(struct {
+		Currency string                   `json:"cur"`
+		Offers   map[string]instanceOffer `json:"offers"`
+	}{s.dd.Currency, offers})
+	if err != nil {
+		s.d.Errorf("data", 0, 0, "instance comparison data: %v", err)
+		return
+	}
+	s.tree.Add(s.prefix+InstancesDataPath, b)
+	s.page(&render.Page{Kind: "compareinstances", Path: InstancesPath, Title: t("instances.title"), Description: t("instances.description"),
+		Scripts: []string{"js/instances.js"}, Data: &InstancesPage{DataURL: s.r.URL(InstancesDataPath), Currency: s.dd.Currency}})
+}
+
+func (s *Edition) pairPage(a, b *catalog.GPU, models []*catalog.Model) *ComparePage {
+	gs := []CompareGPU{s.compareGPU(a), s.compareGPU(b)}
+	return &ComparePage{GPUs: gs, Scenarios: derive.Scenarios(), Currency: s.dd.Currency, Models: models, Better: pairBetter(gs)}
+}

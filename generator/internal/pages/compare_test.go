@@ -1,0 +1,36 @@
+package pages
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestBetter(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, c := range []struct {
+		vals []*float64
+		more bool
+		want int
+	}{
+		{[]*float64{f(80), f(141)}, true, 2},
+		{[]*float64{f(80), f(141)}, false, 1},
+		{[]*float64{f(80), f(80)}, true, 0},
+		{[]*float64{f(80), nil}, true, 0},
+		{[]*float64{f(3), f(1), f(2)}, false, 2},
+		{[]*float64{f(3), f(3), f(2)}, true, 0},
+	} {
+		if got := better(c.vals, c.more); got != c.want {
+			t.Errorf("better(%v, more=%v) = %d, want %d", c.vals, c.more, got, c.want)
+		}
+	}
+}
+
+// TestBetterSpecRows: every row Better compares is a row of the spec
+// table.
+func TestBetterSpecRows(t *testing.T) {
+	for row := range betterSpecs {
+		if !slices.Contains(specRowNames(), row) {
+			t.Errorf("betterSpecs compares %q, which is not a spec row %q", row, specRowNames())
+		}
+	}
+}

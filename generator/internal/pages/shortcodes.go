@@ -1,0 +1,225 @@
+package pages
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+)
+
+// resolver expands guide shortcodes from the catalog, so a figure the
+// catalog holds is never typed twice.
+type resolver struct {
+	derived    map[string]*derive.Data      // lang -> derived data in that edition's currency
+	guides     map[string]map[string]string // lang -> slug -> title
+	top        map[string]bool              // slugs served at /<slug>/
+	strings    *render.Strings              // UI strings of every edition
+	dateStyles map[string]string            // lang -> date style
+}
+
+// Shortcodes returns the expander of guide shortcodes for every edition:
+// derived holds each edition's derived data by language code, titles each
+// edition's guide titles by slug, top the slugs served at /<slug>/, strs
+// the UI strings of every edition.
+func Shortcodes(derived map[string]*derive.Data, titles map[string]map[string]string, top map[string]bool, strs *render.Strings, editions []catalog.Language) content.Resolver {
+	styles := map[string]string{}
+	for _, l := range editions {
+		styles[l.Code] = l.DateStyle
+	}
+	return &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: styles}
+}
+
+// url is a root-relative link to a page; the build rebases a guide's
+// links onto its edition and the site's base path (see rebase).
+func (r *resolver) url(p string) string { return "/" + p }
+
+func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]string) (string, error) {
+	dd := r.derived[lang]
+	c := dd.Cat
+	t := func(key string) string { return r.strings.For(lang)[key] }
+	gpu := func(id string) (*catalog.GPU, error) {
+		g := c.GPU(id)
+		if g == nil {
+			return nil, fmt.Errorf("unknown GPU %q%s", id, didYouMean(id, gpuIDs(c)))
+		}
+		return g, nil
+	}
+	switch name {
+	case "gpu":
+		if len(args) != 2 {
+			return "", fmt.Errorf(`want {{< gpu "id" "field" >}}`)
+		}
+		g, err := gpu(args[0])
+		if err != nil {
+			return "", err
+		}
+		opt := func(p *float64, unit string) (string, error) {
+			if p == nil {
+				return "", fmt.Errorf("%s has no sourced %s figure", g.ID, args[1])
+			}
+			return render.Num(*p) + unit, nil
+		}
+		switch args[1] {
+		case "name":
+			return mdText(g.Name), nil
+		case "memory_gb":
+			return render.Num(g.MemoryGB) + " GB", nil
+		case "memory_bandwidth_gbs":
+			return render.Num(g.MemoryBWGBs) + " GB/s", nil
+		case "bf16_tflops":
+			return opt(g.BF16TFLOPS, " TFLOPS")
+		case "fp8_tflops":
+			return opt(g.FP8TFLOPS, " TFLOPS")
+		case "fp32_tflops":
+			return opt(g.FP32TFLOPS, " TFLOPS")
+		case "tdp_w":
+			return opt(g.TDPW, " W")
+		}
+		fields := []string{"name", "memory_gb", "memory_bandwidth_gbs", "bf16_tflops", "fp8_tflops", "fp32_tflops", "tdp_w"}
+		return "", fmt.Errorf("unknown field %q%s", args[1], didYouMean(args[1], fields))
+	case "cheapest":
+		if len(args) != 1 {
+			return "", fmt.Errorf(`want {{< cheapest "gpu-id" >}}`)
+		}
+		g, err := gpu(args[0])
+		if err != nil {
+			return "", err
+		}
+		row := dd.Cheapest(g.ID)
+		if row == nil {
+			return "", fmt.Errorf("%s has no on-demand price in the catalog", g.ID)
+		}
+		price := render.Money(row.PerGPU, row.Offer.Currency)
+		if row.Offer.Currency != dd.Currency {
+			price += " " + fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency))
+		}
+		date := func(d time.Time) string {
+			if r.dateStyles[lang] == "cjk" {
+				return fmt.Sprintf("%d年%d月%d日", d.Year(), int(d.Month()), d.Day())
+			}
+			return d.Format("2006-01-02")
+		}
+		if note := overlayNote(row.Overlay, row.PublicPerGPUDC, dd.Currency, t, date); note != "" {
+			price += fmt.Sprintf(t("overlay.note"), note) // a team's figure, marked as such
+		}
+		asOf := date(row.Price.AsOf)
+		prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))
+		return fmt.Sprintf(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
+	case "link":
+		if len(kv) != 1 || len(args) != 0 {
+			return "", fmt.Errorf(`want {{< link gpu="id" >}}, provider="id", guide="slug" or model="id"`)
+		}
+		for k, v := range kv {
+			switch k {
+			case "gpu":
+				g, err := gpu(v)
+				if err != nil {
+					return "", err
+				}
+				return fmt.Sprintf("[%s](%s)", mdText(g.Name), r.url("gpus/"+g.ID+"/")), nil
+			case "provider":
+				p := c.Provider(v)
+				if p == nil && c.Hidden("providers", v) {
+					return mdText(t("overlay.hidden.provider")), nil // left out by the team's overlay
+				}
+				if p == nil {
+					var ids []string
+					for _, p := range c.Providers {
+						ids = append(ids, p.ID)
+					}
+					return "", fmt.Errorf("unknown provider %q%s", v, didYouMean(v, ids))
+				}
+				return fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")), nil
+			case "model":
+				m := c.Model(v)
+				if m == nil {
+					return "", fmt.Errorf("unknown model %q", v)
+				}
+				return fmt.Sprintf("[%s](%s)", mdText(m.Name), r.url("models/"+m.ID+"/")), nil
+			case "guide":
+				title, ok := r.guides[lang][v]
+				if !ok {
+					return "", fmt.Errorf("unknown guide %q", v)
+				}
+				if r.top[v] {
+					return fmt.Sprintf("[%s](%s)", mdText(title), r.url(v+"/")), nil
+				}
+				return fmt.Sprintf("[%s](%s)", mdText(title), r.url("guides/"+v+"/")), nil
+			}
+			return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
+		}
+	case "site":
+		return siteShortcode(c, args)
+	case "sizing":
+		if len(args) != 1 {
+			return "", fmt.Errorf(`want {{< sizing "name" >}}`)
+		}
+		if t, ok := sizingText()[args[0]]; ok {
+			return t, nil
+		}
+		return "", fmt.Errorf("unknown sizing text %q%s", args[0], didYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
+	}
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, site, sizing)")
+}
+
+// mdText makes a catalog value safe to splice into a guide's Markdown as
+// plain text, whatever the page's raw-HTML setting: every ASCII
+// punctuation character becomes a numeric character reference. CommonMark
+// never reads a reference as markup (no emphasis, link, autolink or HTML
+// tag can start from one), goldmark renders it back as the character,
+// escaped, and inside a raw-HTML block the browser reads it as text. So a
+// GPU name such as "<script>" or "[x](javascript:...)" shows as written
+// and runs nothing.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && r > ' ' && !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			fmt.Fprintf(&b, "&#%d;", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func gpuIDs(c *catalog.Catalog) []string {
+	out := make([]string, len(c.GPUs))
+	for i, g := range c.GPUs {
+		out[i] = g.ID
+	}
+	return out
+}
+
+func didYouMean(s string, cands []string) string {
+	if x := diag.Suggest(s, cands); x != "" {
+		return " (did you mean " + strconv.Quote(x) + "?)"
+	}
+	return ""
+}
+
+// sizingText is what the methodology page quotes from the sizing engine,
+// so the page and the engine cannot disagree.
+func sizingText() map[string]string {
+	return map[string]string{
+		"bytes_per_param":   sizing.BytesPerParamRationale,
+		"overhead":          sizing.OverheadRationale,
+		"usable_memory":     sizing.UsableMemoryRationale,
+		"max_search_gpus":   strconv.Itoa(sizing.MaxSearchGPUs),
+		"max_node_tp":       strconv.Itoa(sizing.MaxNodeTP),
+		"prefill_chunk":     strconv.Itoa(sizing.PrefillChunkTokens),
+		"nf4_bits":          strconv.FormatFloat(sizing.NF4BitsPerParam, 'f', 3, 64),
+		"overhead_gib":      strconv.FormatFloat(float64(sizing.OverheadBytes)/(1<<30), 'f', -1, 64),
+		"reserve_pct":       strconv.FormatFloat(sizing.ReserveFraction*100, 'f', -1, 64),
+		"model_state_bytes": strconv.Itoa(sizing.ModelStateBytesPerParam),
+	}
+}

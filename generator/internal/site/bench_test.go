@@ -1,0 +1,127 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+)
+
+// Page weight budgets (brotli bytes of a page's HTML plus the CSS and JS it
+// loads): 35 KB for every page; the calculator's WebAssembly is budgeted
+// separately (2.0 MB raw, 500 KB brotli).
+const (
+	pageBudget    = 35 * 1000
+	wasmRawBudget = 2 * 1000 * 1000
+	wasmBrBudget  = 500 * 1000
+)
+
+var assetRef = regexp.MustCompile(`(?:<script src|<link rel="stylesheet" href)="([^"]+)"`)
+
+// repoBuild builds the real site once for a benchmark.
+func repoBuild(b *testing.B) string {
+	b.Helper()
+	out := filepath.Join(b.TempDir(), "public")
+	now := time.Now().UTC()
+	res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, Precompress: true,
+		Now: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)})
+	if res == nil {
+		b.Fatalf("build failed: %v", d.Errors())
+	}
+	return out
+}
+
+func brSize(b *testing.B, out, p string) int {
+	st, err := os.Stat(filepath.Join(out, p+".br"))
+	if err != nil {
+		raw, err2 := os.Stat(filepath.Join(out, p))
+		if err2 != nil {
+			b.Fatalf("%s: %v", p, err)
+		}
+		return int(raw.Size()) // under 256 bytes: not precompressed
+	}
+	return int(st.Size())
+}
+
+// BenchmarkPageWeight reports, per page template, the brotli bytes a first
+// visit downloads (HTML + CSS + JS it loads) and fails when a page is over
+// budget. It is a size check, so it runs once whatever -benchtime says.
+func BenchmarkPageWeight(b *testing.B) {
+	out := repoBuild(b)
+	pages := map[string]string{
+		"home": "index.html", "gpu-index": "gpus/index.html", "gpu": "gpus/h100-sxm5-80gb/index.html",
+		"providers": "providers/index.html", "provider": "providers/aws/index.html", "pricing": "pricing/index.html", "pricing-all": "pricing/all/index.html",
+		"guides": "guides/index.html", "guide": "guides/scenario-llm-fine-tuning/index.html", "faq": "faq/index.html",
+		"methodology": "methodology/index.html", "models": "models/index.html", "model": "models/llama-3-8b/index.html",
+		"compare-pair": "compare/a100-sxm4-80gb-vs-h100-sxm5-80gb/index.html", "compare": "compare/index.html",
+		"calculator": "calculator/index.html", "tco": "tco/index.html", "charts": "charts/index.html", "api": "api/index.html",
+		"404": "404.html",
+	}
+	names := make([]string, 0, len(pages))
+	for k := range pages {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i := 0; i < b.N; i++ {
+		if i > 0 {
+			continue
+		}
+		for _, name := range names {
+			p := pages[name]
+			html, err := os.ReadFile(filepath.Join(out, p))
+			if err != nil {
+				b.Fatal(err)
+			}
+			total := brSize(b, out, p)
+			for _, m := range assetRef.FindAllStringSubmatch(string(html), -1) {
+				total += brSize(b, out, strings.TrimPrefix(m[1], "/"))
+			}
+			b.ReportMetric(float64(total), name+"-br-bytes")
+			b.Logf("%-12s %6d brotli bytes (HTML + CSS + JS)", name, total)
+			if total > pageBudget {
+				b.Errorf("%s (%s): %d brotli bytes, over the %d budget", name, p, total, pageBudget)
+			}
+		}
+		wasm, _ := filepath.Glob(filepath.Join(out, "assets", "size.*.wasm"))
+		if len(wasm) != 1 {
+			b.Fatalf("want one wasm file, got %v", wasm)
+		}
+		st, _ := os.Stat(wasm[0])
+		br := brSize(b, out, strings.TrimPrefix(wasm[0], out+"/"))
+		b.ReportMetric(float64(st.Size()), "wasm-raw-bytes")
+		b.ReportMetric(float64(br), "wasm-br-bytes")
+		if st.Size() > wasmRawBudget || br > wasmBrBudget {
+			b.Errorf("wasm: %d raw / %d brotli bytes, budget %d / %d", st.Size(), br, wasmRawBudget, wasmBrBudget)
+		}
+	}
+}
+
+// BenchmarkLoad is the baseline of BenchmarkBuild: loading and validating
+// the real catalog, the first stage of every build.
+func BenchmarkLoad(b *testing.B) {
+	now := time.Now().UTC()
+	for i := 0; i < b.N; i++ {
+		if c, d := catalog.Load(filepath.Join("..", "..", ".."), now); c == nil {
+			b.Fatal(d.Errors())
+		}
+	}
+}
+
+// BenchmarkBuild times a whole build of the real site (WebAssembly from
+// Go's build cache, no precompression); compare it with BenchmarkLoad in
+// the same run.
+func BenchmarkBuild(b *testing.B) {
+	root := filepath.Join("..", "..", "..")
+	out := filepath.Join(b.TempDir(), "public")
+	now := time.Now().UTC()
+	for i := 0; i < b.N; i++ {
+		if res, d := Run(Options{Root: root, Out: out, Now: now}); res == nil {
+			b.Fatal(d.Errors())
+		}
+	}
+}

@@ -1,0 +1,169 @@
+package site
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var assetHash = regexp.MustCompile(`(/assets/[\w/-]+)\.[0-9A-Za-z]{8,10}\.(css|js|wasm)`)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+func buildAt(t *testing.T, root, out string, base string) *Result {
+	t.Helper()
+	return buildOpts(t, Options{Root: root, Out: out, BaseURL: base, Now: fixtureNow})
+}
+
+func buildOpts(t *testing.T, o Options) *Result {
+	t.Helper()
+	res, d := Run(o)
+	if res == nil {
+		var b strings.Builder
+		d.Print(&b)
+		t.Fatalf("build failed:\n%s", b.String())
+	}
+	return res
+}
+
+// TestGolden renders the fixture site and compares chosen pages with the
+// golden files (go test ./generator/internal/build -run TestGolden -update).
+func TestGolden(t *testing.T) {
+	root := fixture(t)
+	out := filepath.Join(t.TempDir(), "public")
+	buildOpts(t, Options{Root: root, Out: out, Now: fixtureNow, NoMinify: true})
+	pages := []string{
+		"index.html",
+		"gpus/index.html",
+		"gpus/alpha-80gb/index.html",
+		"providers/acme/index.html",
+		"pricing/index.html",
+		"guides/first-guide/index.html",
+		"faq/index.html",
+		"models/tiny-7b/index.html",
+		"zh/index.html",
+		"zh/gpus/alpha-80gb/index.html",
+		"zh/providers/drachen/index.html",
+		"zh/guides/first-guide/index.html",
+		"zh/faq/index.html",
+		"sitemap.xml",
+		"robots.txt",
+	}
+	for _, p := range pages {
+		got, err := os.ReadFile(filepath.Join(out, p))
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		// Asset hashes change with every CSS or JS edit; the goldens are
+		// about the pages, so the hashes are normalised.
+		got = assetHash.ReplaceAll(got, []byte("$1.HASH.$2"))
+		golden := filepath.Join("testdata", "golden", strings.ReplaceAll(p, "/", "__"))
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Errorf("%s: %v (run with -update to create)", p, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s (run with -update after checking the change)\n%s", p, golden, firstDiff(string(want), string(got)))
+		}
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + itoa(i+1) + ":\n- " + x + "\n+ " + y
+		}
+	}
+	return ""
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestDeterministic builds twice and compares every byte.
+func TestDeterministic(t *testing.T) {
+	root := fixture(t)
+	a := buildAt(t, root, filepath.Join(t.TempDir(), "a"), "")
+	b := buildAt(t, root, filepath.Join(t.TempDir(), "b"), "")
+	if a.Files != b.Files {
+		t.Fatalf("file counts differ: %d vs %d", a.Files, b.Files)
+	}
+	for _, p := range a.Tree.Paths() {
+		x, _ := a.Tree.Get(p)
+		y, ok := b.Tree.Get(p)
+		if !ok || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two builds", p)
+		}
+	}
+}
+
+// TestFailedBuildLeavesOutputUntouched builds once, breaks the data, builds
+// again and checks that every file of the first build is still there and
+// unchanged, with nothing added.
+func TestFailedBuildLeavesOutputUntouched(t *testing.T) {
+	root := fixture(t)
+	out := filepath.Join(t.TempDir(), "public")
+	first := buildAt(t, root, out, "")
+	before := snapshot(t, out)
+	if len(before) != first.Files+1 { // the site's files and the output's manifest
+		t.Fatalf("snapshot has %d files, build reported %d and its manifest", len(before), first.Files)
+	}
+	edit(t, root, "data/offers/acme.toml", "price = 0.75", "price = -1")
+	if res, d := Run(Options{Root: root, Out: out, Now: fixtureNow}); res != nil || !d.HasErrors() {
+		t.Fatal("broken data built successfully")
+	}
+	after := snapshot(t, out)
+	if len(after) != len(before) {
+		t.Fatalf("output has %d files after a failed build, had %d", len(after), len(before))
+	}
+	for p, b := range before {
+		if !bytes.Equal(after[p], b) {
+			t.Errorf("%s changed after a failed build", p)
+		}
+	}
+	// No temporary directories are left beside the output.
+	ents, _ := os.ReadDir(filepath.Dir(out))
+	for _, e := range ents {
+		if e.Name() != "public" {
+			t.Errorf("stray %s left beside the output", e.Name())
+		}
+	}
+}
+
+func snapshot(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.IsDir() {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			m[rel] = b
+		}
+		return nil
+	})
+	return m
+}

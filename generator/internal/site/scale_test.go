@@ -1,0 +1,205 @@
+package site
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+)
+
+// scaleSite copies the repository's site into dir with every GPU copied k
+// times over (ids "<id>-k2" ...), each copy with every offer of the
+// original, so pages grow with k and compare pages with k squared. The
+// copy is valid for check; data/ is never written.
+func scaleSite(t testing.TB, dir string, k int) {
+	t.Helper()
+	repo := filepath.Join("..", "..", "..")
+	for _, d := range []string{"content", "templates", "static", "data"} {
+		if err := os.CopyFS(filepath.Join(dir, d), os.DirFS(filepath.Join(repo, d))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The WebAssembly is compiled from the generator's sources.
+	if err := os.CopyFS(filepath.Join(dir, "generator"), os.DirFS(filepath.Join(repo, "generator"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(repo, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	if k <= 1 {
+		return
+	}
+	gpus, _ := filepath.Glob(filepath.Join(dir, "data", "gpus", "*.toml"))
+	nameRE := regexp.MustCompile(`(?m)^name = "([^"]*)"`)
+	for _, g := range gpus {
+		b, _ := os.ReadFile(g)
+		id := strings.TrimSuffix(filepath.Base(g), ".toml")
+		for c := 2; c <= k; c++ {
+			copy := nameRE.ReplaceAllString(string(b), fmt.Sprintf(`name = "$1 (copy %d)"`, c))
+			os.WriteFile(filepath.Join(dir, "data", "gpus", fmt.Sprintf("%s-k%d.toml", id, c)), []byte(copy), 0o644)
+		}
+	}
+	offers, _ := filepath.Glob(filepath.Join(dir, "data", "offers", "*.toml"))
+	gpuRE := regexp.MustCompile(`(?m)^gpu = "([^"]*)"`)
+	instRE := regexp.MustCompile(`(?m)^instance = "([^"]*)"`)
+	for _, f := range offers {
+		b, _ := os.ReadFile(f)
+		src := string(b)
+		blocks := strings.Split(src, "\n[[offers]]\n")
+		var out strings.Builder
+		out.WriteString(src)
+		for _, blk := range blocks[1:] {
+			for c := 2; c <= k; c++ {
+				cp := gpuRE.ReplaceAllString(blk, fmt.Sprintf(`gpu = "$1-k%d"`, c))
+				cp = instRE.ReplaceAllString(cp, fmt.Sprintf(`instance = "$1-k%d"`, c))
+				out.WriteString("\n[[offers]]\n" + strings.TrimRight(cp, "\n") + "\n")
+			}
+		}
+		os.WriteFile(f, []byte(out.String()), 0o644)
+	}
+}
+
+// generatorBinary builds the generator once for the benchmarks.
+func generatorBinary(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "generator")
+	cmd := exec.Command("go", "build", "-o", bin, "./generator")
+	cmd.Dir = filepath.Join("..", "..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// run runs a command and returns its wall time, CPU time (user + system)
+// and peak resident memory.
+func measure(b *testing.B, dir string, name string, args ...string) (wall, cpu time.Duration, peakMiB float64) {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	wall = time.Since(start)
+	if err != nil {
+		b.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return wall, cpu, float64(ru.Maxrss) / 1024 // Linux reports KiB
+}
+
+func treeBytes(dir string) (files int, n int64) {
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				files++
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return
+}
+
+// BenchmarkScale builds the site scaled K = 1 and 4 times with the
+// generator binary, without precompression, with it (warm cache) and with
+// it after one price changed, and reports per build: pages, wall and CPU
+// time, ms per page, peak memory and bytes written; and, measured in the
+// same run, the baselines: copying the output tree (cp -r, the floor for
+// writing it) and loading the catalog. Ratios against the baselines are
+// reported as x-cp and x-load.
+func BenchmarkScale(b *testing.B) {
+	if _, err := exec.LookPath("cp"); err != nil {
+		b.Skip("needs cp")
+	}
+	bin := generatorBinary(b)
+	for _, k := range []int{1, 4} {
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			root := filepath.Join(b.TempDir(), "site")
+			scaleSite(b, root, k)
+			loadStart := time.Now()
+			if _, d := catalog.Load(root, time.Now().UTC()); d.HasErrors() {
+				b.Fatalf("scaled catalog: %v", d.Errors())
+			}
+			load := time.Since(loadStart)
+			cache := filepath.Join(b.TempDir(), "cache")
+			out := filepath.Join(b.TempDir(), "public")
+			plain := filepath.Join(b.TempDir(), "plain")
+			// Warm the Go build cache for the WebAssembly and the
+			// precompression cache, outside the measurements.
+			measure(b, root, bin, "build", "-root", root, "-out", out, "-cache-dir", cache)
+			for i := 0; i < b.N; i++ {
+				w0, c0, m0 := measure(b, root, bin, "build", "-root", root, "-out", plain, "-no-precompress")
+				files, bytes0 := treeBytes(plain)
+				pages := countPages(plain)
+				w1, c1, m1 := measure(b, root, bin, "build", "-root", root, "-out", out, "-cache-dir", cache)
+				// One price changes: the rebuild with precompression
+				// against the same rebuild without.
+				editPrice(b, root, i)
+				w2, _, _ := measure(b, root, bin, "build", "-root", root, "-out", out, "-cache-dir", cache)
+				w3, _, _ := measure(b, root, bin, "build", "-root", root, "-out", plain, "-no-precompress")
+				cp := filepath.Join(b.TempDir(), "copy")
+				wc, _, _ := measure(b, root, "cp", "-r", plain, cp)
+				b.ReportMetric(float64(pages), "pages")
+				b.ReportMetric(float64(files), "files")
+				b.ReportMetric(float64(bytes0)/(1<<20), "MiB-written")
+				b.ReportMetric(w0.Seconds(), "s-wall-noprecompress")
+				b.ReportMetric(c0.Seconds(), "s-cpu-noprecompress")
+				b.ReportMetric(float64(w0.Milliseconds())/float64(pages), "ms/page")
+				b.ReportMetric(m0, "MiB-peak-noprecompress")
+				b.ReportMetric(w1.Seconds(), "s-wall-precompress")
+				b.ReportMetric(c1.Seconds(), "s-cpu-precompress")
+				b.ReportMetric(m1, "MiB-peak-precompress")
+				b.ReportMetric(w2.Seconds()/w3.Seconds(), "x-rebuild-precompress/plain")
+				b.ReportMetric(wc.Seconds(), "s-cp")
+				b.ReportMetric(w0.Seconds()/wc.Seconds(), "x-cp")
+				b.ReportMetric(load.Seconds(), "s-load")
+				b.ReportMetric(w0.Seconds()/load.Seconds(), "x-load")
+			}
+		})
+	}
+}
+
+func countPages(dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".html") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// editPrice changes the first on-demand price of data/offers/lambda.toml
+// by a cent, as a contributor's price update would.
+func editPrice(b *testing.B, root string, i int) {
+	b.Helper()
+	f := filepath.Join(root, "data", "offers", "lambda.toml")
+	src, err := os.ReadFile(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^price = ([0-9.]+)$`)
+	m := re.FindSubmatchIndex(src)
+	if m == nil {
+		b.Fatal("no price in lambda.toml")
+	}
+	var v float64
+	fmt.Sscan(string(src[m[2]:m[3]]), &v)
+	out := append([]byte{}, src[:m[2]]...)
+	out = append(out, fmt.Sprintf("%.2f", v+0.01*float64(i%2*2-1))...)
+	out = append(out, src[m[3]:]...)
+	os.WriteFile(f, out, 0o644)
+}

@@ -1,0 +1,81 @@
+package site
+
+import (
+	"bytes"
+	"encoding/xml"
+	"sort"
+	"strings"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
+)
+
+// siteFiles adds the files of the whole site, made once every page is
+// queued: the sitemap, _headers and robots.txt.
+func (s *siteBuild) siteFiles() {
+	s.tree.Add("sitemap.xml", s.sitemap())
+	s.tree.Add("_headers", []byte(Headers(s.base)))
+	// The sitemap protocol wants absolute URLs: the Sitemap line is only
+	// written when base_url (or -base-url) names a host.
+	robots := "User-agent: *\nAllow: /\n"
+	if s.origin != "" {
+		robots += "Sitemap: " + s.origin + s.base + "sitemap.xml\n"
+	}
+	s.tree.Add("robots.txt", []byte(robots))
+}
+
+// sitemap lists every page (the 404 pages aside) with, where the site
+// has more than one edition, each edition's URL as an hreflang alternate
+// (Google's sitemap form of <link rel="alternate" hreflang>).
+func (s *siteBuild) sitemap() []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	paths := append([]string(nil), s.html...)
+	sort.Strings(paths)
+	for _, p := range paths {
+		b.WriteString("<url><loc>")
+		xml.EscapeText(&b, []byte(s.origin+s.base+p))
+		b.WriteString("</loc>")
+		if len(s.editions) > 1 {
+			page := s.pagePath(p)
+			for _, l := range s.editions {
+				b.WriteString(`<xhtml:link rel="alternate" hreflang="`)
+				xml.EscapeText(&b, []byte(l.Tag))
+				b.WriteString(`" href="`)
+				xml.EscapeText(&b, []byte(s.origin+pages.URL(s.editions, s.base, l.Code, page)))
+				b.WriteString(`"/>`)
+			}
+		}
+		b.WriteString("</url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	return b.Bytes()
+}
+
+// pagePath strips an edition prefix from an output path ("zh/gpus/" ->
+// "gpus/").
+func (s *siteBuild) pagePath(p string) string {
+	for _, l := range s.editions[1:] {
+		if rest, ok := strings.CutPrefix(p, l.Code+"/"); ok {
+			return rest
+		}
+	}
+	return p
+}
+
+// CSP is the site's Content Security Policy: everything from the site
+// itself, no inline scripts or styles; WebAssembly compilation is allowed
+// for the calculator.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// Headers returns a _headers file (Netlify / Cloudflare Pages format):
+// the CSP on every page, immutable caching for content-hashed assets and
+// short caching for everything else.
+func Headers(base string) string {
+	return base + "*\n" +
+		"  Content-Security-Policy: " + CSP + "\n" +
+		"  X-Content-Type-Options: nosniff\n" +
+		"  Referrer-Policy: strict-origin-when-cross-origin\n" +
+		"  Cache-Control: public, max-age=300, must-revalidate\n" +
+		base + "assets/*\n" +
+		"  Cache-Control: public, max-age=31536000, immutable\n"
+}
