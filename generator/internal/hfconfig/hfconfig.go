@@ -265,25 +265,72 @@ func join(list []string) string {
 	return string(b)
 }
 
-// model reads the architecture of one family and counts its parameters.
+// model reads the architecture of one family and counts its parameters, in
+// phases: the dimensions every family has, the modules of a dense layer,
+// the sliding windows, the family's experts (and DeepSeek's latent
+// attention), and the totals.
 //
 //go:noinline
 func (r *reader) model(arch string) (sizing.Model, error) {
-	var m sizing.Model
-	h := r.num("hidden_size", 0, true, 1)
-	layers := r.num("num_hidden_layers", 0, true, 1)
-	heads := r.num("num_attention_heads", 0, true, 1)
-	kv := r.num("num_key_value_heads", heads, false, 1)
+	dm, err := r.dims(arch)
+	if err != nil {
+		return sizing.Model{}, err
+	}
+	m := dm.sizingModel()
+	cnt := r.layerCounts(arch, dm)
+	r.slidingWindow(arch, &m, dm.layers)
+	switch arch {
+	case "mixtral":
+		r.mixtralExperts(&m, &cnt)
+	case "qwen3_moe":
+		r.qwen3MoEExperts(&m, &cnt, dm)
+	case "deepseek_v3":
+		r.latentAttention(&m, &cnt, dm)
+		r.deepseekExperts(&m, &cnt, dm)
+	}
+	if r.err != nil {
+		return m, r.err
+	}
+	// The totals.
+	if m.Experts > 0 && m.ExpertsPerToken > m.Experts {
+		v := r.at("num_experts_per_tok")
+		return m, newError("experts", v.line, v.col, "num_experts_per_tok", strconv.Itoa(m.ExpertsPerToken), strconv.Itoa(m.Experts), "", "")
+	}
+	m.Params, m.ActiveParams = cnt.totals()
+	if m.ActiveParams == m.Params {
+		m.ActiveParams = 0
+	}
+	return m, nil
+}
+
+// dims are the dimensions every family has, as the file states them or the
+// family defaults them.
+type dims struct {
+	hidden, layers, heads, kvHeads int
+	vocab, ffn, headDim            int
+	tied                           bool
+}
+
+// dims reads the dimensions every family has: hidden_size,
+// num_hidden_layers, num_attention_heads, num_key_value_heads, vocab_size,
+// intermediate_size, head_dim and tie_word_embeddings, with the family's
+// defaults, and checks that the heads divide as attention needs.
+func (r *reader) dims(arch string) (dims, error) {
+	var d dims
+	d.hidden = r.num("hidden_size", 0, true, 1)
+	d.layers = r.num("num_hidden_layers", 0, true, 1)
+	d.heads = r.num("num_attention_heads", 0, true, 1)
+	d.kvHeads = r.num("num_key_value_heads", d.heads, false, 1)
 	// Gemma3TextConfig defaults vocab_size to 262,208, and Google's
 	// gemma-3 files leave it out (transformers configuration_gemma3.py).
 	vocabDefault := 0
 	if arch == "gemma3" {
 		vocabDefault = 262208
 	}
-	vocab := r.num("vocab_size", vocabDefault, vocabDefault == 0, 1)
-	ffn := r.num("intermediate_size", 0, arch != "qwen3_moe", 1)
-	if arch == "qwen3_moe" && ffn == 0 {
-		ffn = r.num("moe_intermediate_size", 0, true, 1)
+	d.vocab = r.num("vocab_size", vocabDefault, vocabDefault == 0, 1)
+	d.ffn = r.num("intermediate_size", 0, arch != "qwen3_moe", 1)
+	if arch == "qwen3_moe" && d.ffn == 0 {
+		d.ffn = r.num("moe_intermediate_size", 0, true, 1)
 	}
 	headDimDefault := 0
 	tieDefault := false
@@ -292,34 +339,49 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 		tieDefault = true
 		headDimDefault = 256 // Gemma2Config / Gemma3TextConfig default
 	}
-	headDim := r.num("head_dim", headDimDefault, false, 1)
-	tied := r.boolean("tie_word_embeddings", tieDefault)
+	d.headDim = r.num("head_dim", headDimDefault, false, 1)
+	d.tied = r.boolean("tie_word_embeddings", tieDefault)
 	if r.err != nil {
-		return m, r.err
+		return d, r.err
 	}
+	// The KV heads must divide the heads and, without a head_dim, the
+	// heads the hidden size, whose share is then the head dimension.
+	h, heads, kv := d.hidden, d.heads, d.kvHeads
 	if kv > heads || heads%kv != 0 {
 		v := r.at("num_key_value_heads")
-		return m, newError("kv_heads", v.line, v.col, "num_key_value_heads", strconv.Itoa(kv), strconv.Itoa(heads), "", "")
+		return d, newError("kv_heads", v.line, v.col, "num_key_value_heads", strconv.Itoa(kv), strconv.Itoa(heads), "", "")
 	}
-	if headDim == 0 && h%heads != 0 {
+	if d.headDim == 0 && h%heads != 0 {
 		v := r.at("num_attention_heads")
-		return m, newError("heads_hidden", v.line, v.col, "num_attention_heads", strconv.Itoa(heads), strconv.Itoa(h), "", "")
+		return d, newError("heads_hidden", v.line, v.col, "num_attention_heads", strconv.Itoa(heads), strconv.Itoa(h), "", "")
 	}
-	if headDim == 0 {
-		headDim = h / heads
+	if d.headDim == 0 {
+		d.headDim = h / heads
 	}
-	m = sizing.Model{Layers: layers, Hidden: h, Heads: heads, KVHeads: kv, FFN: ffn, Vocab: vocab, TiedEmbeddings: tied}
-	if headDim != h/heads || h%heads != 0 {
-		m.HeadDim = headDim
-	}
+	return d, nil
+}
 
-	// Per-layer parameters (see countParams).
+// sizingModel is the engine's model of the dimensions, with HeadDim set
+// only when it is not hidden/heads.
+func (d dims) sizingModel() sizing.Model {
+	h, heads := d.hidden, d.heads
+	m := sizing.Model{Layers: d.layers, Hidden: h, Heads: heads, KVHeads: d.kvHeads, FFN: d.ffn, Vocab: d.vocab, TiedEmbeddings: d.tied}
+	if d.headDim != h/heads || h%heads != 0 {
+		m.HeadDim = d.headDim
+	}
+	return m
+}
+
+// layerCounts counts the parameters of the embeddings and of every layer as
+// a dense layer (see counts): the attention projections, the norms and the
+// gated MLP, with the family's biases and extra norms.
+func (r *reader) layerCounts(arch string, dm dims) counts {
 	var cnt counts
-	cnt.h, cnt.layers, cnt.vocab, cnt.tied = float64(h), float64(layers), float64(vocab), tied
-	hf, a, kvf, d := float64(h), float64(heads), float64(kv), float64(headDim)
+	cnt.h, cnt.layers, cnt.vocab, cnt.tied = float64(dm.hidden), float64(dm.layers), float64(dm.vocab), dm.tied
+	hf, a, kvf, d := float64(dm.hidden), float64(dm.heads), float64(dm.kvHeads), float64(dm.headDim)
 	cnt.attn = hf*a*d + 2*hf*kvf*d + a*d*hf // q, k, v, o
 	cnt.norms = 2 * hf                      // input and post-attention RMSNorm
-	mlp := 3 * hf * float64(ffn)            // gate, up, down
+	mlp := 3 * hf * float64(dm.ffn)         // gate, up, down
 
 	switch arch {
 	case "llama":
@@ -327,7 +389,7 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 			cnt.attn += a*d + 2*kvf*d + hf
 		}
 		if r.boolean("mlp_bias", false) {
-			mlp += 2*float64(ffn) + hf
+			mlp += 2*float64(dm.ffn) + hf
 		}
 	case "qwen2":
 		cnt.attn += a*d + 2*kvf*d // q, k, v biases (Qwen2Attention)
@@ -343,8 +405,13 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 		cnt.attn += 2 * d // q_norm, k_norm
 	}
 	cnt.dense, cnt.denseLayers = mlp, cnt.layers
+	return cnt
+}
 
-	// Sliding windows.
+// slidingWindow reads the family's sliding-window attention into m: the
+// window and, when not every one of the layers uses it, how many do
+// (LocalLayers).
+func (r *reader) slidingWindow(arch string, m *sizing.Model, layers int) {
 	switch arch {
 	case "mistral", "phi3", "mixtral":
 		if w := r.num("sliding_window", 0, false, 0); w > 0 {
@@ -385,107 +452,119 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 			}
 		}
 	}
+}
 
-	// Mixture of experts.
-	switch arch {
-	case "mixtral":
-		e := r.num("num_local_experts", 0, true, 1)
-		k := r.num("num_experts_per_tok", 0, true, 1)
-		m.Experts, m.ExpertsPerToken = e, k
-		cnt.moeLayers, cnt.denseLayers = cnt.layers, 0
-		cnt.router = hf * float64(e)
-		cnt.expert, cnt.experts, cnt.active = mlp, float64(e), float64(k)
-	case "qwen3_moe":
-		e := r.num("num_experts", 0, true, 1)
-		k := r.num("num_experts_per_tok", 0, true, 1)
-		f := r.num("moe_intermediate_size", 0, true, 1)
-		step := r.num("decoder_sparse_step", 1, false, 1)
-		// Layer i is sparse when (i+1) is a multiple of the step and i is
-		// not listed in mlp_only_layers (Qwen3MoeDecoderLayer); counted
-		// with a bit per layer only when the list is given.
-		moe := layers / step
-		if ml, _ := r.obj.get("mlp_only_layers"); ml != nil && ml.kind == jArray && len(ml.items) > 0 {
-			seen := make([]uint64, layers/64+1)
-			for _, it := range ml.items {
-				if it.kind == jNumber && it.num >= 0 && it.num < float64(layers) && it.num == float64(int(it.num)) {
-					i := int(it.num)
-					if seen[i/64]&(1<<(i%64)) == 0 && (i+1)%step == 0 {
-						moe--
-					}
-					seen[i/64] |= 1 << (i % 64)
+// mixtralExperts reads Mixtral's mixture of experts: every layer routes to
+// num_experts_per_tok of num_local_experts copies of the dense MLP.
+func (r *reader) mixtralExperts(m *sizing.Model, cnt *counts) {
+	e := r.num("num_local_experts", 0, true, 1)
+	k := r.num("num_experts_per_tok", 0, true, 1)
+	m.Experts, m.ExpertsPerToken = e, k
+	cnt.moeLayers, cnt.denseLayers = cnt.layers, 0
+	cnt.router = cnt.h * float64(e)
+	cnt.expert, cnt.experts, cnt.active = cnt.dense, float64(e), float64(k)
+}
+
+// qwen3MoEExperts reads Qwen3-MoE's mixture of experts: num_experts
+// experts moe_intermediate_size wide, num_experts_per_tok per token, in the
+// sparse layers (decoder_sparse_step, mlp_only_layers); the other layers
+// keep the dense MLP.
+func (r *reader) qwen3MoEExperts(m *sizing.Model, cnt *counts, dm dims) {
+	layers, hf := dm.layers, cnt.h
+	e := r.num("num_experts", 0, true, 1)
+	k := r.num("num_experts_per_tok", 0, true, 1)
+	f := r.num("moe_intermediate_size", 0, true, 1)
+	step := r.num("decoder_sparse_step", 1, false, 1)
+	// Layer i is sparse when (i+1) is a multiple of the step and i is
+	// not listed in mlp_only_layers (Qwen3MoeDecoderLayer); counted
+	// with a bit per layer only when the list is given.
+	moe := layers / step
+	if ml, _ := r.obj.get("mlp_only_layers"); ml != nil && ml.kind == jArray && len(ml.items) > 0 {
+		seen := make([]uint64, layers/64+1)
+		for _, it := range ml.items {
+			if it.kind == jNumber && it.num >= 0 && it.num < float64(layers) && it.num == float64(int(it.num)) {
+				i := int(it.num)
+				if seen[i/64]&(1<<(i%64)) == 0 && (i+1)%step == 0 {
+					moe--
 				}
+				seen[i/64] |= 1 << (i % 64)
 			}
-		}
-		m.Experts, m.ExpertsPerToken, m.FFN = e, k, f
-		m.DenseLayers = layers - moe
-		if m.DenseLayers > 0 {
-			m.DenseFFN = ffn
-		}
-		cnt.moeLayers, cnt.denseLayers = float64(moe), float64(layers-moe)
-		cnt.router = hf * float64(e)
-		cnt.expert, cnt.experts, cnt.active = 3*hf*float64(f), float64(e), float64(k)
-	case "deepseek_v3":
-		kvr := r.num("kv_lora_rank", 0, true, 1)
-		qr := r.num("q_lora_rank", 0, false, 0)
-		nope := r.num("qk_nope_head_dim", 0, true, 1)
-		rope := r.num("qk_rope_head_dim", 0, true, 1)
-		vd := r.num("v_head_dim", 0, true, 1)
-		e := r.num("n_routed_experts", 0, false, 0)
-		if r.err != nil {
-			return m, r.err
-		}
-		qk := float64(nope + rope)
-		m.KVLoRARank, m.QLoRARank, m.QKRopeHeadDim, m.VHeadDim = kvr, qr, rope, vd
-		m.HeadDim = nope + rope
-		m.KVHeads = heads // MLA has no KV heads of its own; the latent serves all
-		// MLA projections and their norms (DeepseekV3Attention).
-		if qr > 0 {
-			cnt.attn = hf*float64(qr) + float64(qr) + float64(qr)*a*qk
-		} else {
-			cnt.attn = hf * a * qk
-		}
-		cnt.attn += hf*float64(kvr+rope) + float64(kvr) + float64(kvr)*a*float64(nope+vd) + a*float64(vd)*hf
-		if e > 0 {
-			k := r.num("num_experts_per_tok", 0, true, 1)
-			f := r.num("moe_intermediate_size", 0, true, 1)
-			shared := r.num("n_shared_experts", 0, false, 0)
-			first := r.num("first_k_dense_replace", 0, false, 0)
-			freq := r.num("moe_layer_freq", 1, false, 1)
-			if first > layers {
-				first = layers
-			}
-			moe := 0
-			for i := first; i < layers; i++ {
-				if i%freq == 0 {
-					moe++
-				}
-			}
-			m.Experts, m.ExpertsPerToken, m.FFN = e, k, f
-			m.SharedExperts, m.DenseLayers, m.DenseFFN = shared, layers-moe, ffn
-			if m.DenseLayers == 0 {
-				m.DenseFFN = 0
-			}
-			cnt.moeLayers, cnt.denseLayers = float64(moe), float64(layers-moe)
-			cnt.router = hf * float64(e)
-			if v, _ := r.obj.get("topk_method"); v != nil && v.kind == jString && v.str == "noaux_tc" {
-				cnt.router += float64(e) // e_score_correction_bias
-			}
-			cnt.expert, cnt.experts, cnt.active = 3*hf*float64(f), float64(e), float64(k)
-			cnt.shared = float64(shared) * 3 * hf * float64(f)
 		}
 	}
+	m.Experts, m.ExpertsPerToken, m.FFN = e, k, f
+	m.DenseLayers = layers - moe
+	if m.DenseLayers > 0 {
+		m.DenseFFN = dm.ffn
+	}
+	cnt.moeLayers, cnt.denseLayers = float64(moe), float64(layers-moe)
+	cnt.router = hf * float64(e)
+	cnt.expert, cnt.experts, cnt.active = 3*hf*float64(f), float64(e), float64(k)
+}
+
+// latentAttention reads DeepSeek's multi-head latent attention
+// (kv_lora_rank, q_lora_rank, qk_nope_head_dim, qk_rope_head_dim,
+// v_head_dim) into m and counts its projections and their norms in place
+// of the dense attention.
+func (r *reader) latentAttention(m *sizing.Model, cnt *counts, dm dims) {
+	kvr := r.num("kv_lora_rank", 0, true, 1)
+	qr := r.num("q_lora_rank", 0, false, 0)
+	nope := r.num("qk_nope_head_dim", 0, true, 1)
+	rope := r.num("qk_rope_head_dim", 0, true, 1)
+	vd := r.num("v_head_dim", 0, true, 1)
 	if r.err != nil {
-		return m, r.err
+		return
 	}
-	if m.Experts > 0 && m.ExpertsPerToken > m.Experts {
-		v := r.at("num_experts_per_tok")
-		return m, newError("experts", v.line, v.col, "num_experts_per_tok", strconv.Itoa(m.ExpertsPerToken), strconv.Itoa(m.Experts), "", "")
+	hf, a := cnt.h, float64(dm.heads)
+	qk := float64(nope + rope)
+	m.KVLoRARank, m.QLoRARank, m.QKRopeHeadDim, m.VHeadDim = kvr, qr, rope, vd
+	m.HeadDim = nope + rope
+	m.KVHeads = dm.heads // MLA has no KV heads of its own; the latent serves all
+	// MLA projections and their norms (DeepseekV3Attention).
+	if qr > 0 {
+		cnt.attn = hf*float64(qr) + float64(qr) + float64(qr)*a*qk
+	} else {
+		cnt.attn = hf * a * qk
 	}
-	m.Params, m.ActiveParams = cnt.totals()
-	if m.ActiveParams == m.Params {
-		m.ActiveParams = 0
+	cnt.attn += hf*float64(kvr+rope) + float64(kvr) + float64(kvr)*a*float64(nope+vd) + a*float64(vd)*hf
+}
+
+// deepseekExperts reads DeepSeek's mixture of experts, when it has
+// n_routed_experts: the first first_k_dense_replace layers are dense, and
+// from there every moe_layer_freq-th layer routes to num_experts_per_tok
+// of the routed experts, moe_intermediate_size wide, beside
+// n_shared_experts shared ones.
+func (r *reader) deepseekExperts(m *sizing.Model, cnt *counts, dm dims) {
+	e := r.num("n_routed_experts", 0, false, 0)
+	if e <= 0 {
+		return
 	}
-	return m, nil
+	layers, hf := dm.layers, cnt.h
+	k := r.num("num_experts_per_tok", 0, true, 1)
+	f := r.num("moe_intermediate_size", 0, true, 1)
+	shared := r.num("n_shared_experts", 0, false, 0)
+	first := r.num("first_k_dense_replace", 0, false, 0)
+	freq := r.num("moe_layer_freq", 1, false, 1)
+	if first > layers {
+		first = layers
+	}
+	moe := 0
+	for i := first; i < layers; i++ {
+		if i%freq == 0 {
+			moe++
+		}
+	}
+	m.Experts, m.ExpertsPerToken, m.FFN = e, k, f
+	m.SharedExperts, m.DenseLayers, m.DenseFFN = shared, layers-moe, dm.ffn
+	if m.DenseLayers == 0 {
+		m.DenseFFN = 0
+	}
+	cnt.moeLayers, cnt.denseLayers = float64(moe), float64(layers-moe)
+	cnt.router = hf * float64(e)
+	if v, _ := r.obj.get("topk_method"); v != nil && v.kind == jString && v.str == "noaux_tc" {
+		cnt.router += float64(e) // e_score_correction_bias
+	}
+	cnt.expert, cnt.experts, cnt.active = 3*hf*float64(f), float64(e), float64(k)
+	cnt.shared = float64(shared) * 3 * hf * float64(f)
 }
 
 // counts holds the per-module parameter counts of one model.

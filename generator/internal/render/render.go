@@ -144,17 +144,17 @@ func New(o Options, d *diag.List) *Renderer {
 		}
 		t := template.New("layout.html").Funcs(r.funcs())
 		if _, err := t.Parse(string(layout)); err != nil {
-			templateError(d, err)
+			templateError(d, err, "layout.html", string(layout))
 			return r
 		}
 		for i := 0; i < len(partials); i += 2 {
 			if _, err := t.New(partials[i]).Parse(partials[i+1]); err != nil {
-				templateError(d, err)
+				templateError(d, err, partials[i], partials[i+1])
 				return r
 			}
 		}
 		if _, err := t.New(name).Parse(string(src)); err != nil {
-			templateError(d, err)
+			templateError(d, err, name, string(src))
 			continue
 		}
 		r.pages[strings.TrimSuffix(name, ".html")] = t
@@ -162,11 +162,27 @@ func New(o Options, d *diag.List) *Renderer {
 	return r
 }
 
-func templateError(d *diag.List, err error) {
+// templateError reports a parse error of the template file name (its
+// source src) as "templates/FILE:LINE:COL: message". A block left open,
+// which the parser notices only at the end of the file or at the next
+// {{define}}, is reported at its opening action instead (see
+// unclosedBlock); otherwise the parser's position stands.
+func templateError(d *diag.List, err error, name, src string) {
 	if m := tmplErrRE.FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[2])
 		col, _ := strconv.Atoi(m[3])
-		d.Errorf("templates/"+m[1], line, max(col, 1), "%s", m[4])
+		msg := m[4]
+		if m[1] == name {
+			if open, def, ok := unclosedBlock(src); ok {
+				switch {
+				case msg == "unexpected EOF" && def.line == 0:
+					line, col, msg = open.line, open.col, "unclosed {{"+open.word+"}} (add {{end}})"
+				case msg == "unexpected <define> in command" && def.line == line:
+					line, col, msg = open.line, open.col, "unclosed {{"+open.word+"}} (add {{end}} before the {{define}} on line "+strconv.Itoa(def.line)+")"
+				}
+			}
+		}
+		d.Errorf("templates/"+m[1], line, max(col, 1), "%s", msg)
 		return
 	}
 	d.Errorf("templates", 0, 0, "%v", err)

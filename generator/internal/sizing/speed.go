@@ -1,0 +1,200 @@
+package sizing
+
+import "math"
+
+// peakFLOPS is the dense tensor throughput the computation runs at: FP8
+// for fp8 weights (W8A8 inference, FP8 training) when the GPU's FP8 figure
+// is known, else BF16 (weight-only int8/int4 formats dequantize to 16 bits
+// for the matrix multiplications).
+func peakFLOPS(d DType, g GPU) float64 {
+	if d == FP8 && g.DenseFP8FLOPS > 0 {
+		return g.DenseFP8FLOPS
+	}
+	return g.DenseBF16FLOPS
+}
+
+// trainFLOPs is the training compute for Tokens tokens, with N the active
+// parameters and D the tokens [TM101: C ≈ 6·P·D = 2PD forward + 4PD
+// backward; Kaplan et al. 2020]:
+//
+//   - full training: 6·N·D;
+//   - full recomputation repeats the forward pass: 8·N·D [Korthikanti §5];
+//   - selective recomputation without FlashAttention repeats the attention
+//     core's forward matmuls, QKᵀ and scores·V, 4·s·h·L FLOPs per token
+//     [Korthikanti §5]; with FlashAttention it adds nothing (the kernel
+//     already recomputes them);
+//   - LoRA/QLoRA: the frozen base needs the forward pass and the backward
+//     pass for activation gradients but not for weight gradients, 2·N·D +
+//     2·N·D = 4·N·D (+2·N·D with full recomputation), plus 6·A·D for the A
+//     adapter parameters;
+//   - inference: 0.
+func trainFLOPs(in Input) float64 {
+	if in.Workload == Inference || in.Tokens <= 0 {
+		return 0
+	}
+	m := in.Model
+	n := float64(m.activeParams())
+	d := in.Tokens
+	perParam := 6.0
+	if in.Workload != FullTraining {
+		perParam = 4
+	}
+	c := perParam * n * d
+	switch in.Checkpointing {
+	case FullCheckpointing:
+		c += 2 * n * d
+	case SelectiveCheckpointing:
+		if !in.Flash {
+			c += 4 * float64(in.SeqLen) * float64(m.Hidden) * float64(m.Layers) * d
+		}
+	}
+	if in.Workload == LoRA || in.Workload == QLoRA {
+		c += 6 * loraParams(m, in.LoRARank, in.LoRATargets) * d
+	}
+	return finite(c)
+}
+
+// matmulParams is the number of active parameters a token multiplies by
+// (2 FLOPs each [Kaplan Table 1: C_forward ≈ 2N]): the active parameters
+// without the input embedding table, which is looked up, not multiplied
+// (with tied embeddings the one matrix is the output layer).
+func (m Model) matmulParams() float64 {
+	n := float64(m.activeParams())
+	if !m.TiedEmbeddings {
+		n -= float64(m.Vocab) * float64(m.Hidden)
+	}
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// attendedKeys is Σ over the n query positions of a causal sequence of the
+// number of keys each attends to in one layer: n(n+1)/2 for global
+// attention, and with a window w, Σ min(i, w).
+func attendedKeys(n, w float64) float64 {
+	if w <= 0 || n <= w {
+		return n * (n + 1) / 2
+	}
+	return w*(w+1)/2 + (n-w)*w
+}
+
+// prefillFLOPs is the compute of one prompt of P tokens (PromptLen, else
+// SeqLen): 2 FLOPs per matmul parameter per token for every layer (the
+// weights without the embedding lookup and the output layer), the output
+// layer for the last position only (serving engines compute the logits of
+// the position they sample), and causal attention: per layer and head,
+// QKᵀ and scores·V cost 2·(d_qk + d_v) FLOPs per attended key [Chinchilla
+// Appendix F counts 2·seq·seq·key_size·heads for each of the two; a causal
+// kernel computes only the lower triangle], summed over the keys each
+// position attends to (see attendedKeys). MoE layers count their active
+// experts (ActiveParams).
+func prefillFLOPs(in Input) float64 {
+	m := in.Model
+	p := float64(in.PromptLen)
+	if p <= 0 {
+		p = float64(in.SeqLen)
+	}
+	out := float64(m.Vocab) * float64(m.Hidden)
+	body := m.matmulParams() - out
+	if body < 0 {
+		body = 0
+	}
+	loc := float64(m.localLayers())
+	glob := float64(m.Layers) - loc
+	keys := glob*attendedKeys(p, 0) + loc*attendedKeys(p, float64(m.SlidingWindow))
+	attn := 2 * float64(m.Heads) * float64(m.headDim()+m.vHeadDim()) * keys
+	return finite(2*body*p + 2*out + attn)
+}
+
+// ttftSeconds is the roofline lower bound on the time to first token of
+// one request: the prefill is compute-bound for long prompts and bounded
+// by reading the weights once for short ones, so
+//
+//	TTFT ≥ max(prefill FLOPs / (t·c · peak FLOP/s), weight bytes / (t · bandwidth))
+//
+// [the roofline model, Williams et al. 2009, as applied to LLM inference by
+// kipply's "Transformer Inference Arithmetic" and Databricks' "LLM Inference
+// Performance Engineering"]. Pipeline stages run one after another for one
+// request, so they add no speed; tensor (and context) parallel ranks share
+// the work. Real engines reach a fraction of the bound (see the
+// methodology page's measured comparison). Zero when neither the FLOP/s
+// nor the bandwidth is known.
+func ttftSeconds(in Input, flops, bandwidth, peak float64) float64 {
+	var t float64
+	if peak > 0 {
+		t = flops / (float64(in.TP*in.cp()) * peak)
+	}
+	if bandwidth > 0 {
+		if w := readBytes(in) / (float64(in.TP) * bandwidth); w > t {
+			t = w
+		}
+	}
+	return finite(t)
+}
+
+// readBytes is the weight bytes one forward step reads: the active weights
+// at their storage format, without the input embedding table (only the
+// rows of the step's tokens are read; with tied embeddings the one matrix
+// is read as the output layer).
+//
+//go:noinline
+func readBytes(in Input) float64 {
+	m := in.Model
+	read := in.weightBytes(float64(m.activeParams()), m.embedParams())
+	if !m.TiedEmbeddings {
+		read -= float64(m.Vocab) * float64(m.Hidden) * embedBytes(in)
+	}
+	return finite(read)
+}
+
+// decodeTokensPerSec is the roofline upper bound on decode throughput of
+// one replica [TM101; kipply's "Transformer Inference Arithmetic":
+// at small batch a decode step is bound by reading the weights and the KV
+// cache once, at large batch by compute]. One decode step of the batch
+// reads, on each GPU of the tensor-parallel group and for every pipeline
+// stage in turn, the active weights (without the input embedding table,
+// which is only indexed) and the KV cache of all batch sequences at the
+// context SeqLen; it computes 2 FLOPs per matmul parameter per sequence
+// plus attention over the cached keys (with MLA the absorbed form of
+// DeepSeek-V2 §2.1.2, attending in the latent space: 2·(2·d_c + d_h^R)
+// FLOPs per head and key). So
+//
+//	step = max(bytes read / bandwidth, FLOPs / (t·c · peak FLOP/s))
+//	tokens/s = batch / step.
+//
+// It ignores kernel launch, communication and scheduling time, and for a
+// mixture of experts the extra experts a batch touches. Zero when neither
+// bound is known.
+func decodeTokensPerSec(in Input, bandwidth, peak float64) (float64, bool) {
+	m := in.Model
+	var mem, comp float64
+	if bandwidth > 0 {
+		kv := float64(in.Batch) * kvSequenceBytesPerGPU(in) * float64(in.pp())
+		mem = (readBytes(in)/float64(in.TP) + kv) / bandwidth
+	}
+	if peak > 0 {
+		s := float64(in.SeqLen)
+		loc := float64(m.localLayers())
+		keys := (float64(m.Layers)-loc)*s + loc*math.Min(s, windowOr(m, s))
+		perKey := 2 * float64(m.headDim()+m.vHeadDim())
+		if m.mla() {
+			perKey = 2 * float64(2*m.KVLoRARank+m.QKRopeHeadDim)
+		}
+		flops := float64(in.Batch) * (2*m.matmulParams() + float64(m.Heads)*perKey*keys)
+		comp = flops / (float64(in.TP*in.cp()) * peak)
+	}
+	step := math.Max(mem, comp)
+	if !(step > 0) {
+		return 0, false
+	}
+	return finite(float64(in.Batch) / step), comp > mem
+}
+
+// windowOr returns the sliding window, or s without one.
+func windowOr(m Model, s float64) float64 {
+	if m.SlidingWindow > 0 {
+		return float64(m.SlidingWindow)
+	}
+	return s
+}
