@@ -237,18 +237,15 @@ func (tr translator) gib(b int64) string { return tr.q(sizing.GiBQuantity(b)) }
 // money formats a price as the script's money() does.
 func money(v float64, cur string) string { return render.Money(v, cur) }
 
+// calculator queues the calculator page: the default estimate rendered
+// as the page's script would render it, the tables the page shows without
+// the script, and the data the script reads.
 func (s *Edition) calculator() {
 	c := s.cat
 	if len(c.Models) == 0 || len(c.GPUs) == 0 {
 		return
 	}
-	def := CalcDefault{ModelID: c.Models[0].ID, GPUID: c.GPUs[0].ID, Seq: 4096}
-	if c.Model("llama-3-8b") != nil {
-		def.ModelID = "llama-3-8b"
-	}
-	if c.GPU("h100-sxm5-80gb") != nil {
-		def.GPUID = "h100-sxm5-80gb"
-	}
+	def := calcDefault(c)
 	tr := translator{t: s.r.T}
 	m, g := c.Model(def.ModelID), c.GPU(def.GPUID)
 	in := sizing.DefaultInput(derive.SizingModel(m))
@@ -266,8 +263,33 @@ func (s *Edition) calculator() {
 		p.GPULabels = append(p.GPULabels, GPULabel(cg))
 	}
 	p.Parts = Parts(res.Breakdown, func(k string) string { return s.r.T("calc.part." + k) }, tr.gib)
+	p.Text = calcText(tr, in, res, g, p)
+	minGPUs, fitsOf := s.calcMinGPUs(p, in, tr)
+	s.calcCheapest(p, minGPUs, fitsOf, tr)
+	p.PerToken = PerTokenOffers(c, s.dd.Currency, fitsOf)
+	p.Common = calcCommon(c, p.Scenarios, tr)
+	b, _ := json.Marshal(s.calcScriptData())
+	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
+	s.page(&render.Page{Kind: "calculator", Path: "calculator/", Title: s.r.T("calc.title"), Description: s.r.T("calc.description"),
+		Data: p, Scripts: []string{"js/calculator.js"}}) // wasm_exec.js loads with the engine
+}
 
-	// The sentences, as static/js/calculator.js render() writes them.
+// calcDefault is the calculator's first estimate: Llama 3 8B on an H100
+// SXM5 80GB where the catalog has them, else its first model and GPU.
+func calcDefault(c *catalog.Catalog) CalcDefault {
+	def := CalcDefault{ModelID: c.Models[0].ID, GPUID: c.GPUs[0].ID, Seq: 4096}
+	if c.Model("llama-3-8b") != nil {
+		def.ModelID = "llama-3-8b"
+	}
+	if c.GPU("h100-sxm5-80gb") != nil {
+		def.GPUID = "h100-sxm5-80gb"
+	}
+	return def
+}
+
+// calcText holds the result's sentences for input in on g, as
+// static/js/calculator.js render() writes them.
+func calcText(tr translator, in sizing.Input, res sizing.Result, g *catalog.GPU, p *CalculatorPage) map[string]string {
 	fitWord := tr.fill("calc.result.nofit")
 	headline := "calc.headline.nofit"
 	if p.Fits {
@@ -287,7 +309,7 @@ func (s *Edition) calculator() {
 	if res.DecodeComputeBound {
 		bound = tr.fill("calc.bound.compute")
 	}
-	p.Text = map[string]string{
+	return map[string]string{
 		"headline":    tr.fill(headline, g.Name, tr.gib(res.TotalPerGPU), itoa(in.GPUs)),
 		"total":       tr.gib(res.TotalPerGPU),
 		"usable":      tr.gib(p.Usable),
@@ -301,11 +323,15 @@ func (s *Edition) calculator() {
 		"time":        tr.q(sizing.DurationQuantity(res.TrainSeconds)),
 		"mingpusNone": tr.fill("calc.mingpus.none"),
 	}
+}
 
+// calcMinGPUs fills the table of the fewest GPUs of each kind that hold
+// input in, and returns those counts and fits by GPU id.
+func (s *Edition) calcMinGPUs(p *CalculatorPage, in sizing.Input, tr translator) (map[string]int, map[string]sizing.Fit) {
 	minGPUs := map[string]int{}
 	fitsOf := map[string]sizing.Fit{}
 	dash := tr.q(sizing.RateQuantity(0))
-	for _, cg := range c.GPUs {
+	for _, cg := range s.cat.GPUs {
 		row := CalcMin{GPU: cg, Decode: dash, TTFT: dash}
 		if f, ok := sizing.MinFit(in, derive.SizingGPU(cg)); ok {
 			minGPUs[cg.ID], fitsOf[cg.ID] = f.N, f
@@ -315,28 +341,59 @@ func (s *Edition) calculator() {
 		}
 		p.MinGPUs = append(p.MinGPUs, row)
 	}
-	// Cheapest per billing mode, with the cost per million output tokens
-	// of that offer (the default input is inference).
+	return minGPUs, fitsOf
+}
+
+// calcCheapest fills the cheapest fitting offer per billing mode, with the
+// cost per million output tokens of that offer (the default input is
+// inference), or the sentence naming the nearest offer when none fits.
+func (s *Edition) calcCheapest(p *CalculatorPage, minGPUs map[string]int, fitsOf map[string]sizing.Fit, tr translator) {
+	dash := tr.q(sizing.RateQuantity(0))
 	for _, r := range s.dd.CheapestFitting(minGPUs) {
 		f := fitsOf[r.Offer.GPU.ID]
 		cost := dash
 		if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, r.Offer.GPUCount, r.InstDC); x > 0 {
 			cost = money(x, p.Currency)
 		}
-		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r, Cost: cost, Public: publicHourly(c, r.Offer, r.Price, s.dd.Currency)})
+		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r, Cost: cost, Public: publicHourly(s.cat, r.Offer, r.Price, s.dd.Currency)})
 	}
 	p.Text["cheapestNone"] = tr.fill("calc.cheapest.none.nooffer")
 	if o, n := NearestOffer(s.dd.Headline, minGPUs); o != nil {
 		p.Text["cheapestNone"] = tr.fill("calc.cheapest.none", tr.fill("calc.cheapest.nearest",
-			o.Provider.LocalName(s.r.Lang())+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
+			o.Provider.LocalName(s.r.Lang())+" "+o.Instance, strconv.Itoa(o.GPUCount), o.GPU.Name, strconv.Itoa(n)))
 	}
+}
+
+// calcCommon is the table of every preset's memory in each common
+// scenario.
+func calcCommon(c *catalog.Catalog, scenarios []derive.Scenario, tr translator) []CalcCommon {
+	var out []CalcCommon
+	for _, cm := range c.Models {
+		row := CalcCommon{Model: cm}
+		for _, sc := range scenarios {
+			r, err := sizing.Estimate(sc.Input(derive.SizingModel(cm)), nil)
+			if err != nil {
+				r = sizing.Result{}
+			}
+			row.Totals = append(row.Totals, tr.gib(r.TotalPerGPU))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// calcScriptData is what the calculator's script reads from the page: the
+// GPUs, models and offers (one row per offer and mode, its cheapest
+// region, and each offer's on-demand price), and the edition's messages.
+func (s *Edition) calcScriptData() calcData {
+	c := s.cat
+	itoa := strconv.Itoa
 	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{}}
 	for _, cg := range c.GPUs {
 		sg := derive.SizingGPU(cg)
 		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,
 			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, MemoryGB: cg.MemoryGB})
 	}
-	// One row per offer and mode (its cheapest region), not every region.
 	gpuAt, provAt := map[string]int{}, map[string]int{}
 	for i, cg := range c.GPUs {
 		gpuAt[cg.ID] = i
@@ -375,19 +432,6 @@ func (s *Edition) calculator() {
 		}
 		data.OnDemand = append(data.OnDemand, [2]float64{float64(i), price})
 	}
-	p.PerToken = PerTokenOffers(c, s.dd.Currency, fitsOf)
-
-	for _, cm := range c.Models {
-		row := CalcCommon{Model: cm}
-		for _, sc := range p.Scenarios {
-			r, err := sizing.Estimate(sc.Input(derive.SizingModel(cm)), nil)
-			if err != nil {
-				r = sizing.Result{}
-			}
-			row.Totals = append(row.Totals, tr.gib(r.TotalPerGPU))
-		}
-		p.Common = append(p.Common, row)
-	}
 	for _, b := range catalog.BillingModes() {
 		data.Billing[b] = s.r.T("billing." + b)
 		data.Modes = append(data.Modes, b)
@@ -409,10 +453,7 @@ func (s *Edition) calculator() {
 			HeadDim: sm.HeadDim, KVLoRARank: sm.KVLoRARank, QLoRARank: sm.QLoRARank, RopeHeadDim: sm.QKRopeHeadDim,
 			VHeadDim: sm.VHeadDim, SlidingWindow: sm.SlidingWindow, LocalLayers: sm.LocalLayers}
 	}
-	b, _ := json.Marshal(data)
-	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
-	s.page(&render.Page{Kind: "calculator", Path: "calculator/", Title: s.r.T("calc.title"), Description: s.r.T("calc.description"),
-		Data: p, Scripts: []string{"js/calculator.js"}}) // wasm_exec.js loads with the engine
+	return data
 }
 
 // PerTokenRows is how many offers the cost-per-token table lists.
