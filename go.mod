@@ -11,6 +11,7 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1 // dev server (generator/internal/devserver): file-change notifications for the watched source trees
 	github.com/tdewolff/minify/v2 v2.24.25
 	github.com/yuin/goldmark v1.8.7
+	go.yaml.in/yaml/v4 v4.0.0 // importer (generator import -format gcp): YAML nodes with line and column, and positioned syntax errors
 	golang.org/x/sys v0.49.0 // output swap: renameat2(RENAME_EXCHANGE) replaces the output directory in one step on Linux
 )
 

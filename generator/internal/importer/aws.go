@@ -73,7 +73,7 @@ func (im *importer) aws(src string, prov *catalog.Provider) ([]*offer, error) {
 	if start < 0 {
 		return nil, fmt.Errorf("%s:1:1: not a tsaol/aws-gpu data file: no array literal", im.file)
 	}
-	root, _, err := parseJSON(src, start)
+	root, err := parseJSON(src, start)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%v", im.file, err)
 	}
@@ -86,114 +86,132 @@ func (im *importer) aws(src string, prov *catalog.Provider) ([]*offer, error) {
 		asOf, _ = time.Parse(time.DateOnly, m[1])
 		basis = "page-date"
 	}
-	if asOf.After(im.o.Now) {
-		return nil, &UsageError{fmt.Sprintf("the file's date %s is in the future", asOf.Format(time.DateOnly))}
-	}
-	currency := im.o.Currency
-	if currency == "" {
-		currency = "USD"
+	pv, err := im.provenanceOf(asOf, basis)
+	if err != nil {
+		return nil, err
 	}
 	seen := map[string]int{}
 	var out []*offer
 	for _, it := range root.items {
-		name := it.get("name").str()
-		pricing := it.get("pricing")
-		nvals := 0
-		for _, r := range pricing.keysOrNil() {
-			nvals += len(pricing.kv[r].keysOrNil())
-		}
-		mf := &fault{im: im}
-		if name == "" {
-			mf.report(it, "an instance without a name")
-		} else if first, dup := seen[name]; dup {
-			mf.report(it.get("name"), "instance %q is listed twice (first at line %d)", name, first)
-		}
-		seen[name] = it.line
-		gpuName := it.get("gpu").str()
-		var g *catalog.GPU
-		if id, err := resolveGPU(awsGPUs(), gpuName, prov.ID, name); err != nil {
-			mf.report(it.get("gpu"), "%v", err)
-		} else if g = im.o.Catalog.GPU(id); g == nil {
-			mf.report(it.get("gpu"), "%q maps to GPU %q, which is not in data/gpus", gpuName, id)
-		}
-		count := 0
-		cn := it.get("gpuCount")
-		if c, ok := cn.num(); !ok || c <= 0 {
-			mf.report(cn, "gpuCount %q is not a positive number", cn.str())
-		} else if c != math.Trunc(c) {
-			mf.report(cn, "gpuCount %s is a fractional GPU; fractional GPUs are not offers", cn.str())
-		} else if want, ok := awsGPUCounts()[name]; ok && int(c) != want {
-			mf.report(cn, "gpuCount %s for %s counts K80 boards; AWS counts %d GPUs (GK210, as data/gpus does)", cn.str(), name, want)
-		} else {
-			count = int(c)
-		}
-		if gm := it.get("gpuMemory"); g != nil && count > 0 && gm.str() != "Unknown" {
-			if f := strings.Fields(gm.str()); len(f) > 0 {
-				v, err := strconv.ParseFloat(f[0], 64)
-				if err != nil || (v != g.MemoryGB && v != g.MemoryGB*float64(count)) {
-					mf.report(gm, "gpuMemory %q is neither %s's memory_gb %s nor %d x that", gm.str(), g.ID, numText(g.MemoryGB), count)
-				}
-			}
-		}
-		of := &offer{provider: prov.ID, instance: name, gpu: g, count: count, currency: currency,
-			note: fmt.Sprintf("Imported from tsaol/aws-gpu %s (instance at line %d), generated from instances.vantage.sh data; committed prices are one-year Standard Reserved Instances, no upfront.", im.file, it.line)}
-		if v, ok := it.get("vcpu").num(); ok && v > 0 && v == math.Trunc(v) {
-			of.vcpu = numText(v)
-		}
-		if f := strings.Fields(it.get("memory").str()); len(f) == 2 && (f[1] == "GB" || f[1] == "GiB") {
-			if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > 0 {
-				of.ramGB = numText(v)
-			}
-		}
-		var vals []priced
-		for _, region := range pricing.keysOrNil() {
-			rn := pricing.kv[region]
-			if !awsRegionID.MatchString(region) {
-				for range rn.keysOrNil() {
-					im.skip("Local Zone or Wavelength Zone price (the catalog lists AWS Regions)")
-				}
-				continue
-			}
-			if mf.ok() && !contains(im.regionDecls, region) {
-				im.regionDecls = append(im.regionDecls, RegionDecl{Provider: prov.ID, ID: region})
-			}
-			rf := &fault{im: im}
-			regionCheck(rf, rn, region, prov)
-			for _, pk := range rn.keysOrNil() {
-				v := rn.kv[pk]
-				var mode price
-				switch pk {
-				case "onDemand":
-					mode = price{billing: "on-demand", unit: "hour"}
-				case "reserved":
-					mode = price{billing: "committed", unit: "hour", term: 12, payment: "no-upfront", commitment: "reserved-instance"}
-				default:
-					f := &fault{im: im}
-					f.report(v, "unknown price key %q (want onDemand, reserved)", pk)
-					im.reportedValues++
-					continue
-				}
-				f := &fault{im: im}
-				val, ok := positive(f, v, name+" "+region+" "+pk)
-				if ok && val > 10000 {
-					f.report(v, "%s per instance-hour is implausible", v.str())
-				}
-				if !mf.ok() || !rf.ok() || !f.ok() {
-					im.reportedValues++
-					continue
-				}
-				mode.dateBasis, mode.asOf, mode.source, mode.evidence = basis, asOf, im.o.Source, im.o.Evidence
-				vals = append(vals, priced{mode: mode, region: region, value: val, at: v})
-			}
-		}
-		if nvals == 0 {
-			continue
-		}
-		if built := im.build(of, vals); built != nil {
-			out = append(out, built)
+		if of := im.awsInstance(it, prov, seen, pv); of != nil {
+			out = append(out, of)
 		}
 	}
 	return out, nil
+}
+
+// awsInstance imports one instance: its GPU and shape, and its prices
+// per region (nil when it has none left).
+func (im *importer) awsInstance(it *node, prov *catalog.Provider, seen map[string]int, pv provenance) *offer {
+	name := it.get("name").str()
+	mf := &fault{im: im}
+	if name == "" {
+		mf.report(it, "an instance without a name")
+	} else if first, dup := seen[name]; dup {
+		mf.report(it.get("name"), "instance %q is listed twice (first at line %d)", name, first)
+	}
+	seen[name] = it.line
+	g, count := im.awsGPU(mf, it, prov, name)
+	of := &offer{provider: prov.ID, instance: name, gpu: g, count: count, currency: pv.currency,
+		note: fmt.Sprintf("Imported from tsaol/aws-gpu %s (instance at line %d), generated from instances.vantage.sh data; committed prices are one-year Standard Reserved Instances, no upfront.", im.file, it.line)}
+	if v, ok := it.get("vcpu").num(); ok && v > 0 && v == math.Trunc(v) {
+		of.vcpu = numText(v)
+	}
+	if f := strings.Fields(it.get("memory").str()); len(f) == 2 && (f[1] == "GB" || f[1] == "GiB") {
+		if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > 0 {
+			of.ramGB = numText(v)
+		}
+	}
+	pricing := it.get("pricing")
+	vals := im.awsPrices(mf, pricing, name, prov, pv)
+	nvals := 0
+	for _, r := range pricing.keysOrNil() {
+		nvals += len(pricing.kv[r].keysOrNil())
+	}
+	if nvals == 0 {
+		return nil
+	}
+	return im.build(of, vals)
+}
+
+// awsGPU resolves an instance's GPU and checks its GPU count and memory,
+// reporting what does not hold.
+func (im *importer) awsGPU(mf *fault, it *node, prov *catalog.Provider, name string) (*catalog.GPU, int) {
+	gpuName := it.get("gpu").str()
+	var g *catalog.GPU
+	if id, err := resolveGPU(awsGPUs(), gpuName, prov.ID, name); err != nil {
+		mf.report(it.get("gpu"), "%v", err)
+	} else if g = im.o.Catalog.GPU(id); g == nil {
+		mf.report(it.get("gpu"), "%q maps to GPU %q, which is not in data/gpus", gpuName, id)
+	}
+	count := 0
+	cn := it.get("gpuCount")
+	if c, ok := cn.num(); !ok || c <= 0 {
+		mf.report(cn, "gpuCount %q is not a positive number", cn.str())
+	} else if c != math.Trunc(c) {
+		mf.report(cn, "gpuCount %s is a fractional GPU; fractional GPUs are not offers", cn.str())
+	} else if want, ok := awsGPUCounts()[name]; ok && int(c) != want {
+		mf.report(cn, "gpuCount %s for %s counts K80 boards; AWS counts %d GPUs (GK210, as data/gpus does)", cn.str(), name, want)
+	} else {
+		count = int(c)
+	}
+	if gm := it.get("gpuMemory"); g != nil && count > 0 && gm.str() != "Unknown" {
+		if f := strings.Fields(gm.str()); len(f) > 0 {
+			v, err := strconv.ParseFloat(f[0], 64)
+			if err != nil || (v != g.MemoryGB && v != g.MemoryGB*float64(count)) {
+				mf.report(gm, "gpuMemory %q is neither %s's memory_gb %s nor %d x that", gm.str(), g.ID, numText(g.MemoryGB), count)
+			}
+		}
+	}
+	return g, count
+}
+
+// awsPrices checks an instance's prices, pricing.<region>.{onDemand,
+// reserved}: Local Zones and Wavelength Zones are skipped, the AWS
+// Regions declared; a value with a fault (or of an instance with one) is
+// reported.
+func (im *importer) awsPrices(mf *fault, pricing *node, name string, prov *catalog.Provider, pv provenance) []priced {
+	var vals []priced
+	for _, region := range pricing.keysOrNil() {
+		rn := pricing.kv[region]
+		if !awsRegionID.MatchString(region) {
+			for range rn.keysOrNil() {
+				im.skip("Local Zone or Wavelength Zone price (the catalog lists AWS Regions)")
+			}
+			continue
+		}
+		if mf.ok() && !contains(im.regionDecls, region) {
+			im.regionDecls = append(im.regionDecls, RegionDecl{Provider: prov.ID, ID: region})
+		}
+		rf := &fault{im: im}
+		regionCheck(rf, rn, region, prov)
+		for _, pk := range rn.keysOrNil() {
+			v := rn.kv[pk]
+			var mode price
+			switch pk {
+			case "onDemand":
+				mode = price{billing: "on-demand", unit: "hour"}
+			case "reserved":
+				mode = price{billing: "committed", unit: "hour", term: 12, payment: "no-upfront", commitment: "reserved-instance"}
+			default:
+				f := &fault{im: im}
+				f.report(v, "unknown price key %q (want onDemand, reserved)", pk)
+				im.reportedValues++
+				continue
+			}
+			f := &fault{im: im}
+			val, ok := positive(f, v, name+" "+region+" "+pk)
+			if ok && val > 10000 {
+				f.report(v, "%s per instance-hour is implausible", v.str())
+			}
+			if !mf.ok() || !rf.ok() || !f.ok() {
+				im.reportedValues++
+				continue
+			}
+			vals = append(vals, priced{mode: pv.stamp(mode, im.o), region: region, value: val, at: v})
+		}
+	}
+	return vals
 }
 
 func contains(rs []RegionDecl, id string) bool {

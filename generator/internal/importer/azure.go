@@ -80,213 +80,307 @@ var azureGPUFamily = regexp.MustCompile(`^(Standard_)?N`)
 // skipped; reservation prices (per term, not per hour) are reported. From
 // storage items, Premium SSD v2 capacity becomes a block-storage charge.
 func (im *importer) azure(src string, prov *catalog.Provider) ([]*offer, error) {
-	root, _, err := parseJSON(src, 0)
+	items, err := im.azureItems(src)
 	if err != nil {
-		return nil, fmt.Errorf("%s:%v", im.file, err)
-	}
-	var items []*node
-	if it := root.get("Items"); it != nil && it.kind == 'a' {
-		items = it.items
-	} else if root.kind == 'o' {
-		for _, k := range root.keys {
-			items = append(items, root.kv[k])
-		}
-	} else {
-		return nil, fmt.Errorf("%s:1:1: not Azure Retail Prices items: want {\"Items\": [...]} or a keyed snapshot", im.file)
+		return nil, err
 	}
 	if im.o.AsOf.IsZero() {
 		return nil, &UsageError{"-as-of YYYY-MM-DD is required for -format azure: the date the prices were read (the API returns no such date)"}
 	}
-	sizes := azureSizes()
-	type key struct{ size, region, billing string }
-	seen := map[key]*node{}
-	offers := map[string]*offer{}
-	vals := map[string][]priced{}
-	var order []string
-	storage := map[string]string{}
-	var storageRegions []string
+	a := &azureImport{im: im, prov: prov, sizes: azureSizes(), seen: map[azureMeterKey]*node{},
+		offers: map[string]*offer{}, vals: map[string][]priced{}, storage: map[string]string{}}
 	for _, it := range items {
-		if it.kind != 'o' {
-			f := &fault{im: im}
-			f.report(it, "an item that is not an object")
-			im.reportedValues++
-			continue
+		a.item(it)
+	}
+	out := a.buildOffers()
+	a.storageCosts()
+	return out, nil
+}
+
+// azureItems parses the file and returns its items: the API response's
+// Items, or the values of a snapshot keyed by meter.
+func (im *importer) azureItems(src string) ([]*node, error) {
+	root, err := parseJSON(src, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%v", im.file, err)
+	}
+	if it := root.get("Items"); it != nil && it.kind == 'a' {
+		return it.items, nil
+	}
+	if root.kind != 'o' {
+		return nil, fmt.Errorf("%s:1:1: not Azure Retail Prices items: want {\"Items\": [...]} or a keyed snapshot", im.file)
+	}
+	var items []*node
+	for _, k := range root.keys {
+		items = append(items, root.kv[k])
+	}
+	return items, nil
+}
+
+// azureImport is one Azure import under way: the offers by VM size in
+// first-seen order with their price values, and the Premium SSD v2
+// capacity price by region.
+type azureImport struct {
+	im             *importer
+	prov           *catalog.Provider
+	sizes          map[string]azureSize
+	seen           map[azureMeterKey]*node // the first price of a size, region and billing
+	offers         map[string]*offer       // by ARM size name
+	vals           map[string][]priced
+	order          []string
+	storage        map[string]string
+	storageRegions []string
+}
+
+type azureMeterKey struct{ size, region, billing string }
+
+// azureItem is what one item of the file says.
+type azureItem struct {
+	n                                    *node
+	product, meter, sku, region, service string
+	price                                *node
+}
+
+// item imports one item: a storage meter or a VM meter.
+func (a *azureImport) item(n *node) {
+	if n.kind != 'o' {
+		f := &fault{im: a.im}
+		f.report(n, "an item that is not an object")
+		a.im.reportedValues++
+		return
+	}
+	it := azureItem{n: n, product: n.get("productName").str(), meter: n.get("meterName").str(), sku: n.get("skuName").str(),
+		region: n.get("armRegionName").str(), service: n.get("serviceName").str(), price: n.get("retailPrice")}
+	if it.service == "Storage" || strings.Contains(it.product, "SSD") || strings.Contains(it.product, "Disk") || strings.Contains(it.product, "Storage") {
+		a.storageMeter(it)
+		return
+	}
+	if size, billing, ok := a.gpuVMMeter(it); ok {
+		a.vmPrice(it, size, billing)
+	}
+}
+
+// storageMeter imports a Premium SSD v2 capacity price and skips every
+// other storage meter.
+func (a *azureImport) storageMeter(it azureItem) {
+	if it.product != "Azure Premium SSD v2" || it.meter != "Premium LRS Provisioned Capacity" || it.n.get("unitOfMeasure").str() != "1 GiB/Hour" {
+		a.im.skip("storage meter other than Premium SSD v2 capacity (per-disk and transaction prices)")
+		return
+	}
+	f := &fault{im: a.im}
+	v, ok := positive(f, it.price, "Premium SSD v2 capacity "+it.region)
+	if ok && regionCheck(f, it.n, it.region, a.prov) {
+		if _, dup := a.storage[it.region]; !dup {
+			a.storageRegions = append(a.storageRegions, it.region)
 		}
-		product, meter, sku := it.get("productName").str(), it.get("meterName").str(), it.get("skuName").str()
-		region := it.get("armRegionName").str()
-		priceNode := it.get("retailPrice")
-		cur := it.get("currencyCode").str()
-		if cur == "" {
-			cur = im.o.Currency
-		}
-		if cur == "" {
-			cur = "USD" // the API's default currency
-		}
-		service := it.get("serviceName").str()
-		if service == "Storage" || strings.Contains(product, "SSD") || strings.Contains(product, "Disk") || strings.Contains(product, "Storage") {
-			if product == "Azure Premium SSD v2" && meter == "Premium LRS Provisioned Capacity" && it.get("unitOfMeasure").str() == "1 GiB/Hour" {
-				f := &fault{im: im}
-				v, ok := positive(f, priceNode, "Premium SSD v2 capacity "+region)
-				if ok && regionCheck(f, it, region, prov) {
-					if _, dup := storage[region]; !dup {
-						storageRegions = append(storageRegions, region)
-					}
-					storage[region] = numText(v)
-					im.importedValues++
-				} else {
-					im.reportedValues++
-				}
-				im.declare(prov, region)
-				continue
-			}
-			im.skip("storage meter other than Premium SSD v2 capacity (per-disk and transaction prices)")
-			continue
-		}
-		if service != "" && service != "Virtual Machines" {
-			im.skip("service other than Virtual Machines")
-			continue
-		}
-		if strings.Contains(product, "Windows") || strings.Contains(product, " Win") {
-			im.skip("Windows price (the catalog lists Linux prices)")
-			continue
-		}
-		if strings.HasSuffix(sku, " Low Priority") || strings.HasSuffix(meter, " Low Priority") {
-			im.skip("Low Priority VM (a retired billing model the catalog does not list)")
-			continue
-		}
-		switch it.get("type").str() {
-		case "DevTestConsumption":
-			im.skip("Dev/Test price")
-			continue
-		case "Reservation":
-			f := &fault{im: im}
-			f.report(it.get("type"), "reservation price %s is for the whole %s term, not per hour: not imported", priceNode.str(), it.get("reservationTerm").str())
-			im.reportedValues++
-			continue
-		}
-		size := it.get("armSkuName").str()
-		if size == "" {
-			size = sku
-		}
-		billing := "on-demand"
-		if strings.HasSuffix(size, " Spot") || strings.HasSuffix(sku, " Spot") {
-			billing, size = "spot", strings.TrimSuffix(size, " Spot")
-		}
-		if !azureGPUFamily.MatchString(size) || strings.HasSuffix(size, " Type1") || strings.Contains(product, "Dedicated Host") {
-			im.skip("not a VM price of a GPU (N-series) size")
-			continue
-		}
-		nvals := 1 + len(it.get("savingsPlan").itemsOrNil())
-		if it.get("savingsPlanPrice") != nil {
-			nvals++
-		}
+		a.storage[it.region] = numText(v)
+		a.im.importedValues++
+	} else {
+		a.im.reportedValues++
+	}
+	a.im.declare(a.prov, it.region)
+}
+
+// gpuVMMeter says whether a meter is a Linux consumption price of a GPU
+// (N-series) size, skipping or reporting it otherwise, and gives the
+// size and the billing (on-demand, or spot for a " Spot" size).
+func (a *azureImport) gpuVMMeter(it azureItem) (size, billing string, ok bool) {
+	im := a.im
+	switch {
+	case it.service != "" && it.service != "Virtual Machines":
+		im.skip("service other than Virtual Machines")
+		return "", "", false
+	case strings.Contains(it.product, "Windows") || strings.Contains(it.product, " Win"):
+		im.skip("Windows price (the catalog lists Linux prices)")
+		return "", "", false
+	case strings.HasSuffix(it.sku, " Low Priority") || strings.HasSuffix(it.meter, " Low Priority"):
+		im.skip("Low Priority VM (a retired billing model the catalog does not list)")
+		return "", "", false
+	}
+	switch it.n.get("type").str() {
+	case "DevTestConsumption":
+		im.skip("Dev/Test price")
+		return "", "", false
+	case "Reservation":
 		f := &fault{im: im}
-		sz, known := sizes[azureKey(size)]
-		var g *catalog.GPU
-		switch {
-		case !known:
-			f.report(it.get("skuName"), "unknown GPU size %q (not in the importer's Azure size table)", size)
-		case sz.count == 0:
-			f.report(it.get("skuName"), "%s has a partial %s GPU; fractional GPUs are not offers", sz.arm, sz.gpu)
-		default:
-			if g = im.o.Catalog.GPU(sz.gpu); g == nil {
-				f.report(it.get("skuName"), "size %s maps to GPU %q, which is not in data/gpus", sz.arm, sz.gpu)
-			}
+		f.report(it.n.get("type"), "reservation price %s is for the whole %s term, not per hour: not imported", it.price.str(), it.n.get("reservationTerm").str())
+		im.reportedValues++
+		return "", "", false
+	}
+	size = it.n.get("armSkuName").str()
+	if size == "" {
+		size = it.sku
+	}
+	billing = "on-demand"
+	if strings.HasSuffix(size, " Spot") || strings.HasSuffix(it.sku, " Spot") {
+		billing, size = "spot", strings.TrimSuffix(size, " Spot")
+	}
+	if !azureGPUFamily.MatchString(size) || strings.HasSuffix(size, " Type1") || strings.Contains(it.product, "Dedicated Host") {
+		im.skip("not a VM price of a GPU (N-series) size")
+		return "", "", false
+	}
+	return size, billing, true
+}
+
+// vmPrice checks a GPU size's price and adds it, and for an on-demand
+// price its savings plans, to the size's offer; a price with a fault is
+// reported, counting its savings plans with it.
+func (a *azureImport) vmPrice(it azureItem, size, billing string) {
+	nvals := 1 + len(it.n.get("savingsPlan").itemsOrNil())
+	if it.n.get("savingsPlanPrice") != nil {
+		nvals++
+	}
+	f := &fault{im: a.im}
+	sz, known, g := a.sizeGPU(f, it, size)
+	if u := it.n.get("unitOfMeasure").str(); u != "1 Hour" {
+		f.report(it.n.get("unitOfMeasure"), "unit %q is not \"1 Hour\"", u)
+	}
+	regionCheck(f, it.n.get("armRegionName"), it.region, a.prov)
+	v, ok := positive(f, it.price, size+" "+it.region)
+	if ok && v > 10000 {
+		f.report(it.price, "%s per instance-hour is implausible", it.price.str())
+	}
+	if known {
+		if a.secondMeter(f, sz, it, billing, v) {
+			a.im.skip("a second meter of the same size, region and price")
+			return
 		}
-		if u := it.get("unitOfMeasure").str(); u != "1 Hour" {
-			f.report(it.get("unitOfMeasure"), "unit %q is not \"1 Hour\"", u)
-		}
-		regionCheck(f, it.get("armRegionName"), region, prov)
-		v, ok := positive(f, priceNode, size+" "+region)
-		if ok && v > 10000 {
-			f.report(priceNode, "%s per instance-hour is implausible", priceNode.str())
-		}
-		if known {
-			k := key{sz.arm, region, billing}
-			if first, dup := seen[k]; dup {
-				fv, _ := first.num()
-				if fv == v {
-					im.skip("a second meter of the same size, region and price")
-					continue
-				}
-				f.report(priceNode, "%s %s in %s is %s here and %s at line %d: two meters of one size disagree", sz.arm, billing, region, priceNode.str(), first.str(), first.line)
-			}
-			seen[k] = priceNode
-		}
-		if known && sz.count > 0 {
-			im.declare(prov, region)
-		}
-		if !f.ok() {
-			im.reportedValues += nvals
-			continue
-		}
-		of := offers[sz.arm]
-		if of == nil {
-			of = &offer{provider: prov.ID, instance: sz.arm, gpu: g, count: sz.count, currency: cur,
-				note: fmt.Sprintf("Imported from Azure Retail Prices API items (%s, first at line %d): Linux consumption prices; committed prices are savings plans.", im.file, it.line)}
-			offers[sz.arm] = of
-			order = append(order, sz.arm)
-		}
-		base := price{unit: "hour", asOf: im.o.AsOf, dateBasis: im.o.DateBasis, source: im.o.Source, evidence: im.o.Evidence}
-		p := base
-		p.billing = billing
-		vals[sz.arm] = append(vals[sz.arm], priced{mode: p, region: region, value: v, at: priceNode})
-		if billing != "on-demand" {
-			continue
-		}
-		// Savings plans: the API's savingsPlan list, or the snapshot's one-year price.
-		type plan struct {
-			n    *node
-			term int
-		}
-		var plans []plan
-		if sp := it.get("savingsPlanPrice"); sp != nil {
-			plans = append(plans, plan{sp, 12})
-		}
-		for _, s := range it.get("savingsPlan").itemsOrNil() {
-			switch s.get("term").str() {
-			case "1 Year":
-				plans = append(plans, plan{s.get("retailPrice"), 12})
-			case "3 Years":
-				plans = append(plans, plan{s.get("retailPrice"), 36})
-			default:
-				pf := &fault{im: im}
-				pf.report(s, "savings plan term %q is not 1 Year or 3 Years", s.get("term").str())
-				im.reportedValues++
-			}
-		}
-		for _, pl := range plans {
-			pf := &fault{im: im}
-			sv, ok := positive(pf, pl.n, size+" "+region+" savings plan")
-			if !ok {
-				im.reportedValues++
-				continue
-			}
-			c := base
-			c.billing, c.term, c.commitment = "committed", pl.term, "savings-plan"
-			vals[sz.arm] = append(vals[sz.arm], priced{mode: c, region: region, value: sv, at: pl.n})
+		if sz.count > 0 {
+			a.im.declare(a.prov, it.region)
 		}
 	}
+	if !f.ok() {
+		a.im.reportedValues += nvals
+		return
+	}
+	of := a.offerOf(it, sz, g)
+	base := price{unit: "hour", asOf: a.im.o.AsOf, dateBasis: a.im.o.DateBasis, source: a.im.o.Source, evidence: a.im.o.Evidence}
+	p := base
+	p.billing = billing
+	a.vals[of.instance] = append(a.vals[of.instance], priced{mode: p, region: it.region, value: v, at: it.price})
+	if billing == "on-demand" {
+		a.savingsPlans(it, size, of.instance, base)
+	}
+}
+
+// sizeGPU looks a size up in the size table and its GPU up in the
+// catalog, reporting an unknown size, a partial GPU and a GPU the catalog
+// lacks.
+func (a *azureImport) sizeGPU(f *fault, it azureItem, size string) (azureSize, bool, *catalog.GPU) {
+	sz, known := a.sizes[azureKey(size)]
+	var g *catalog.GPU
+	switch {
+	case !known:
+		f.report(it.n.get("skuName"), "unknown GPU size %q (not in the importer's Azure size table)", size)
+	case sz.count == 0:
+		f.report(it.n.get("skuName"), "%s has a partial %s GPU; fractional GPUs are not offers", sz.arm, sz.gpu)
+	default:
+		if g = a.im.o.Catalog.GPU(sz.gpu); g == nil {
+			f.report(it.n.get("skuName"), "size %s maps to GPU %q, which is not in data/gpus", sz.arm, sz.gpu)
+		}
+	}
+	return sz, known, g
+}
+
+// secondMeter says whether a size, region and billing was priced by an
+// earlier meter at the same price (the caller skips the meter); a
+// different price is reported.
+func (a *azureImport) secondMeter(f *fault, sz azureSize, it azureItem, billing string, v float64) bool {
+	k := azureMeterKey{sz.arm, it.region, billing}
+	if first, dup := a.seen[k]; dup {
+		if fv, _ := first.num(); fv == v {
+			return true
+		}
+		f.report(it.price, "%s %s in %s is %s here and %s at line %d: two meters of one size disagree", sz.arm, billing, it.region, it.price.str(), first.str(), first.line)
+	}
+	a.seen[k] = it.price
+	return false
+}
+
+// offerOf returns the size's offer, made at its first price.
+func (a *azureImport) offerOf(it azureItem, sz azureSize, g *catalog.GPU) *offer {
+	if of := a.offers[sz.arm]; of != nil {
+		return of
+	}
+	cur := it.n.get("currencyCode").str()
+	if cur == "" {
+		cur = a.im.o.Currency
+	}
+	if cur == "" {
+		cur = "USD" // the API's default currency
+	}
+	of := &offer{provider: a.prov.ID, instance: sz.arm, gpu: g, count: sz.count, currency: cur,
+		note: fmt.Sprintf("Imported from Azure Retail Prices API items (%s, first at line %d): Linux consumption prices; committed prices are savings plans.", a.im.file, it.n.line)}
+	a.offers[sz.arm] = of
+	a.order = append(a.order, sz.arm)
+	return of
+}
+
+// savingsPlans adds an on-demand price's savings plans: the API's
+// savingsPlan list, or the snapshot's one-year savingsPlanPrice.
+func (a *azureImport) savingsPlans(it azureItem, size, arm string, base price) {
+	type plan struct {
+		n    *node
+		term int
+	}
+	var plans []plan
+	if sp := it.n.get("savingsPlanPrice"); sp != nil {
+		plans = append(plans, plan{sp, 12})
+	}
+	for _, s := range it.n.get("savingsPlan").itemsOrNil() {
+		switch s.get("term").str() {
+		case "1 Year":
+			plans = append(plans, plan{s.get("retailPrice"), 12})
+		case "3 Years":
+			plans = append(plans, plan{s.get("retailPrice"), 36})
+		default:
+			pf := &fault{im: a.im}
+			pf.report(s, "savings plan term %q is not 1 Year or 3 Years", s.get("term").str())
+			a.im.reportedValues++
+		}
+	}
+	for _, pl := range plans {
+		pf := &fault{im: a.im}
+		sv, ok := positive(pf, pl.n, size+" "+it.region+" savings plan")
+		if !ok {
+			a.im.reportedValues++
+			continue
+		}
+		c := base
+		c.billing, c.term, c.commitment = "committed", pl.term, "savings-plan"
+		a.vals[arm] = append(a.vals[arm], priced{mode: c, region: it.region, value: sv, at: pl.n})
+	}
+}
+
+// buildOffers builds the sizes' offers in first-seen order.
+func (a *azureImport) buildOffers() []*offer {
 	var out []*offer
-	for _, arm := range order {
-		if built := im.build(offers[arm], vals[arm]); built != nil {
+	for _, arm := range a.order {
+		if built := a.im.build(a.offers[arm], a.vals[arm]); built != nil {
 			out = append(out, built)
 		}
 	}
-	if len(storageRegions) > 0 {
-		base := cost{provider: prov.ID, kind: "block-storage", name: "Premium SSD v2, LRS (capacity)", currency: "USD", unit: "gib-hour",
-			asOf: im.o.AsOf, dateBasis: im.o.DateBasis, source: im.o.Source, evidence: im.o.Evidence,
-			notes: "Azure Retail Prices meter \"Premium LRS Provisioned Capacity\" of Azure Premium SSD v2, per GiB-hour; IOPS and throughput above the free baseline are billed separately."}
-		if im.o.Currency != "" {
-			base.currency = im.o.Currency
-		}
-		for _, r := range storageRegions {
-			c := base
-			c.region, c.price = r, storage[r]
-			im.costs = append(im.costs, c)
-		}
+	return out
+}
+
+// storageCosts adds the Premium SSD v2 capacity prices as block-storage
+// [[extra_costs]].
+func (a *azureImport) storageCosts() {
+	if len(a.storageRegions) == 0 {
+		return
 	}
-	return out, nil
+	o := a.im.o
+	base := cost{provider: a.prov.ID, kind: "block-storage", name: "Premium SSD v2, LRS (capacity)", currency: "USD", unit: "gib-hour",
+		asOf: o.AsOf, dateBasis: o.DateBasis, source: o.Source, evidence: o.Evidence,
+		notes: "Azure Retail Prices meter \"Premium LRS Provisioned Capacity\" of Azure Premium SSD v2, per GiB-hour; IOPS and throughput above the free baseline are billed separately."}
+	if o.Currency != "" {
+		base.currency = o.Currency
+	}
+	for _, r := range a.storageRegions {
+		c := base
+		c.region, c.price = r, a.storage[r]
+		a.im.costs = append(a.im.costs, c)
+	}
 }
 
 // itemsOrNil returns an array's items (nil for nil or a non-array).

@@ -70,124 +70,137 @@ func (im *importer) gcp(src string, prov *catalog.Provider) ([]*offer, error) {
 		}
 		asOf, basis = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), "page-date"
 	}
-	if asOf.After(im.o.Now) {
-		return nil, &UsageError{fmt.Sprintf("the file's date %s is in the future", asOf.Format(time.DateOnly))}
-	}
-	currency := im.o.Currency
-	if currency == "" {
-		currency = "USD" // Cloud Billing list prices of the compile are in USD
+	pv, err := im.provenanceOf(asOf, basis) // USD without -currency: the compile lists Cloud Billing prices in USD
+	if err != nil {
+		return nil, err
 	}
 	var out []*offer
 	for _, name := range inst.keys {
-		m := inst.kv[name]
-		if m.kind != 'o' {
-			continue
-		}
-		var gpuKeys []string
-		for _, k := range m.keys {
-			if !slices.Contains(gcpMachineKeys, k) {
-				gpuKeys = append(gpuKeys, k)
+		if m := inst.kv[name]; m.kind == 'o' {
+			if of := im.gcpMachine(name, m, prov, pv); of != nil {
+				out = append(out, of)
 			}
-		}
-		cost := m.get("cost")
-		values := countGCPValues(cost)
-		if len(gpuKeys) == 0 {
-			for range values {
-				im.skip("CPU-only machine type")
-			}
-			continue
-		}
-		mf := &fault{im: im}
-		var g *catalog.GPU
-		count := 0
-		if len(gpuKeys) > 1 {
-			mf.report(m.get(gpuKeys[1]), "machine type %q names more than one accelerator (%s): the catalog holds one GPU per offer", name, strings.Join(gpuKeys, ", "))
-		}
-		key := gpuKeys[0]
-		gn := m.get(key)
-		if id, err := resolveGPU(gcpGPUs(), key, prov.ID, name); err != nil {
-			mf.report(gn, "accelerator %v", err)
-		} else if !catalog.ValidID(id) {
-			mf.report(gn, "accelerator %q is %s", key, id)
-		} else if g = im.o.Catalog.GPU(id); g == nil {
-			mf.report(gn, "accelerator %q maps to GPU %q, which is not in data/gpus", key, id)
-		}
-		if c, ok := gn.num(); !ok || c <= 0 {
-			mf.report(gn, "accelerator count %q is not a positive number", gn.str())
-		} else if c != math.Trunc(c) {
-			mf.report(gn, "accelerator count %s is a fractional GPU; fractional GPUs are not offers", gn.str())
-		} else {
-			count = int(c)
-		}
-		of := &offer{provider: prov.ID, instance: name, gpu: g, count: count, currency: currency,
-			note: fmt.Sprintf("Imported from pricing.yml (%s, machine type at line %d): compile of Google Cloud Billing SKUs by Cyclenerd/google-cloud-pricing-cost-calculator.", im.file, m.line)}
-		if v, ok := m.get("cpu").num(); ok && v == math.Trunc(v) && v > 0 {
-			of.vcpu = numText(v)
-		}
-		if v, ok := m.get("ram").num(); ok && v > 0 {
-			of.ramGB = numText(v)
-		}
-		if cost == nil || cost.kind != 'o' {
-			mf.report(m, "machine type %q has no cost mapping", name)
-		}
-		var vals []priced
-		for _, region := range cost.keysOrNil() {
-			rn := cost.kv[region]
-			rf := &fault{im: im}
-			regionCheck(rf, rn, region, prov)
-			for _, pk := range rn.keysOrNil() {
-				v := rn.kv[pk]
-				var mode price
-				switch pk {
-				case "hour":
-					mode = price{billing: "on-demand"}
-				case "hour_spot":
-					mode = price{billing: "spot"}
-				case "month_1y":
-					mode = price{billing: "committed", unit: "month", term: 12, commitment: "committed-use-discount"}
-				case "month_3y":
-					mode = price{billing: "committed", unit: "month", term: 36, commitment: "committed-use-discount"}
-				case "month", "month_spot":
-					im.skip("monthly figure the compile derives from an hourly price (month = hour with sustained-use discount, month_spot = hour_spot x 730)")
-					continue
-				default:
-					f := &fault{im: im}
-					f.report(v, "unknown price key %q (want hour, hour_spot, month_1y, month_3y)", pk)
-					im.reportedValues++
-					continue
-				}
-				f := &fault{im: im}
-				val, ok := positive(f, v, name+" "+region+" "+pk)
-				if ok && (pk == "month_1y" || pk == "month_3y") {
-					if month, ok2 := rn.get("month").num(); ok2 && month == val {
-						f.report(v, "%s %s equals month: the compile's fallback when no commitment SKU was found, not a committed price", pk, v.str())
-					}
-				}
-				if pk == "hour" {
-					if why, ok := gcpNotOnDemand()[name]; ok {
-						f.report(v, "on-demand price of %s left out: %s", name, why)
-					}
-				}
-				if !mf.ok() || !rf.ok() || !f.ok() {
-					im.reportedValues++
-					continue
-				}
-				mode.dateBasis, mode.asOf, mode.source, mode.evidence = basis, asOf, im.o.Source, im.o.Evidence
-				if mode.unit == "" {
-					mode.unit = "hour"
-				}
-				vals = append(vals, priced{mode: mode, region: region, value: val, at: v})
-			}
-		}
-		if built := im.build(of, vals); built != nil {
-			out = append(out, built)
 		}
 	}
-	im.gcpCosts(root, prov, asOf, basis, currency)
+	im.gcpCosts(root, prov, pv)
 	for _, id := range root.get("region").keysOrNil() {
 		im.regionDecls = append(im.regionDecls, RegionDecl{Provider: prov.ID, ID: id, Name: root.path("region", id, "location").str()})
 	}
 	return out, nil
+}
+
+// gcpMachine imports one machine type: its accelerator and shape, and its
+// prices per region (nil for a CPU-only machine type or when no price is
+// left).
+func (im *importer) gcpMachine(name string, m *node, prov *catalog.Provider, pv provenance) *offer {
+	var gpuKeys []string
+	for _, k := range m.keys {
+		if !slices.Contains(gcpMachineKeys, k) {
+			gpuKeys = append(gpuKeys, k)
+		}
+	}
+	cost := m.get("cost")
+	if len(gpuKeys) == 0 {
+		for range countGCPValues(cost) {
+			im.skip("CPU-only machine type")
+		}
+		return nil
+	}
+	mf := &fault{im: im}
+	g, count := im.gcpAccelerator(mf, m, name, gpuKeys, prov)
+	of := &offer{provider: prov.ID, instance: name, gpu: g, count: count, currency: pv.currency,
+		note: fmt.Sprintf("Imported from pricing.yml (%s, machine type at line %d): compile of Google Cloud Billing SKUs by Cyclenerd/google-cloud-pricing-cost-calculator.", im.file, m.line)}
+	if v, ok := m.get("cpu").num(); ok && v == math.Trunc(v) && v > 0 {
+		of.vcpu = numText(v)
+	}
+	if v, ok := m.get("ram").num(); ok && v > 0 {
+		of.ramGB = numText(v)
+	}
+	if cost == nil || cost.kind != 'o' {
+		mf.report(m, "machine type %q has no cost mapping", name)
+	}
+	return im.build(of, im.gcpPrices(mf, cost, name, prov, pv))
+}
+
+// gcpAccelerator resolves a machine type's accelerator (one key) to a GPU
+// and checks its count, reporting what does not hold.
+func (im *importer) gcpAccelerator(mf *fault, m *node, name string, gpuKeys []string, prov *catalog.Provider) (*catalog.GPU, int) {
+	if len(gpuKeys) > 1 {
+		mf.report(m.get(gpuKeys[1]), "machine type %q names more than one accelerator (%s): the catalog holds one GPU per offer", name, strings.Join(gpuKeys, ", "))
+	}
+	key := gpuKeys[0]
+	gn := m.get(key)
+	var g *catalog.GPU
+	if id, err := resolveGPU(gcpGPUs(), key, prov.ID, name); err != nil {
+		mf.report(gn, "accelerator %v", err)
+	} else if !catalog.ValidID(id) {
+		mf.report(gn, "accelerator %q is %s", key, id)
+	} else if g = im.o.Catalog.GPU(id); g == nil {
+		mf.report(gn, "accelerator %q maps to GPU %q, which is not in data/gpus", key, id)
+	}
+	count := 0
+	if c, ok := gn.num(); !ok || c <= 0 {
+		mf.report(gn, "accelerator count %q is not a positive number", gn.str())
+	} else if c != math.Trunc(c) {
+		mf.report(gn, "accelerator count %s is a fractional GPU; fractional GPUs are not offers", gn.str())
+	} else {
+		count = int(c)
+	}
+	return g, count
+}
+
+// gcpPrices checks a machine type's prices, cost.<region>.<key>; a value
+// with a fault (or of a machine type or region with one) is reported.
+func (im *importer) gcpPrices(mf *fault, cost *node, name string, prov *catalog.Provider, pv provenance) []priced {
+	var vals []priced
+	for _, region := range cost.keysOrNil() {
+		rn := cost.kv[region]
+		rf := &fault{im: im}
+		regionCheck(rf, rn, region, prov)
+		for _, pk := range rn.keysOrNil() {
+			v := rn.kv[pk]
+			mode, known := gcpPriceModes()[pk]
+			switch {
+			case pk == "month" || pk == "month_spot":
+				im.skip("monthly figure the compile derives from an hourly price (month = hour with sustained-use discount, month_spot = hour_spot x 730)")
+				continue
+			case !known:
+				f := &fault{im: im}
+				f.report(v, "unknown price key %q (want hour, hour_spot, month_1y, month_3y)", pk)
+				im.reportedValues++
+				continue
+			}
+			f := &fault{im: im}
+			val, ok := positive(f, v, name+" "+region+" "+pk)
+			if ok && (pk == "month_1y" || pk == "month_3y") {
+				if month, ok2 := rn.get("month").num(); ok2 && month == val {
+					f.report(v, "%s %s equals month: the compile's fallback when no commitment SKU was found, not a committed price", pk, v.str())
+				}
+			}
+			if pk == "hour" {
+				if why, ok := gcpNotOnDemand()[name]; ok {
+					f.report(v, "on-demand price of %s left out: %s", name, why)
+				}
+			}
+			if !mf.ok() || !rf.ok() || !f.ok() {
+				im.reportedValues++
+				continue
+			}
+			vals = append(vals, priced{mode: pv.stamp(mode, im.o), region: region, value: val, at: v})
+		}
+	}
+	return vals
+}
+
+// gcpPriceModes are the price keys of a region's cost mapping imported,
+// with their billing modes.
+func gcpPriceModes() map[string]price {
+	return map[string]price{
+		"hour":      {billing: "on-demand", unit: "hour"},
+		"hour_spot": {billing: "spot", unit: "hour"},
+		"month_1y":  {billing: "committed", unit: "month", term: 12, commitment: "committed-use-discount"},
+		"month_3y":  {billing: "committed", unit: "month", term: 36, commitment: "committed-use-discount"},
+	}
 }
 
 // keysOrNil returns an object's keys (nil for nil or a non-object).
@@ -213,8 +226,8 @@ func countGCPValues(cost *node) []struct{} {
 // worldwide destinations other than China and Australia) by volume tier,
 // external IPv4 addresses in use and unused, and persistent disk
 // capacity (balanced, SSD, standard).
-func (im *importer) gcpCosts(root *node, prov *catalog.Provider, asOf time.Time, basis, currency string) {
-	base := cost{provider: prov.ID, currency: currency, asOf: asOf, dateBasis: basis, source: im.o.Source, evidence: im.o.Evidence}
+func (im *importer) gcpCosts(root *node, prov *catalog.Provider, pv provenance) {
+	base := cost{provider: prov.ID, currency: pv.currency, asOf: pv.asOf, dateBasis: pv.basis, source: im.o.Source, evidence: im.o.Evidence}
 	declared := map[string]bool{}
 	for _, r := range prov.Regions {
 		declared[r.ID] = true

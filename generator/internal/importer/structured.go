@@ -15,9 +15,9 @@ import (
 )
 
 // The structured formats (gcp, azure, aws) read one file into a tree of
-// positioned values (tree.go); a "row" is one price value of the file:
-// Imported, Reported and Skipped count values, and their sum is every
-// price value the file holds.
+// positioned values (tree.go: encoding/json and go.yaml.in/yaml/v4); a
+// "row" is one price value of the file: Imported, Reported and Skipped
+// count values, and their sum is every price value the file holds.
 
 // defaultProvider is the provider a structured format's prices belong to
 // unless -provider says otherwise.
@@ -113,6 +113,9 @@ func positive(f *fault, n *node, what string) (float64, bool) {
 	switch {
 	case n == nil:
 		f.report(n, "%s: missing", what)
+		return 0, false
+	case n.kind == 'o' || n.kind == 'a':
+		f.report(n, "%s: %s, not a number", what, map[byte]string{'o': "an object", 'a': "a list"}[n.kind])
 		return 0, false
 	case !ok:
 		f.report(n, "%s: %q is not a number", what, n.text)
@@ -292,4 +295,31 @@ func (c cost) toml() string {
 		kv(&b, "price", t[1])
 	}
 	return b.String()
+}
+
+// provenance is what every price of one structured file shares: the date
+// and its basis, and the currency.
+type provenance struct {
+	asOf            time.Time
+	basis, currency string
+}
+
+// provenanceOf checks the date of a file's prices (not in the future) and
+// takes the currency from -currency, USD without it.
+func (im *importer) provenanceOf(asOf time.Time, basis string) (provenance, error) {
+	if asOf.After(im.o.Now) {
+		return provenance{}, &UsageError{fmt.Sprintf("the file's date %s is in the future", asOf.Format(time.DateOnly))}
+	}
+	currency := im.o.Currency
+	if currency == "" {
+		currency = "USD"
+	}
+	return provenance{asOf: asOf, basis: basis, currency: currency}, nil
+}
+
+// stamp gives a price mode the file's date, date basis, source and
+// evidence.
+func (pv provenance) stamp(mode price, o Options) price {
+	mode.dateBasis, mode.asOf, mode.source, mode.evidence = pv.basis, pv.asOf, o.Source, o.Evidence
+	return mode
 }

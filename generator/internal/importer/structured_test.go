@@ -162,7 +162,9 @@ func TestStructuredBadInput(t *testing.T) {
 		err               string
 		usage             bool
 	}{
-		{"gcp: YAML syntax", "gcp", "about:\n  a: 1\n b: 2\n", Options{}, nil, "f:3:2: indentation 1 does not match", false},
+		{"gcp: YAML syntax", "gcp", "about:\n  a: 1\n b: 2\n", Options{}, nil, "f:3:2: did not find expected key (while parsing a block mapping at 1:1)", false},
+		{"gcp: YAML tab in the indentation", "gcp", gcpHead + "    g2:\n\t  l4: 1\n", Options{}, nil, "f:6:1: found character that cannot start any token: a tab (YAML indents with spaces)", false},
+		{"gcp: YAML key repeated", "gcp", gcpHead + "    g2:\n      l4: 1\n      l4: 2\n", Options{}, nil, `f:7:7: key "l4" repeated in one mapping`, false},
 		{"gcp: not pricing.yml", "gcp", "about:\n  a: 1\n", Options{}, nil, "no compute.instance mapping", false},
 		{"gcp: every fault of a value", "gcp", gcpHead + "    a2-x:\n      a100: 1\n      cost:\n        us-central1:\n          hour: -3\n          hour_daily: 2\n", Options{},
 			[]string{`6:13: accelerator "a100" is ambiguous (a100-sxm4-40gb or a100-pcie-40gb): the importer has no rule naming the part of gcp instance "a2-x"`,
@@ -173,6 +175,12 @@ func TestStructuredBadInput(t *testing.T) {
 				`8:9: region "mars-north1" is not declared in data/providers/gcp.toml (declare it there if the provider runs it)`}, "", false},
 		{"gcp: spot above on-demand", "gcp", gcpHead + "    g2-standard-4:\n      l4: 1\n      cost:\n        us-central1:\n          hour: 1\n          hour_spot: 2\n", Options{},
 			[]string{`10:22: spot price 2 (2 per hour) in us-central1 is above the on-demand price 1 there`}, "", false},
+		{"gcp: wrong type at a key", "gcp", gcpHead + "    g2-standard-4:\n      l4: one\n      cost:\n        us-central1:\n          hour: [1]\n          hour_spot: '0.5'\n", Options{},
+			[]string{`6:11: accelerator count "one" is not a positive number`,
+				`9:17: g2-standard-4 us-central1 hour: a list, not a number`,
+				`10:22: g2-standard-4 us-central1 hour_spot: "0.5" is not a number`}, "", false},
+		{"gcp: cost not a mapping", "gcp", gcpHead + "    g2-standard-4:\n      l4: 1\n      cost: 3\n", Options{},
+			[]string{`5:5: machine type "g2-standard-4" has no cost mapping`}, "", false},
 		{"gcp: no -evidence", "gcp", gcpHead, Options{Evidence: "-"}, nil, "-evidence is required", true},
 		{"azure: reservation, unit, two meters", "azure", `{"Items": [
 {"armRegionName": "eastus", "productName": "Virtual Machines NCasT4 v3 Series", "skuName": "NC4as T4 v3", "retailPrice": 0.526, "unitOfMeasure": "1 Hour", "type": "Consumption"},
@@ -186,13 +194,25 @@ func TestStructuredBadInput(t *testing.T) {
 				`5:144: unit "1 Day" is not "1 Hour"`,
 				`6:87: unknown GPU size "ND999v9" (not in the importer's Azure size table)`}, "", false},
 		{"azure: no -as-of", "azure", `{"Items": []}`, Options{}, nil, "-as-of YYYY-MM-DD is required", true},
-		{"azure: JSON syntax", "azure", `{"Items": [1,]}`, Options{AsOf: time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC)}, nil, "f:1:14: unexpected ']'", false},
+		{"azure: JSON syntax", "azure", `{"Items": [1,]}`, Options{AsOf: time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC)}, nil, "f:1:14: invalid character ']' looking for beginning of value", false},
+		{"azure: JSON syntax on a later line", "azure", "{\"Items\": [\n{\"armRegionName\": \"eastus\" \"x\": 1}\n]}", Options{AsOf: time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC)}, nil, `f:2:28: invalid character '"' after object key:value pair`, false},
+		{"azure: JSON key repeated", "azure", `{"Items": [{"type": "Consumption", "type": "Reservation"}]}`, Options{AsOf: time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC)}, nil, `f:1:36: key "type" repeated in one object`, false},
+		{"azure: JSON truncated", "azure", "{\"Items\": [\n{\"armRegionName\": ", Options{AsOf: time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC)}, nil, "f:2:19: unexpected end of input", false},
+		{"azure: wrong type at a key", "azure", `{"Items": [
+{"armRegionName": "eastus", "productName": "Virtual Machines NCasT4 v3 Series", "skuName": "NC4as T4 v3", "retailPrice": "0.526", "unitOfMeasure": "1 Hour", "type": "Consumption"},
+7]}`, Options{AsOf: time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC)},
+			[]string{`2:122: NC4as T4 v3 eastus: "0.526" is not a number`,
+				`3:1: an item that is not an object`}, "", false},
 		{"aws: every fault of an instance", "aws", "// Last updated: 2026-01-21\nconst x = [\n{\"name\": \"p4d.24xlarge\", \"gpu\": \"NVIDIA A100\", \"gpuCount\": 8, \"gpuMemory\": \"300 GB HBM2\",\n \"pricing\": {\"us-east-1\": {\"onDemand\": \"x\", \"reserved\": 1}}},\n{\"name\": \"p4d.24xlarge\", \"gpu\": \"NVIDIA A100\", \"gpuCount\": 8, \"pricing\": {}}\n];\n", Options{},
 			[]string{`3:76: gpuMemory "300 GB HBM2" is neither a100-sxm4-40gb's memory_gb 40 nor 8 x that`,
 				`4:40: p4d.24xlarge us-east-1 onDemand: "x" is not a number`,
 				`5:10: instance "p4d.24xlarge" is listed twice (first at line 3)`}, "", false},
 		{"aws: K80 boards counted as GPUs", "aws", "// Last updated: 2026-01-21\nconst x = [\n{\"name\": \"p2.8xlarge\", \"gpu\": \"NVIDIA K80\", \"gpuCount\": 4, \"gpuMemory\": \"12 GB GDDR5\",\n \"pricing\": {\"us-east-1\": {\"onDemand\": 7.2}}}\n];\n", Options{},
 			[]string{`3:57: gpuCount 4 for p2.8xlarge counts K80 boards; AWS counts 8 GPUs (GK210, as data/gpus does)`}, "", false},
+		{"aws: JSON syntax after the header", "aws", "// Last updated: 2026-01-21\nconst x = [\n{\"name\": \"p4d.24xlarge\",}\n];\n", Options{}, nil, "f:3:25: invalid character '}' looking for beginning of object key string", false},
+		{"aws: wrong type at a key", "aws", "// Last updated: 2026-01-21\nconst x = [\n{\"name\": \"g4dn.xlarge\", \"gpu\": \"NVIDIA T4\", \"gpuCount\": \"1\",\n \"pricing\": {\"us-east-1\": {\"onDemand\": {\"price\": 0.5}}}}\n];\n", Options{},
+			[]string{`3:57: gpuCount "1" is not a positive number`,
+				`4:40: g4dn.xlarge us-east-1 onDemand: an object, not a number`}, "", false},
 		{"aws: no date", "aws", "const x = [];\n", Options{}, nil, `no "// Last updated: YYYY-MM-DD" line`, true},
 	}
 	for _, tt := range tests {

@@ -1,15 +1,20 @@
 package importer
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v4"
 )
 
-// node is one value of a structured source file (JSON, or the YAML subset
-// of pricing.yml) with the position it was written at, so reports can name
-// FILE:LINE:COL.
+// node is one value of a structured source file (JSON read by
+// encoding/json, YAML read by go.yaml.in/yaml/v4) with the position it was
+// written at, so reports can name FILE:LINE:COL.
 type node struct {
 	kind      byte // 'o' object/mapping, 'a' array/sequence, 's' string, 'n' number, 'b' bool, 'z' null
 	line, col int
@@ -17,7 +22,12 @@ type node struct {
 	kv        map[string]*node // object values
 	keyAt     map[string][2]int
 	items     []*node
-	text      string // scalar as written (a string's value unquoted)
+	text      string  // scalar as written (a string's value unquoted)
+	value     float64 // a number's value
+}
+
+func newObject(line, col int) *node {
+	return &node{kind: 'o', line: line, col: col, kv: map[string]*node{}, keyAt: map[string][2]int{}}
 }
 
 // get returns an object's value for a key, or nil.
@@ -49,8 +59,7 @@ func (n *node) num() (float64, bool) {
 	if n == nil || n.kind != 'n' {
 		return 0, false
 	}
-	v, err := strconv.ParseFloat(n.text, 64)
-	return v, err == nil
+	return n.value, true
 }
 
 // pos is the node's position, 1:1 for nil.
@@ -61,7 +70,17 @@ func (n *node) pos() (int, int) {
 	return n.line, n.col
 }
 
-// parseError is a syntax error at a position of the source.
+// put adds a key's value to an object, refusing a key written twice.
+func (n *node) put(k string, line, col int, v *node, what string) error {
+	if _, dup := n.kv[k]; dup {
+		return &parseError{line, col, fmt.Sprintf("key %q repeated in one %s", k, what)}
+	}
+	n.keys = append(n.keys, k)
+	n.kv[k], n.keyAt[k] = v, [2]int{line, col}
+	return nil
+}
+
+// parseError is a fault at a position of the source.
 type parseError struct {
 	line, col int
 	msg       string
@@ -69,377 +88,268 @@ type parseError struct {
 
 func (e *parseError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
 
-// jsonParser reads JSON (RFC 8259) keeping the line and column (in runes)
-// of every value.
-type jsonParser struct {
+// lineCol turns byte offsets of a source into 1-based lines and columns
+// (columns counted in runes, as the YAML library counts them). Offsets are
+// asked for in increasing order, so it moves forward from the last one.
+type lineCol struct {
 	src       string
 	i         int
 	line, col int
 }
 
-// parseJSON parses src from byte offset start (the offset's line and column
-// are counted from the beginning of src) and returns the value there and
-// the offset after it.
-func parseJSON(src string, start int) (*node, int, error) {
-	p := &jsonParser{src: src, line: 1, col: 1}
-	for p.i < start {
-		p.advance()
+func (p *lineCol) at(off int) (int, int) {
+	if off < p.i || p.line == 0 {
+		p.i, p.line, p.col = 0, 1, 1
 	}
-	n, err := p.value()
+	for off = min(off, len(p.src)); p.i < off; {
+		r, w := utf8.DecodeRuneInString(p.src[p.i:])
+		p.i += w
+		if r == '\n' {
+			p.line, p.col = p.line+1, 1
+		} else {
+			p.col++
+		}
+	}
+	return p.line, p.col
+}
+
+// jsonReader builds a node tree from encoding/json's token stream: the
+// decoder's input offset before each token, past the blanks and the comma
+// or colon the decoder elides, is where the token starts.
+type jsonReader struct {
+	src   string
+	start int // the offset in src the decoder reads from
+	dec   *json.Decoder
+	pos   lineCol
+}
+
+// parseJSON parses the JSON value at byte offset start of src (positions
+// are counted from the beginning of src); what follows the value is not
+// read.
+func parseJSON(src string, start int) (*node, error) {
+	r := &jsonReader{src: src, start: start, dec: json.NewDecoder(strings.NewReader(src[start:])), pos: lineCol{src: src}}
+	r.dec.UseNumber() // numbers as written
+	n, err := r.value()
 	if err != nil {
-		return nil, 0, err
+		return nil, r.positioned(err)
 	}
-	return n, p.i, nil
+	return n, nil
 }
 
-func (p *jsonParser) advance() {
-	r, w := utf8.DecodeRuneInString(p.src[p.i:])
-	p.i += w
-	if r == '\n' {
-		p.line, p.col = p.line+1, 1
-	} else {
-		p.col++
+// next returns the next token and the offset in src where it starts.
+func (r *jsonReader) next() (json.Token, int, error) {
+	off := r.start + int(r.dec.InputOffset())
+	for off < len(r.src) && strings.IndexByte(" \t\r\n,:", r.src[off]) >= 0 {
+		off++
+	}
+	tok, err := r.dec.Token()
+	return tok, off, err
+}
+
+func (r *jsonReader) value() (*node, error) {
+	tok, off, err := r.next()
+	if err != nil {
+		return nil, err
+	}
+	line, col := r.pos.at(off)
+	switch t := tok.(type) {
+	case json.Delim: // '{' or '[': the decoder refuses a closing one here
+		if t == '{' {
+			return r.object(newObject(line, col))
+		}
+		return r.array(&node{kind: 'a', line: line, col: col})
+	case string:
+		return &node{kind: 's', line: line, col: col, text: t}, nil
+	case json.Number:
+		v, err := strconv.ParseFloat(string(t), 64)
+		if err != nil { // out of float64's range
+			return nil, &parseError{line, col, fmt.Sprintf("%q is not a number", string(t))}
+		}
+		return &node{kind: 'n', line: line, col: col, text: string(t), value: v}, nil
+	case bool:
+		return &node{kind: 'b', line: line, col: col, text: strconv.FormatBool(t)}, nil
+	default: // nil: null
+		return &node{kind: 'z', line: line, col: col, text: "null"}, nil
 	}
 }
 
-func (p *jsonParser) errorf(format string, args ...any) error {
-	return &parseError{p.line, p.col, fmt.Sprintf(format, args...)}
-}
-
-func (p *jsonParser) space() {
-	for p.i < len(p.src) && strings.IndexByte(" \t\r\n", p.src[p.i]) >= 0 {
-		p.advance()
-	}
-}
-
-func (p *jsonParser) value() (*node, error) {
-	p.space()
-	if p.i >= len(p.src) {
-		return nil, p.errorf("unexpected end of input")
-	}
-	n := &node{line: p.line, col: p.col}
-	switch c := p.src[p.i]; {
-	case c == '{':
-		n.kind, n.kv, n.keyAt = 'o', map[string]*node{}, map[string][2]int{}
-		p.advance()
-		p.space()
-		if p.i < len(p.src) && p.src[p.i] == '}' {
-			p.advance()
-			return n, nil
-		}
-		for {
-			p.space()
-			kl, kc := p.line, p.col
-			if p.i >= len(p.src) || p.src[p.i] != '"' {
-				return nil, p.errorf("expected a quoted key")
-			}
-			k, err := p.string()
-			if err != nil {
-				return nil, err
-			}
-			p.space()
-			if p.i >= len(p.src) || p.src[p.i] != ':' {
-				return nil, p.errorf("expected ':' after key %q", k)
-			}
-			p.advance()
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			if _, dup := n.kv[k]; dup {
-				return nil, &parseError{kl, kc, fmt.Sprintf("key %q repeated in one object", k)}
-			}
-			n.keys = append(n.keys, k)
-			n.kv[k], n.keyAt[k] = v, [2]int{kl, kc}
-			p.space()
-			if p.i < len(p.src) && p.src[p.i] == ',' {
-				p.advance()
-				continue
-			}
-			if p.i < len(p.src) && p.src[p.i] == '}' {
-				p.advance()
-				return n, nil
-			}
-			return nil, p.errorf("expected ',' or '}'")
-		}
-	case c == '[':
-		n.kind = 'a'
-		p.advance()
-		p.space()
-		if p.i < len(p.src) && p.src[p.i] == ']' {
-			p.advance()
-			return n, nil
-		}
-		for {
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			n.items = append(n.items, v)
-			p.space()
-			if p.i < len(p.src) && p.src[p.i] == ',' {
-				p.advance()
-				continue
-			}
-			if p.i < len(p.src) && p.src[p.i] == ']' {
-				p.advance()
-				return n, nil
-			}
-			return nil, p.errorf("expected ',' or ']'")
-		}
-	case c == '"':
-		s, err := p.string()
+func (r *jsonReader) object(n *node) (*node, error) {
+	for r.dec.More() {
+		tok, off, err := r.next()
 		if err != nil {
 			return nil, err
 		}
-		n.kind, n.text = 's', s
-		return n, nil
-	case c == '-' || (c >= '0' && c <= '9'):
-		start := p.i
-		for p.i < len(p.src) && strings.IndexByte("+-0123456789.eE", p.src[p.i]) >= 0 {
-			p.advance()
+		k, _ := tok.(string) // the decoder reads only a string as a key
+		line, col := r.pos.at(off)
+		v, err := r.value()
+		if err != nil {
+			return nil, err
 		}
-		n.kind, n.text = 'n', p.src[start:p.i]
-		if _, err := strconv.ParseFloat(n.text, 64); err != nil {
-			return nil, &parseError{n.line, n.col, fmt.Sprintf("%q is not a number", n.text)}
-		}
-		return n, nil
-	default:
-		for _, lit := range []struct {
-			word string
-			kind byte
-		}{{"true", 'b'}, {"false", 'b'}, {"null", 'z'}} {
-			if strings.HasPrefix(p.src[p.i:], lit.word) {
-				for range lit.word {
-					p.advance()
-				}
-				n.kind, n.text = lit.kind, lit.word
-				return n, nil
-			}
-		}
-		return nil, p.errorf("unexpected %q", c)
-	}
-}
-
-func (p *jsonParser) string() (string, error) {
-	p.advance() // the opening quote
-	var b strings.Builder
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		switch {
-		case c == '"':
-			p.advance()
-			return b.String(), nil
-		case c == '\\':
-			p.advance()
-			if p.i >= len(p.src) {
-				break
-			}
-			e := p.src[p.i]
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'u':
-				if p.i+5 > len(p.src) {
-					return "", p.errorf("short \\u escape")
-				}
-				v, err := strconv.ParseUint(p.src[p.i+1:p.i+5], 16, 32)
-				if err != nil {
-					return "", p.errorf("bad \\u escape")
-				}
-				b.WriteRune(rune(v))
-				for range 4 {
-					p.advance()
-				}
-			default:
-				return "", p.errorf("bad escape \\%c", e)
-			}
-			p.advance()
-		case c < 0x20:
-			return "", p.errorf("control character in a string")
-		default:
-			r, _ := utf8.DecodeRuneInString(p.src[p.i:])
-			b.WriteRune(r)
-			p.advance()
+		if err := n.put(k, line, col, v, "object"); err != nil {
+			return nil, err
 		}
 	}
-	return "", p.errorf("unterminated string")
+	_, _, err := r.next() // '}'
+	return n, err
 }
 
-// parseYAML reads the YAML subset pricing.yml is written in: block
-// mappings by indentation ("key:" or "key: scalar"), block sequences of
-// scalars ("- item"), plain and quoted scalars, the empty flow
-// collections "{}" and "[]", "#" comments, a "---"
-// document start and block scalars ("|", "|2", ">") whose text is kept
-// as one string. Anything else is reported with its position.
+func (r *jsonReader) array(n *node) (*node, error) {
+	for r.dec.More() {
+		v, err := r.value()
+		if err != nil {
+			return nil, err
+		}
+		n.items = append(n.items, v)
+	}
+	_, _, err := r.next() // ']'
+	return n, err
+}
+
+// positioned gives a decoding error its line and column. The token
+// decoder's SyntaxError offsets do not count the bytes between tokens, so
+// the input is checked again by json.Unmarshal, whose SyntaxError.Offset
+// counts every byte up to and including the offending one.
+func (r *jsonReader) positioned(err error) error {
+	var pe *parseError
+	if errors.As(err, &pe) {
+		return err
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		line, col := r.pos.at(len(r.src))
+		return &parseError{line, col, "unexpected end of input"}
+	}
+	var se *json.SyntaxError
+	if errors.As(json.Unmarshal([]byte(r.src[r.start:]), new(json.RawMessage)), &se) && se.Offset > 0 {
+		line, col := r.pos.at(r.start + int(se.Offset) - 1)
+		return &parseError{line, col, se.Error()}
+	}
+	line, col := r.pos.at(r.start + int(r.dec.InputOffset()))
+	return &parseError{line, col, err.Error()}
+}
+
+// parseYAML reads one YAML document whose mapping keys are scalars. A key
+// whose value is a block mapping, a block sequence or nothing ("key:")
+// gives that value its own position, so a report on a whole machine type
+// names the line of its name.
 func parseYAML(src string) (*node, error) {
-	lines := strings.Split(src, "\n")
-	root := &node{kind: 'o', line: 1, col: 1, kv: map[string]*node{}, keyAt: map[string][2]int{}}
-	type frame struct {
-		indent int
-		n      *node
+	l, err := yaml.NewLoader(strings.NewReader(src))
+	if err != nil {
+		return nil, err
 	}
-	stack := []frame{{0, root}}
-	var pending *node // a "key:" whose children decide its kind
-	pendingIndent := -1
-	for i := 0; i < len(lines); i++ {
-		raw := strings.TrimRight(lines[i], "\r")
-		trimmed := strings.TrimLeft(raw, " ")
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") || (i == 0 && trimmed == "---") {
-			continue
+	var doc yaml.Node
+	switch err := l.Load(&doc); {
+	case errors.Is(err, io.EOF): // no document: comments or nothing
+		return newObject(1, 1), nil
+	case err != nil:
+		return nil, yamlError(src, err)
+	}
+	var more yaml.Node
+	if err := l.Load(&more); err == nil {
+		return nil, &parseError{max(more.Line, 1), max(more.Column, 1), "a second YAML document (the file must hold one)"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(src, err)
+	}
+	if len(doc.Content) == 0 {
+		return newObject(1, 1), nil
+	}
+	return (&yamlReader{done: map[*yaml.Node]*node{}}).value(doc.Content[0])
+}
+
+// yamlError is a YAML library error as line:col: message (with the
+// construct it was reading, and a hint where the character there is a tab).
+func yamlError(src string, err error) error {
+	var le *yaml.LoadError
+	if !errors.As(err, &le) || le.Mark.Line == 0 {
+		return &parseError{1, 1, err.Error()}
+	}
+	line, col := le.Mark.Line, max(le.Mark.Column, 1)
+	msg := le.Message
+	if le.ContextMsg != "" && le.ContextMark != le.Mark {
+		msg += fmt.Sprintf(" (%s at %d:%d)", le.ContextMsg, le.ContextMark.Line, le.ContextMark.Column)
+	}
+	if lines := strings.Split(src, "\n"); line <= len(lines) {
+		if r := []rune(lines[line-1]); col <= len(r) && r[col-1] == '\t' {
+			msg += ": a tab (YAML indents with spaces)"
 		}
-		if strings.HasPrefix(raw, "\t") {
-			return nil, &parseError{i + 1, 1, "a tab in the indentation (YAML indents with spaces)"}
+	}
+	return &parseError{line, col, msg}
+}
+
+// yamlReader turns the library's nodes into a node tree; an alias is the
+// node of its anchor (done holds the nodes whose conversion is complete).
+type yamlReader struct {
+	done map[*yaml.Node]*node
+}
+
+func (r *yamlReader) value(y *yaml.Node) (*node, error) {
+	var n *node
+	var err error
+	switch y.Kind {
+	case yaml.AliasNode:
+		if n, ok := r.done[y.Alias]; ok {
+			return n, nil
 		}
-		indent := len(raw) - len(trimmed)
-		line, col := i+1, indent+1
-		seqItem := strings.HasPrefix(trimmed, "- ") || trimmed == "-"
-		if pending != nil {
-			// Children are indented deeper; a sequence may sit at the key's
-			// own indentation ("key:\n- item").
-			if indent > pendingIndent || (indent == pendingIndent && seqItem) {
-				if seqItem {
-					pending.kind = 'a'
-				} else {
-					pending.kind, pending.kv, pending.keyAt = 'o', map[string]*node{}, map[string][2]int{}
-				}
-				stack = append(stack, frame{indent, pending})
-			} else {
-				pending.kind = 'z' // "key:" with nothing under it
-			}
-			pending = nil
-		}
-		for len(stack) > 1 && (indent < stack[len(stack)-1].indent || (!seqItem && stack[len(stack)-1].n.kind == 'a' && indent == stack[len(stack)-1].indent)) {
-			stack = stack[:len(stack)-1]
-		}
-		top := stack[len(stack)-1]
-		if top.indent != indent {
-			return nil, &parseError{line, col, fmt.Sprintf("indentation %d does not match the enclosing block (%d)", indent, top.indent)}
-		}
-		parent := top.n
-		if seqItem {
-			if parent.kind != 'a' {
-				return nil, &parseError{line, col, "a sequence item where a mapping key was expected"}
-			}
-			v := strings.TrimSpace(strings.TrimPrefix(trimmed, "-"))
-			item, err := yamlScalar(v, line, col+2)
+		return nil, &parseError{y.Line, y.Column, fmt.Sprintf("alias *%s is inside the value it names", y.Value)}
+	case yaml.MappingNode:
+		n, err = r.mapping(y)
+	case yaml.SequenceNode:
+		n = &node{kind: 'a', line: y.Line, col: y.Column}
+		for _, c := range y.Content {
+			item, err := r.value(c)
 			if err != nil {
 				return nil, err
 			}
-			parent.items = append(parent.items, item)
-			continue
+			n.items = append(n.items, item)
 		}
-		if parent.kind != 'o' {
-			return nil, &parseError{line, col, "a mapping key inside a sequence"}
-		}
-		k, rest, ok := splitYAMLKey(trimmed)
-		if !ok {
-			return nil, &parseError{line, col, fmt.Sprintf("expected \"key:\" or \"key: value\", got %q", trimmed)}
-		}
-		if _, dup := parent.kv[k]; dup {
-			return nil, &parseError{line, col, fmt.Sprintf("key %q repeated in one mapping", k)}
-		}
-		parent.keys = append(parent.keys, k)
-		parent.keyAt[k] = [2]int{line, col}
-		vcol := col + len([]rune(trimmed)) - len([]rune(rest))
-		switch {
-		case rest == "":
-			n := &node{line: line, col: col}
-			parent.kv[k] = n
-			pending, pendingIndent = n, indent
-		case rest[0] == '|' || rest[0] == '>':
-			// A block scalar: the following lines indented deeper.
-			var text []string
-			for i+1 < len(lines) {
-				next := strings.TrimRight(lines[i+1], "\r")
-				nt := strings.TrimLeft(next, " ")
-				if nt != "" && len(next)-len(nt) <= indent {
-					break
-				}
-				text = append(text, strings.TrimSpace(next))
-				i++
-			}
-			parent.kv[k] = &node{kind: 's', line: line, col: vcol, text: strings.TrimSpace(strings.Join(text, "\n"))}
-		default:
-			n, err := yamlScalar(rest, line, vcol)
-			if err != nil {
-				return nil, err
-			}
-			parent.kv[k] = n
-		}
-	}
-	if pending != nil {
-		pending.kind = 'z'
-	}
-	return root, nil
-}
-
-// splitYAMLKey splits "key: rest" (or "key:") outside quotes.
-func splitYAMLKey(s string) (key, rest string, ok bool) {
-	if strings.HasPrefix(s, `"`) || strings.HasPrefix(s, `'`) {
-		q := s[:1]
-		end := strings.Index(s[1:], q)
-		if end < 0 || !strings.HasPrefix(s[end+2:], ":") {
-			return "", "", false
-		}
-		return s[1 : end+1], strings.TrimSpace(s[end+3:]), true
-	}
-	i := strings.Index(s, ": ")
-	if i < 0 {
-		if strings.HasSuffix(s, ":") {
-			return s[:len(s)-1], "", true
-		}
-		return "", "", false
-	}
-	return s[:i], strings.TrimSpace(s[i+2:]), true
-}
-
-// yamlScalar reads a plain or quoted scalar; a comment after it is dropped.
-func yamlScalar(v string, line, col int) (*node, error) {
-	n := &node{line: line, col: col}
-	switch {
-	case strings.HasPrefix(v, `"`) || strings.HasPrefix(v, `'`):
-		q := v[:1]
-		end := strings.LastIndex(v, q)
-		if end <= 0 {
-			return nil, &parseError{line, col, "unterminated quoted scalar"}
-		}
-		n.kind, n.text = 's', v[1:end]
-		return n, nil
-	case v == "{}":
-		n.kind, n.kv, n.keyAt = 'o', map[string]*node{}, map[string][2]int{}
-		return n, nil
-	case v == "[]":
-		n.kind = 'a'
-		return n, nil
-	case strings.HasPrefix(v, "{") || strings.HasPrefix(v, "[") || strings.HasPrefix(v, "&") || strings.HasPrefix(v, "*"):
-		return nil, &parseError{line, col, fmt.Sprintf("flow collections, anchors and aliases are not supported: %q", v)}
-	}
-	if i := strings.Index(v, " #"); i >= 0 {
-		v = strings.TrimSpace(v[:i])
-	}
-	n.text = v
-	switch {
-	case v == "null" || v == "~":
-		n.kind = 'z'
-	case v == "true" || v == "false":
-		n.kind = 'b'
 	default:
-		if _, err := strconv.ParseFloat(v, 64); err == nil {
-			n.kind = 'n'
-		} else {
-			n.kind = 's'
+		n = yamlScalar(y)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if y.Anchor != "" {
+		r.done[y] = n
+	}
+	return n, nil
+}
+
+// mapping reads a mapping with scalar keys; a value that is a block
+// collection or nothing takes its key's position.
+func (r *yamlReader) mapping(y *yaml.Node) (*node, error) {
+	n := newObject(y.Line, y.Column)
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nil, &parseError{k.Line, k.Column, "a mapping key that is not a scalar"}
+		}
+		child, err := r.value(v)
+		if err != nil {
+			return nil, err
+		}
+		block := v.Kind != yaml.ScalarNode && v.Style&yaml.FlowStyle == 0
+		if v.Kind != yaml.AliasNode && (block || (v.ShortTag() == "!!null" && v.Value == "")) {
+			child.line, child.col = k.Line, k.Column
+		}
+		if err := n.put(k.Value, k.Line, k.Column, child, "mapping"); err != nil {
+			return nil, err
 		}
 	}
 	return n, nil
+}
+
+// yamlScalar is a scalar by its resolved tag: null, bool, a number
+// (int or float, with its value), else a string.
+func yamlScalar(y *yaml.Node) *node {
+	n := &node{kind: 's', line: y.Line, col: y.Column, text: y.Value}
+	switch y.ShortTag() {
+	case "!!null":
+		n.kind = 'z'
+	case "!!bool":
+		n.kind = 'b'
+	case "!!int", "!!float":
+		if y.Decode(&n.value) == nil {
+			n.kind = 'n'
+		}
+	}
+	return n
 }
