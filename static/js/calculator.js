@@ -5,6 +5,8 @@
 // writes comes from the page's UI strings (data.msgs): the engine returns
 // message keys with arguments and quantities as {n, u} (a number and the
 // key of its unit), which fill() places as sizing.FillMessage does.
+import { money } from "./_shared.mjs";
+
 (() => {
   const form = document.getElementById("calc");
   const dataEl = document.getElementById("calc-data");
@@ -135,9 +137,6 @@
     };
   }
 
-  function money(v) {
-    return (v < 1 ? v.toFixed(3) : v.toFixed(2)) + " " + data.currency;
-  }
   // sizing.CostPerMillionTokens.
   function perMillion(tps, n, count, price) {
     if (n < 1 || count < n || !(tps > 0) || !(price > 0)) return 0;
@@ -282,7 +281,7 @@
       const tr = document.createElement("tr");
       rowHeader(tr).textContent = data.billing[mode];
       offerCell(cell(tr, ""), o);
-      mark(cell(tr, money(o.price), "num"), o.mark);
+      mark(cell(tr, money(o.price, data.currency), "num"), o.mark);
       const g = data.gpus.find((x) => x.id === o.gpu);
       let cost = 0;
       if (infer) {
@@ -291,7 +290,7 @@
       } else if (r.trainFLOPs > 0 && g && g.bf16Flops > 0) {
         cost = r.trainFLOPs / (o.count * g.bf16Flops * inp.mfu) / 3600 * o.price;
       }
-      cell(tr, cost > 0 ? money(cost) : dash, "num");
+      cell(tr, cost > 0 ? money(cost, data.currency) : dash, "num");
       cell(tr, o.asOf);
       body.appendChild(tr);
     }
@@ -317,8 +316,8 @@
       const tr = document.createElement("tr");
       offerCell(rowHeader(tr), o);
       cell(tr, String(n), "num");
-      mark(cell(tr, money(o.price), "num"), o.mark);
-      cell(tr, money(c), "num");
+      mark(cell(tr, money(o.price, data.currency), "num"), o.mark);
+      cell(tr, money(c, data.currency), "num");
       pt.appendChild(tr);
     }
     $("pertoken-none").hidden = rows.length > 0;

@@ -1,6 +1,8 @@
 // Compare picker: 2 to 4 GPUs side by side, from data embedded in the page.
 // The selection lives in the URL (?gpu=a&gpu=b...). With exactly two GPUs
 // of the same class a link points to the pre-rendered pair page.
+import { fmt, h, readStrings, tr as word } from "./_shared.mjs";
+
 (() => {
   const form = document.getElementById("compare");
   const out = document.getElementById("compare-out");
@@ -8,22 +10,11 @@
   if (!form || !out || !el) return;
   const data = JSON.parse(el.textContent);
   // The edition's words (data-i18n: templates/i18n/<lang>.toml's
-  // "compare.js.*" keys), with English defaults.
-  let T = {};
-  try {
-    T = JSON.parse(form.dataset.i18n || "{}");
-  } catch (_) {}
-  const tr = (k, d) => T[k] || d;
-  // fmt fills a printf string's %s in order ("%s (%s)", "%s（%s）").
-  const fmt = (s, ...args) => s.replace(/%s/g, () => String(args.length ? args.shift() : ""));
+  // "compare.js.*" keys), with English defaults; its formats ("%s (%s)",
+  // "%s（%s）") are filled by fmt.
+  const T = readStrings(form);
+  const tr = (k, d) => word(T, k, d);
   const selects = [...form.querySelectorAll("select")];
-
-  function h(tag, text, attrs) {
-    const e = document.createElement(tag);
-    if (text != null) e.textContent = text;
-    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-    return e;
-  }
 
   function table(caption, head, rows) {
     const wrap = h("div", null, { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption });

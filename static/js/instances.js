@@ -3,6 +3,8 @@
 // rows; the page adds and removes instances and keeps the URL in step, so
 // a comparison can be shared. The better figure of each row (most memory,
 // compute, CPUs; lowest price) is marked when the instances differ.
+import { fmt, h } from "./_shared.mjs";
+
 (() => {
   const form = document.getElementById("instances");
   const out = document.getElementById("instances-out");
@@ -10,27 +12,13 @@
   if (!form || !out || !textEl) return;
   const T = JSON.parse(textEl.textContent);
   // T's formats (labelled, paren, offer, missing) are printf strings of
-  // templates/i18n/<lang>.toml: the edition's punctuation and word order.
-  const fmt = (s, ...args) => {
-    let i = 0;
-    return (s || "").replace(/%(?:\[(\d+)\])?([sd%])/g, (m, n, v) => {
-      if (v === "%") return "%";
-      const a = n ? args[n - 1] : args[i++];
-      if (n) i = +n;
-      return a == null ? "" : String(a);
-    });
-  };
+  // templates/i18n/<lang>.toml (the edition's punctuation and word
+  // order), filled by fmt.
   const add = document.getElementById("i-add");
   const base = form.dataset.base;
   let data = null;
   let ids = [...new Set(new URLSearchParams(location.search).getAll("o"))];
 
-  const h = (tag, text, attrs) => {
-    const e = document.createElement(tag);
-    if (text != null) e.textContent = text;
-    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-    return e;
-  };
   const num = (v, unit) => (v == null ? null : (Math.round(v * 100) / 100).toLocaleString("en-US") + (unit ? " " + unit : ""));
 
   // Each row: a label, a value per offer (number for comparing, text to

@@ -1,6 +1,8 @@
 // Pricing table: filters, sort, display currency and a CSV download of
 // what is shown. The table is complete without this script; the form's
 // state lives in the URL query string so every view can be shared.
+import { fmt, money, readStrings } from "./_shared.mjs";
+
 (() => {
   const form = document.getElementById("filters");
   const table = document.getElementById("prices");
@@ -8,20 +10,10 @@
   const tbody = table.tBodies[0];
   let rows = [...tbody.rows];
   // The edition's words: data-i18n holds templates/i18n/<lang>.toml's
-  // "pricing.js.*" strings, printf formats (%d, %s) filled by fmt.
-  let T = {};
-  try {
-    T = JSON.parse(form.dataset.i18n || "{}");
-  } catch (_) {}
-  const fmt = (key, ...args) => {
-    let i = 0;
-    return (T[key] || "").replace(/%(?:\[(\d+)\])?([sd%])/g, (m, n, v) => {
-      if (v === "%") return "%";
-      const a = n ? args[n - 1] : args[i++];
-      if (n) i = +n;
-      return a == null ? "" : String(a);
-    });
-  };
+  // "pricing.js.*" strings, printf formats (%d, %s): say(key, args...)
+  // fills one.
+  const T = readStrings(form);
+  const say = (key, ...args) => fmt(T[key], ...args);
   // Text sorts in the page's language (pinyin order for Chinese names).
   const collator = new Intl.Collator(document.documentElement.lang || undefined);
   // /pricing/ renders the cheapest rows only; the first filter, sort or
@@ -52,7 +44,7 @@
           lastSort = "";
         })
         .catch((e) => {
-          shown.textContent = fmt("error", e.message);
+          shown.textContent = say("error", e.message);
         });
     }
     return expanding;
@@ -96,10 +88,6 @@
       if (el.type === "checkbox") el.checked = q.get(el.name) === el.value;
       else if (el.name && q.has(el.name)) el.value = q.get(el.name);
     }
-  }
-
-  function money(v, cur) {
-    return (v < 1 ? v.toFixed(3) : v.toFixed(2)) + " " + cur;
   }
 
   // Rows shown before "show all": those the server rendered.
@@ -153,7 +141,7 @@
     lastCur = cur;
     // The max-price filter compares prices in the chosen currency.
     if (maxCur) maxCur.textContent = cur;
-    shown.textContent = n === total ? fmt("all", n) : fmt("some", n, total) + (filtering && matches !== n ? fmt("matches", matches) : "");
+    shown.textContent = n === total ? say("all", n) : say("some", n, total) + (filtering && matches !== n ? say("matches", matches) : "");
     if (push) {
       const q = state();
       if (showAll && limit < total) q.set("all", "1");

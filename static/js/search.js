@@ -18,6 +18,8 @@
 // field. An optional element #search-status (role="status") receives the
 // result count. No inline styles: the list uses the hidden attribute and
 // the highlighted option the class "active".
+import { fmt, readStrings, tr as word } from "./_shared.mjs";
+
 (() => {
   const input = document.getElementById("search-input");
   const list = document.getElementById("search-results");
@@ -29,11 +31,8 @@
   const KIND_WEIGHT = { gpu: 3, provider: 3, model: 2, guide: 1, offer: 0 };
   // The edition's words (data-i18n, from templates/i18n/<lang>.toml's
   // "search.js.*" keys), with English defaults.
-  let T = {};
-  try {
-    T = JSON.parse(input.dataset.i18n || "{}");
-  } catch (_) {}
-  const tr = (k, d) => T[k] || d;
+  const T = readStrings(input);
+  const tr = (k, d) => word(T, k, d);
   const KIND_LABEL = {
     gpu: tr("kind.gpu", "GPU"),
     provider: tr("kind.provider", "Provider"),
@@ -41,7 +40,7 @@
     model: tr("kind.model", "Model"),
     guide: tr("kind.guide", "Guide"),
   };
-  const count = (n) => (n === 1 ? tr("one", "1 result") : tr("many", "%d results").replace("%d", String(n)));
+  const count = (n) => (n === 1 ? tr("one", "1 result") : fmt(tr("many", "%d results"), n));
 
   let index = null; // prepared entries, once loaded
   let loading = null; // the pending load

@@ -2,6 +2,8 @@
 // "hide stale" work without this script (CSS :has on their checkboxes);
 // the script keeps them in the URL (?cols=vcpu,ram&stale=hide) so a view
 // can be shared, and counts the instances picked for comparison.
+import { fmt } from "./_shared.mjs";
+
 (() => {
   const boxes = [...document.querySelectorAll("input[data-col]")];
   const stale = document.getElementById("hide-stale");
@@ -32,7 +34,7 @@
   const withCount = button.dataset.count || label + " (%d)";
   const count = () => {
     const n = new Set([...document.querySelectorAll("input[name=o]:checked")].map((c) => c.value)).size;
-    button.textContent = n ? withCount.replace("%d", String(n)) : label;
+    button.textContent = n ? fmt(withCount, n) : label;
   };
   document.addEventListener("change", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.name === "o") count();

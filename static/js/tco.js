@@ -5,6 +5,8 @@
 // or month price, and a prepaid day or week, is paid in whole units. Hidden-cost rates arrive converted
 // into the offer's currency (egress as tiers in GB). State lives in the URL
 // query string.
+import { fmt, money } from "./_shared.mjs";
+
 (() => {
   const form = document.getElementById("tco");
   const el = document.getElementById("tco-data");
@@ -14,20 +16,8 @@
   const HOURS = 730;
   const $ = (id) => document.getElementById(id);
   // text holds the edition's strings (templates/i18n/<lang>.toml, through
-  // build/tco.go): caption, breakEven and missing are printf formats.
-  const fmt = (s, ...args) => {
-    let i = 0;
-    return (s || "").replace(/%(?:\[(\d+)\])?([sd%])/g, (m, n, v) => {
-      if (v === "%") return "%";
-      const a = n ? args[n - 1] : args[i++];
-      if (n) i = +n;
-      return a == null ? "" : String(a);
-    });
-  };
-
-  function money(v, cur) {
-    return (v < 1 ? v.toFixed(3) : v.toFixed(2)) + " " + cur;
-  }
+  // build/tco.go): caption, breakEven and missing are printf formats,
+  // filled by fmt.
 
   function billed(o, used, job) {
     if (job <= 0 || used <= 0) return used;
