@@ -3,7 +3,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 OUT ?= public
 
-.PHONY: build serve check test bench fuzz vet fmt clean
+.PHONY: build serve check test test-fast test-js bench fuzz vet fmt clean
 
 build:
 	$(GO) run ./generator build -out $(OUT)
@@ -14,10 +14,21 @@ serve:
 check:
 	$(GO) run ./generator check
 
-# Unit, golden, fuzz-seed and browser tests. Browser tests need chromium
-# (Debian: apt-get install -y chromium); .ci/run installs it.
-test: vet node_modules/axe-core
+# Unit, golden, fuzz-seed and browser tests, and the page scripts' unit
+# tests. Browser tests need chromium (Debian: apt-get install -y chromium);
+# .ci/run installs it. This is what CI runs.
+test: vet test-js node_modules/axe-core
 	$(GO) test -timeout 45m ./...
+
+# The fast loop, about two minutes on 2 cores: everything but the browser
+# tier (go test -short: the browser tests and the slowest builds skip
+# themselves), vet, gofmt and the page scripts' unit tests.
+test-fast: vet test-js
+	$(GO) test -short -timeout 20m ./...
+
+# The page scripts' shared helpers, with Node's test runner (no browser).
+test-js:
+	node --test static/js/test/
 
 # axe-core for the accessibility tests, pinned by package-lock.json.
 node_modules/axe-core: package.json package-lock.json

@@ -8,30 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
 // positioned matches a diagnostic that names its file, line and column.
 var positioned = regexp.MustCompile(`^[^:]+:[1-9][0-9]*:[1-9][0-9]*: `)
-
-// fixtureEpoch is testdata/site's build date, 2025-11-01, as a Unix time.
-const fixtureEpoch = "1761955200"
-
-// fixtureSite copies the fixture site with the repository's templates and
-// static files into a new directory.
-func fixtureSite(t *testing.T) string {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), "site")
-	for _, c := range []struct{ from, to string }{
-		{filepath.Join("..", "testdata", "site"), root},
-		{filepath.Join("..", "templates"), filepath.Join(root, "templates")},
-		{filepath.Join("..", "static"), filepath.Join(root, "static")},
-	} {
-		if err := os.CopyFS(c.to, os.DirFS(c.from)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 var (
 	goodOnce sync.Once
@@ -49,9 +31,10 @@ func previousOutput(t *testing.T) string {
 			return
 		}
 		site := filepath.Join(dir, "site")
-		os.CopyFS(site, os.DirFS(filepath.Join("..", "testdata", "site")))
-		os.CopyFS(filepath.Join(site, "templates"), os.DirFS(filepath.Join("..", "templates")))
-		os.CopyFS(filepath.Join(site, "static"), os.DirFS(filepath.Join("..", "static")))
+		if err := fixture.Copy(site); err != nil {
+			goodErr = err.Error()
+			return
+		}
 		goodOut = filepath.Join(dir, "public")
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"build", "-root", site, "-out", goodOut, "-no-precompress"}, &stdout, &stderr); code != 0 {
@@ -163,14 +146,14 @@ func brokenCases() []brokenCase {
 // status is 1, the diagnostic is printed at its exact position, and the
 // previous output is left byte-identical.
 func TestBrokenInputsCLI(t *testing.T) {
-	t.Setenv("SOURCE_DATE_EPOCH", fixtureEpoch)
+	t.Setenv("SOURCE_DATE_EPOCH", fixture.Epoch)
 	cases := brokenCases()
 	if len(cases) < 40 {
 		t.Fatalf("only %d broken-input cases", len(cases))
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			root := fixtureSite(t)
+			root := fixture.Site(t)
 			out := previousOutput(t)
 			before := snapshotDir(t, out)
 			p := filepath.Join(root, tt.file)
@@ -219,8 +202,8 @@ func TestBrokenInputsCLI(t *testing.T) {
 // TestOutRefusals: -out naming the site's own folders, the root, a
 // foreign directory or a file is refused before anything is written.
 func TestOutRefusals(t *testing.T) {
-	t.Setenv("SOURCE_DATE_EPOCH", fixtureEpoch)
-	root := fixtureSite(t)
+	t.Setenv("SOURCE_DATE_EPOCH", fixture.Epoch)
+	root := fixture.Site(t)
 	foreign := filepath.Join(t.TempDir(), "documents")
 	os.MkdirAll(foreign, 0o755)
 	os.WriteFile(filepath.Join(foreign, "letter.txt"), []byte("keep me"), 0o644)

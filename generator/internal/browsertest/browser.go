@@ -38,10 +38,15 @@ import (
 // Timeout bounds every single browser step (navigation, query, script).
 const Timeout = 30 * time.Second
 
-// Chromium returns the path of the Chromium binary. Without one it skips
-// the test when GPU_ATLAS_SKIP_BROWSER=1, else fails it.
+// Chromium returns the path of the Chromium binary. With -short it skips
+// the test (the browser tier is the slow one; make test-fast leaves it to
+// make test). Without a binary it skips the test when
+// GPU_ATLAS_SKIP_BROWSER=1, else fails it.
 func Chromium(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short (make test runs it)")
+	}
 	if p := os.Getenv("CHROMIUM"); p != "" {
 		abs, err := exec.LookPath(p)
 		if err != nil {

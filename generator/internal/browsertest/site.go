@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
@@ -175,15 +176,8 @@ func fixtureRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	repo := testcat.RepoRoot()
-	for _, c := range []struct{ from, to string }{
-		{filepath.Join(repo, "testdata", "site"), root},
-		{filepath.Join(repo, "templates"), filepath.Join(root, "templates")},
-		{filepath.Join(repo, "static"), filepath.Join(root, "static")},
-	} {
-		if err := os.CopyFS(c.to, os.DirFS(c.from)); err != nil {
-			return "", err
-		}
+	if err := fixture.Copy(root); err != nil {
+		return "", err
 	}
 	return root, nil
 }

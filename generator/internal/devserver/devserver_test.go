@@ -14,12 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
-
-// fixtureNow is "today" for fixture builds, as in package build's tests.
-var fixtureNow = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
 
 // Generous limits: the first build compiles the calculator's WebAssembly,
 // which takes a while on a cold build cache or a busy machine.
@@ -27,24 +25,6 @@ const (
 	firstBuildTimeout = 5 * time.Minute
 	rebuildTimeout    = 2 * time.Minute
 )
-
-// fixture copies testdata/site plus the repository's templates and static
-// files into a temporary site root, like package build's fixture.
-func fixture(t testing.TB) string {
-	t.Helper()
-	root := t.TempDir()
-	repo := filepath.Join("..", "..", "..")
-	for _, c := range []struct{ from, to string }{
-		{filepath.Join(repo, "testdata", "site"), root},
-		{filepath.Join(repo, "templates"), filepath.Join(root, "templates")},
-		{filepath.Join(repo, "static"), filepath.Join(root, "static")},
-	} {
-		if err := os.CopyFS(c.to, os.DirFS(c.from)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // replace rewrites a file of the site with each old string replaced by its
 // new one, in one write.
@@ -199,10 +179,10 @@ func TestBreakAndFix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the site, WebAssembly included")
 	}
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout, stderr syncBuffer
-	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
+	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixture.Now}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +320,7 @@ func sameAsFullBuild(t *testing.T, root, out string) {
 		t.Fatal(err)
 	}
 	full := filepath.Join(t.TempDir(), "full")
-	if res, d := site.Run(site.Options{Root: root, Out: full, Now: fixtureNow, Dev: &site.Dev{Reuse: served}}); res == nil {
+	if res, d := site.Run(site.Options{Root: root, Out: full, Now: fixture.Now, Dev: &site.Dev{Reuse: served}}); res == nil {
 		t.Fatalf("full build: %v", d.Errors())
 	}
 	n := 0
@@ -368,11 +348,11 @@ func sameAsFullBuild(t *testing.T, root, out string) {
 // calculator's WebAssembly and wasm_exec.js from it instead of compiling
 // (the fake bytes prove no compile ran).
 func TestRebuildReusesWebAssembly(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	prev := output.NewTree()
 	prev.Add("assets/size.0123456789.wasm", []byte("fake wasm"))
 	prev.Add("assets/wasm_exec.0123456789.js", []byte("/* fake wasm_exec */"))
-	res, d := site.Run(site.Options{Root: root, Out: filepath.Join(t.TempDir(), "public"), Now: fixtureNow, Dev: &site.Dev{Reuse: prev}})
+	res, d := site.Run(site.Options{Root: root, Out: filepath.Join(t.TempDir(), "public"), Now: fixture.Now, Dev: &site.Dev{Reuse: prev}})
 	if res == nil {
 		var b strings.Builder
 		d.Print(&b)
@@ -399,10 +379,10 @@ func TestOpenPageFirst(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the site, WebAssembly included")
 	}
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout syncBuffer
-	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixtureNow}, Addr: "127.0.0.1:0", Stdout: &stdout})
+	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixture.Now}, Addr: "127.0.0.1:0", Stdout: &stdout})
 	if err != nil {
 		t.Fatal(err)
 	}

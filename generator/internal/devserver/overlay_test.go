@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
@@ -128,14 +129,14 @@ func TestOverlayBreakAndFix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the site, WebAssembly included")
 	}
-	root := fixture(t)
+	root := fixture.Site(t)
 	ov := filepath.Join(t.TempDir(), "overlay")
 	if err := os.CopyFS(ov, os.DirFS(filepath.Join("..", "..", "..", "testdata", "overlay-example"))); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
 	var stdout, stderr syncBuffer
-	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixtureNow, Overlay: ov}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
+	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: fixture.Now, Overlay: ov}, Addr: "127.0.0.1:0", Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
 var assetHash = regexp.MustCompile(`(/assets/[\w/-]+)\.[0-9A-Za-z]{8,10}\.(css|js|wasm)`)
@@ -17,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 func buildAt(t *testing.T, root, out string, base string) *Result {
 	t.Helper()
-	return buildOpts(t, Options{Root: root, Out: out, BaseURL: base, Now: fixtureNow})
+	return buildOpts(t, Options{Root: root, Out: out, BaseURL: base, Now: fixture.Now})
 }
 
 func buildOpts(t *testing.T, o Options) *Result {
@@ -34,9 +36,9 @@ func buildOpts(t *testing.T, o Options) *Result {
 // TestGolden renders the fixture site and compares chosen pages with the
 // golden files (go test ./generator/internal/build -run TestGolden -update).
 func TestGolden(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
-	buildOpts(t, Options{Root: root, Out: out, Now: fixtureNow, NoMinify: true})
+	buildOpts(t, Options{Root: root, Out: out, Now: fixture.Now, NoMinify: true})
 	pages := []string{
 		"index.html",
 		"gpus/index.html",
@@ -103,7 +105,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // TestDeterministic builds twice and compares every byte.
 func TestDeterministic(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	a := buildAt(t, root, filepath.Join(t.TempDir(), "a"), "")
 	b := buildAt(t, root, filepath.Join(t.TempDir(), "b"), "")
 	if a.Files != b.Files {
@@ -122,7 +124,7 @@ func TestDeterministic(t *testing.T) {
 // again and checks that every file of the first build is still there and
 // unchanged, with nothing added.
 func TestFailedBuildLeavesOutputUntouched(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
 	first := buildAt(t, root, out, "")
 	before := snapshot(t, out)
@@ -130,7 +132,7 @@ func TestFailedBuildLeavesOutputUntouched(t *testing.T) {
 		t.Fatalf("snapshot has %d files, build reported %d and its manifest", len(before), first.Files)
 	}
 	edit(t, root, "data/offers/acme.toml", "price = 0.75", "price = -1")
-	if res, d := Run(Options{Root: root, Out: out, Now: fixtureNow}); res != nil || !d.HasErrors() {
+	if res, d := Run(Options{Root: root, Out: out, Now: fixture.Now}); res != nil || !d.HasErrors() {
 		t.Fatal("broken data built successfully")
 	}
 	after := snapshot(t, out)

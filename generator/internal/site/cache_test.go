@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/linkcheck"
 )
 
@@ -15,11 +16,11 @@ import (
 // through a cold and then a warm cache: the outputs are byte-identical
 // (package precompress checks a cache against none and a corrupted one).
 func TestPrecompressCacheByteIdentical(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	cache := filepath.Join(t.TempDir(), "cache")
-	ref := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "cold"), Now: fixtureNow, Precompress: true, CacheDir: cache})
+	ref := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "cold"), Now: fixture.Now, Precompress: true, CacheDir: cache})
 	for _, name := range []string{"warm"} {
-		got := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), name), Now: fixtureNow, Precompress: true, CacheDir: cache})
+		got := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), name), Now: fixture.Now, Precompress: true, CacheDir: cache})
 		if got.Files != ref.Files {
 			t.Fatalf("%s cache: %d files, uncached %d", name, got.Files, ref.Files)
 		}
@@ -36,9 +37,9 @@ func TestPrecompressCacheByteIdentical(t *testing.T) {
 // TestWorkersByteIdentical renders the fixture serially and on eight
 // workers: the trees are byte-identical.
 func TestWorkersByteIdentical(t *testing.T) {
-	root := fixture(t)
-	one := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "one"), Now: fixtureNow, Workers: 1})
-	many := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "many"), Now: fixtureNow, Workers: 8})
+	root := fixture.Site(t)
+	one := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "one"), Now: fixture.Now, Workers: 1})
+	many := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "many"), Now: fixture.Now, Workers: 8})
 	if one.Files != many.Files {
 		t.Fatalf("%d files serially, %d on 8 workers", one.Files, many.Files)
 	}
@@ -55,7 +56,7 @@ func TestWorkersByteIdentical(t *testing.T) {
 // regular expression it replaced, on every page of the fixture.
 func TestPageLinks(t *testing.T) {
 	re := regexp.MustCompile(`(?:href|src)="([^"]*)"`)
-	res := buildOpts(t, Options{Root: fixture(t), Out: filepath.Join(t.TempDir(), "p"), Now: fixtureNow})
+	res := buildOpts(t, Options{Root: fixture.Site(t), Out: filepath.Join(t.TempDir(), "p"), Now: fixture.Now})
 	n := 0
 	for _, p := range res.Tree.Paths() {
 		if !strings.HasSuffix(p, ".html") {

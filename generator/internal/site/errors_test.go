@@ -5,29 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
-
-// fixtureNow is "today" for fixture builds, so price ages are stable.
-var fixtureNow = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
-
-// fixture copies testdata/site plus the repository's templates and static
-// files into a temporary site root and returns it.
-func fixture(t testing.TB) string {
-	t.Helper()
-	root := t.TempDir()
-	repo := filepath.Join("..", "..", "..")
-	for _, c := range []struct{ from, to string }{
-		{filepath.Join(repo, "testdata", "site"), root},
-		{filepath.Join(repo, "templates"), filepath.Join(root, "templates")},
-		{filepath.Join(repo, "static"), filepath.Join(root, "static")},
-	} {
-		if err := os.CopyFS(c.to, os.DirFS(c.from)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func edit(t *testing.T, root, file, old, new string) {
 	t.Helper()
@@ -54,8 +34,8 @@ func edit(t *testing.T, root, file, old, new string) {
 }
 
 func TestFixtureIsClean(t *testing.T) {
-	root := fixture(t)
-	d := Check(Options{Root: root, Now: fixtureNow})
+	root := fixture.Site(t)
+	d := Check(Options{Root: root, Now: fixture.Now})
 	var got []string
 	for _, x := range d.Sorted() {
 		got = append(got, x.String())
@@ -143,9 +123,9 @@ func TestBrokenInputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := fixture(t)
+			root := fixture.Site(t)
 			edit(t, root, tt.file, tt.old, tt.new)
-			d := Check(Options{Root: root, Now: fixtureNow})
+			d := Check(Options{Root: root, Now: fixture.Now})
 			var got []string
 			for _, e := range d.Sorted() {
 				got = append(got, e.String())
@@ -161,10 +141,10 @@ func TestBrokenInputs(t *testing.T) {
 }
 
 func TestStrayFilesWarn(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	edit(t, root, "data/gpus/.DS_Store", "", "\x00\x01junk")
 	edit(t, root, "data/gpus/alpha-80gb.toml~", "", "name = ")
-	d := Check(Options{Root: root, Now: fixtureNow})
+	d := Check(Options{Root: root, Now: fixture.Now})
 	if d.HasErrors() {
 		t.Fatalf("stray files caused errors: %v", d.Errors())
 	}
@@ -185,11 +165,11 @@ func TestStrayFilesWarn(t *testing.T) {
 }
 
 func TestErrorsSortedAndAllReported(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	edit(t, root, "data/offers/acme.toml", "price = 0.75", "price = -1")
 	edit(t, root, "data/gpus/beta-24gb.toml", "memory_gb = 24", "memory_gb = 0")
 	edit(t, root, "data/gpus/alpha-80gb.toml", "tdp_w = 700", "tdp = 700")
-	d := Check(Options{Root: root, Now: fixtureNow})
+	d := Check(Options{Root: root, Now: fixture.Now})
 	errs := d.Errors()
 	if len(errs) < 3 {
 		t.Fatalf("want at least 3 errors reported at once, got %v", errs)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
 // hostileURLs are link targets that run script or embed content, spelt
@@ -56,7 +58,7 @@ func TestHostileURLsRejected(t *testing.T) {
 			}
 			tried++
 			t.Run(f.name+"/"+u, func(t *testing.T) {
-				root := fixture(t)
+				root := fixture.Site(t)
 				v := fmt.Sprintf("%q", u)
 				if md {
 					v = u
@@ -65,7 +67,7 @@ func TestHostileURLsRejected(t *testing.T) {
 					}
 				}
 				edit(t, root, f.file, f.old, fmt.Sprintf(f.tmpl, v))
-				d := Check(Options{Root: root, Now: fixtureNow})
+				d := Check(Options{Root: root, Now: fixture.Now})
 				for _, e := range d.Errors() {
 					if strings.HasPrefix(e.String(), f.pos) {
 						rejected++
@@ -83,7 +85,7 @@ func TestHostileURLsRejected(t *testing.T) {
 // passes its author's HTML through, but a GPU, provider or model name that
 // holds markup arrives through a shortcode as text.
 func TestRawHTMLGuideEscapesCatalogValues(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	edit(t, root, "data/gpus/alpha-80gb.toml", `name = "Alpha 80GB"`, `name = "<script>gpu()</script>[x](javascript:y)"`)
 	edit(t, root, "data/providers/acme.toml", `name = "Acme Cloud"`, `name = "<img src=x onerror=provider()>"`)
 	edit(t, root, "data/models/tiny-7b.toml", `name = "Tiny 7B"`, `name = "\"><svg onload=model()>"`)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
 // TestMemoRebuildsLikeFullBuild edits the fixture the way a contributor
@@ -19,9 +21,9 @@ import (
 // incremental build must reuse some pages and render others, so the test
 // fails both when the memo is ignored and when it hides a change.
 func TestMemoRebuildsLikeFullBuild(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	memo := NewMemo()
-	res := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "first"), Now: fixtureNow, Dev: &Dev{Memo: memo}})
+	res := buildOpts(t, Options{Root: root, Out: filepath.Join(t.TempDir(), "first"), Now: fixture.Now, Dev: &Dev{Memo: memo}})
 	if res.Reused != 0 || res.Memo == nil {
 		t.Fatalf("first build: %d pages reused, memo %v", res.Reused, res.Memo)
 	}
@@ -56,7 +58,7 @@ func TestMemoRebuildsLikeFullBuild(t *testing.T) {
 		if st.changed != "" {
 			priority[st.changed] = true
 		}
-		inc, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Dev: &Dev{Memo: memo,
+		inc, d := Run(Options{Root: root, Out: out, Now: fixture.Now, Dev: &Dev{Memo: memo,
 			Priority:   priority,
 			OnPriority: func(file string, b []byte) { first[file] = b }}})
 		if st.fails {
@@ -69,7 +71,7 @@ func TestMemoRebuildsLikeFullBuild(t *testing.T) {
 			t.Fatalf("%s: %v", st.name, d.Errors())
 		}
 		fullOut := filepath.Join(t.TempDir(), st.name+"-full")
-		if full := buildOpts(t, Options{Root: root, Out: fullOut, Now: fixtureNow}); full.Files != inc.Files {
+		if full := buildOpts(t, Options{Root: root, Out: fullOut, Now: fixture.Now}); full.Files != inc.Files {
 			t.Errorf("%s: incremental build made %d files, full build %d", st.name, inc.Files, full.Files)
 		}
 		got, want := snapshot(t, out), snapshot(t, fullOut)

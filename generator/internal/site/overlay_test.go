@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
 var overlayExample = filepath.Join("..", "..", "..", "testdata", "overlay-example")
@@ -14,9 +16,9 @@ var overlayExample = filepath.Join("..", "..", "..", "testdata", "overlay-exampl
 // empty data/ and content/ folders) changes nothing: the build is
 // byte-identical to the public one.
 func TestOverlayEmptyIsPublic(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	a := filepath.Join(t.TempDir(), "a")
-	buildOpts(t, Options{Root: root, Out: a, Now: fixtureNow})
+	buildOpts(t, Options{Root: root, Out: a, Now: fixture.Now})
 	sa := snapshot(t, a)
 	withDirs := t.TempDir()
 	for _, d := range []string{"data/providers", "data/offers", "content/guides"} {
@@ -24,7 +26,7 @@ func TestOverlayEmptyIsPublic(t *testing.T) {
 	}
 	for name, ov := range map[string]string{"empty": t.TempDir(), "empty folders": withDirs} {
 		b := filepath.Join(t.TempDir(), "b")
-		buildOpts(t, Options{Root: root, Out: b, Now: fixtureNow, Overlay: ov})
+		buildOpts(t, Options{Root: root, Out: b, Now: fixture.Now, Overlay: ov})
 		sb := snapshot(t, b)
 		if len(sa) != len(sb) {
 			t.Fatalf("%s: %d files without an overlay, %d with it", name, len(sa), len(sb))
@@ -40,9 +42,9 @@ func TestOverlayEmptyIsPublic(t *testing.T) {
 // TestOverlayExample builds testdata/overlay-example on the fixture and
 // compares pages and exports with golden files (-update rewrites them).
 func TestOverlayExample(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
-	res, d := Run(Options{Root: root, Out: out, Now: fixtureNow, NoMinify: true, Overlay: overlayExample})
+	res, d := Run(Options{Root: root, Out: out, Now: fixture.Now, NoMinify: true, Overlay: overlayExample})
 	if res == nil {
 		var b strings.Builder
 		d.Print(&b)
@@ -158,9 +160,9 @@ func TestOverlayExample(t *testing.T) {
 // TestOverlayBadInput: each broken overlay file is a positioned error in
 // the overlay's own file, and the previous output stays as it was.
 func TestOverlayBadInput(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
-	buildOpts(t, Options{Root: root, Out: out, Now: fixtureNow})
+	buildOpts(t, Options{Root: root, Out: out, Now: fixture.Now})
 	before := snapshot(t, out)
 	const term = "source = \"https://wiki.team.example/c\"\nas_of = 2025-09-01\n"
 	const guide = "+++\ntitle = \"Q\"\ndescription = \"D\"\nsection = \"basics\"\n+++\n\n"
@@ -193,7 +195,7 @@ func TestOverlayBadInput(t *testing.T) {
 			if err := os.WriteFile(p, []byte(c.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Overlay: ov})
+			res, d := Run(Options{Root: root, Out: out, Now: fixture.Now, Overlay: ov})
 			if res != nil {
 				t.Fatal("build succeeded")
 			}
@@ -226,9 +228,9 @@ func TestOverlayBadInput(t *testing.T) {
 // TestOverlayMissingDir: a mistyped -overlay is an error, not a public
 // build.
 func TestOverlayMissingDir(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	missing := filepath.Join(t.TempDir(), "overlya")
-	d := Check(Options{Root: root, Now: fixtureNow, Overlay: missing})
+	d := Check(Options{Root: root, Now: fixture.Now, Overlay: missing})
 	want := filepath.ToSlash(missing) + ": overlay directory " + missing + " does not exist (check -overlay)"
 	if errs := d.Errors(); len(errs) != 1 || errs[0].String() != want {
 		t.Errorf("errors %v, want %q", errs, want)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
 var (
@@ -130,7 +132,7 @@ func TestNoThirdPartyRequests(t *testing.T) {
 // every internal URL in the output (links, assets, the WebAssembly URL,
 // sitemap, robots.txt, _headers) lives under /gpu/ and resolves.
 func TestSubPath(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
 	buildAt(t, root, out, "https://intranet.example/gpu/")
 	files := readTree(t, out)

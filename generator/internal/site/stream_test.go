@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 )
 
@@ -15,15 +16,15 @@ import (
 // trees written are byte-identical, and the streaming build's counts
 // match the files on disk.
 func TestStreamByteIdentical(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	for _, pre := range []bool{false, true} {
 		cache := filepath.Join(t.TempDir(), "cache")
 		ref := filepath.Join(t.TempDir(), "kept")
-		kept := buildOpts(t, Options{Root: root, Out: ref, Now: fixtureNow, Precompress: pre, CacheDir: cache, Workers: 1})
+		kept := buildOpts(t, Options{Root: root, Out: ref, Now: fixture.Now, Precompress: pre, CacheDir: cache, Workers: 1})
 		want := snapshot(t, ref)
 		for _, workers := range []int{1, 8} {
 			out := filepath.Join(t.TempDir(), "streamed")
-			res := buildOpts(t, Options{Root: root, Out: out, Now: fixtureNow, Precompress: pre, CacheDir: cache, Workers: workers, Stream: true})
+			res := buildOpts(t, Options{Root: root, Out: out, Now: fixture.Now, Precompress: pre, CacheDir: cache, Workers: workers, Stream: true})
 			if res.Tree != nil {
 				t.Error("a streaming build kept its tree")
 			}
@@ -49,9 +50,9 @@ func TestStreamByteIdentical(t *testing.T) {
 // page is rendered) leaves the previous output as it was and no temporary
 // tree beside it.
 func TestStreamFailureLeavesOutputUntouched(t *testing.T) {
-	root := fixture(t)
+	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
-	buildOpts(t, Options{Root: root, Out: out, Now: fixtureNow, Stream: true})
+	buildOpts(t, Options{Root: root, Out: out, Now: fixture.Now, Stream: true})
 	before := snapshot(t, out)
 	f := filepath.Join(root, "content", "guides", "first-guide.md")
 	src, err := os.ReadFile(f)
@@ -61,7 +62,7 @@ func TestStreamFailureLeavesOutputUntouched(t *testing.T) {
 	if err := os.WriteFile(f, append(src, []byte("\n\nSee [nowhere](/no/such/page/).\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, d := Run(Options{Root: root, Out: out, Now: fixtureNow, Stream: true})
+	res, d := Run(Options{Root: root, Out: out, Now: fixture.Now, Stream: true})
 	if res != nil || !d.HasErrors() {
 		t.Fatal("a broken link built successfully")
 	}
@@ -99,8 +100,8 @@ func TestRebuildIntoOutputEqualsFresh(t *testing.T) {
 	// seconds); the builds into new directories use it as it is.
 	warm := filepath.Join(t.TempDir(), "warm")
 	{
-		root := fixture(t)
-		o := Options{Root: root, Now: fixtureNow, Precompress: true, CacheDir: warm, Stream: true}
+		root := fixture.Site(t)
+		o := Options{Root: root, Now: fixture.Now, Precompress: true, CacheDir: warm, Stream: true}
 		o.Out = filepath.Join(t.TempDir(), "a")
 		buildOpts(t, o)
 		edit(t, root, "data/offers/acme.toml", "price = 0.75", "price = 0.79")
@@ -113,13 +114,13 @@ func TestRebuildIntoOutputEqualsFresh(t *testing.T) {
 	}{{false, "warm"}, {true, "warm"}, {true, "cold"}, {true, "corrupted"}} {
 		pre, cache := c.pre, c.cache
 		{
-			root := fixture(t)
+			root := fixture.Site(t)
 			dir := filepath.Join(t.TempDir(), "cache")
 			if err := os.CopyFS(dir, os.DirFS(warm)); err != nil {
 				t.Fatal(err)
 			}
 			out := filepath.Join(t.TempDir(), "public")
-			o := Options{Root: root, Out: out, Now: fixtureNow, Precompress: pre, CacheDir: dir, Stream: true}
+			o := Options{Root: root, Out: out, Now: fixture.Now, Precompress: pre, CacheDir: dir, Stream: true}
 			buildOpts(t, o)
 			first := snapshot(t, out)
 			// The later builds take the first one's WebAssembly instead

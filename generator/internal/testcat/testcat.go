@@ -4,30 +4,25 @@
 package testcat
 
 import (
-	"path/filepath"
-	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
-// FixtureNow is the date the fixture site is built on (as in the build
-// package's golden tests).
-var FixtureNow = time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)
+// FixtureNow is the date the fixture site is built on (fixture.Now).
+var FixtureNow = fixture.Now
 
-// RepoRoot is the repository root, found from this file's location so it
-// does not depend on the test's working directory.
-func RepoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}
+// RepoRoot is the repository root (fixture.RepoRoot).
+func RepoRoot() string { return fixture.RepoRoot() }
 
-// FixtureRoot is the fixture site, testdata/site.
-func FixtureRoot() string { return filepath.Join(RepoRoot(), "testdata", "site") }
+// FixtureRoot is the fixture site, testdata/site (fixture.Root).
+func FixtureRoot() string { return fixture.Root() }
 
 // Fixture loads the fixture catalog as of FixtureNow.
 func Fixture(t testing.TB) *catalog.Catalog {
@@ -36,11 +31,30 @@ func Fixture(t testing.TB) *catalog.Catalog {
 }
 
 // Repo loads the repository's catalog as of today (its dates are never
-// in the future).
+// in the future), once per test binary: the catalog is a megabyte of TOML.
+// Callers share it and must not change it.
 func Repo(t testing.TB) *catalog.Catalog {
 	t.Helper()
-	return load(t, RepoRoot(), time.Now().UTC())
+	r := repo()
+	if r.c == nil {
+		t.Fatalf("catalog.Load(%s):\n%s", RepoRoot(), r.errs)
+	}
+	return r.c
 }
+
+var repo = sync.OnceValue(func() (r struct {
+	c    *catalog.Catalog
+	errs string
+}) {
+	c, d := catalog.Load(RepoRoot(), time.Now().UTC())
+	if c == nil {
+		var b strings.Builder
+		d.Print(&b)
+		r.errs = b.String()
+	}
+	r.c = c
+	return r
+})
 
 func load(t testing.TB, root string, now time.Time) *catalog.Catalog {
 	t.Helper()
