@@ -3,12 +3,10 @@ package catalog
 import (
 	"fmt"
 	"os"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
@@ -52,98 +50,13 @@ func decodeFile(abs, rel string, v any, d *diag.List) *file {
 
 // decodeSource is decodeFile on a source already read.
 func decodeSource(src []byte, rel string, v any, d *diag.List) *file {
-	f := &file{rel: rel, src: src, d: d, blank: map[string]bool{}, urlDone: map[string]bool{}}
-	md, err := toml.Decode(string(src), v)
-	if err != nil {
-		line, col, msg := tomlpos.DecodeError(src, err)
-		d.Errorf(rel, line, col, "%s", msg)
+	ix := tomlpos.Source{Rel: rel, Text: src, ListValid: true}.Decode(v, d)
+	if ix == nil {
 		return nil
 	}
-	f.ix = tomlpos.Scan(src)
-	f.unknownKeys(md, reflect.TypeOf(v))
+	f := &file{rel: rel, src: src, ix: ix, d: d, blank: map[string]bool{}, urlDone: map[string]bool{}}
 	f.checkStrings(v)
 	return f
-}
-
-// unknownKeys reports every key the decoder did not use, with a
-// did-you-mean drawn from the keys valid at that place.
-func (f *file) unknownKeys(md toml.MetaData, t reflect.Type) {
-	undecoded := md.Undecoded()
-	seen := map[string]bool{}
-	for _, k := range undecoded {
-		key := k.String()
-		// Report a misspelt table once, not each key inside it.
-		parent := false
-		for _, other := range undecoded {
-			o := other.String()
-			if o != key && strings.HasPrefix(key, o+".") {
-				parent = true
-				break
-			}
-		}
-		if parent {
-			continue
-		}
-		parts := []string(k)
-		name := parts[len(parts)-1]
-		valid := fieldNames(t, parts[:len(parts)-1])
-		msg := fmt.Sprintf("unknown key %q", name)
-		if s := diag.Suggest(name, valid); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		} else if len(valid) > 0 {
-			msg += fmt.Sprintf(" (valid keys here: %s)", strings.Join(valid, ", "))
-		}
-		positions := f.ix.Find(key)
-		if len(positions) == 0 {
-			positions = []tomlpos.Pos{{Line: 1, Col: 1}}
-		}
-		for _, p := range positions {
-			id := fmt.Sprintf("%d:%d", p.Line, p.Col)
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			f.d.Errorf(f.rel, p.Line, p.Col, "%s", msg)
-		}
-	}
-}
-
-// fieldNames lists the TOML keys of the struct reached from t by path.
-func fieldNames(t reflect.Type, path []string) []string {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
-		if t.Kind() == reflect.Map {
-			// A table keyed by the writer (i18n.<lang>): the key is any name.
-			if len(path) == 0 {
-				return nil
-			}
-			path = path[1:]
-		}
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return nil
-	}
-	if len(path) > 0 {
-		for i := 0; i < t.NumField(); i++ {
-			if tag := tagName(t.Field(i)); tag == path[0] {
-				return fieldNames(t.Field(i).Type, path[1:])
-			}
-		}
-		return nil
-	}
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		if tag := tagName(t.Field(i)); tag != "" && tag != "-" {
-			out = append(out, tag)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-func tagName(f reflect.StructField) string {
-	tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-	return tag
 }
 
 // pos returns where to report a problem with the key at path: its value,
@@ -303,11 +216,7 @@ func (c checker) oneOf(path, v string, allowed ...string) {
 			return
 		}
 	}
-	msg := fmt.Sprintf("%s %q is not one of: %s", lastKey(path), v, strings.Join(allowed, ", "))
-	if s := diag.Suggest(v, allowed); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	c.errorf(path, "%s", msg)
+	c.errorf(path, "%s %q is not one of: %s%s", lastKey(path), v, strings.Join(allowed, ", "), diag.DidYouMean(v, allowed))
 }
 
 func (c checker) date(path string, t time.Time) {

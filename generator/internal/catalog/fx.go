@@ -11,10 +11,10 @@ import (
 // [[history]]: units of each currency per one unit of the file's base.
 // The top-level rates are the current set; history entries must be older.
 type FXRates struct {
-	AsOf      time.Time          `toml:"as_of"`
-	DateBasis string             `toml:"date_basis"`
-	Source    string             `toml:"source"`
-	Rates     map[string]float64 `toml:"rates"`
+	AsOf      time.Time          `toml:"as_of" doc:"The date these rates were true; before the current as_of."`
+	DateBasis string             `toml:"date_basis" doc:"How as_of was established."`
+	Source    string             `toml:"source" doc:"Where these rates were read."`
+	Rates     map[string]float64 `toml:"rates" doc:"Units of each currency per 1 unit of base, on that date."`
 }
 
 // Series returns every dated set of rates, the current one included,

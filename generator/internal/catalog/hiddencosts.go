@@ -24,32 +24,32 @@ import (
 // Entries with the same kind, name, region and unit are the history of one
 // charge; the newest is current (see Provider.CurrentCosts).
 type ExtraCost struct {
-	Kind string `toml:"kind"`
+	Kind string `toml:"kind" doc:"egress (internet egress), public-ipv4 (an address), block-storage, or stopped-instance (what a stopped instance costs)."`
 	// Name tells apart charges of one kind: the storage class, the tier,
 	// "in use" or "unused" for addresses. Optional.
-	Name string `toml:"name"`
+	Name string `toml:"name" doc:"Tells apart charges of one kind: storage class, network tier, \"in use\" or \"unused\" addresses."`
 	// Region is one of the provider's region ids; empty: all regions.
-	Region   string   `toml:"region"`
-	Currency string   `toml:"currency"`
-	Price    *float64 `toml:"price"`
-	Unit     string   `toml:"unit"`
-	Tiers    []Tier   `toml:"tiers"`
+	Region   string   `toml:"region" doc:"A region id of this provider the charge applies to; absent: all regions."`
+	Currency string   `toml:"currency" doc:"The currency of the amounts; a currency of data/fx.toml."`
+	Price    *float64 `toml:"price" doc:"The charge per unit (egress may give tiers instead)."`
+	Unit     string   `toml:"unit" doc:"egress: gb or gib; public-ipv4: hour or month; block-storage: gb-month, gib-month, gb-hour or gib-hour; stopped-instance: hour, month or gb-month."`
+	Tiers    []Tier   `toml:"tiers" doc:"Egress volume tiers per month, in order; the last has no up_to_gb."`
 	// ComputeBilled says, for a stopped-instance entry, whether the
 	// instance's hourly price is still charged while it is stopped.
-	ComputeBilled *bool     `toml:"compute_billed"`
-	AsOf          time.Time `toml:"as_of"`
-	DateBasis     string    `toml:"date_basis"`
-	Source        string    `toml:"source"`
-	Evidence      string    `toml:"evidence"`
-	Notes         string    `toml:"notes"`
+	ComputeBilled *bool     `toml:"compute_billed" doc:"stopped-instance only: whether the instance price is still charged while it is stopped."`
+	AsOf          time.Time `toml:"as_of" doc:"The date the charge was true (a TOML local date)."`
+	DateBasis     string    `toml:"date_basis" doc:"How as_of was established."`
+	Source        string    `toml:"source" doc:"The URL the charge was read from."`
+	Evidence      string    `toml:"evidence" doc:"first-party, first-party-docs-repo, third-party or community-dataset."`
+	Notes         string    `toml:"notes" doc:"What else is charged or free; shown on the provider page."`
 }
 
 // Tier is one volume tier of an egress charge: the price per unit for the
 // monthly volume up to UpToGB (in the entry's unit, GB or GiB), above the
 // previous tier's bound. The last tier has no bound.
 type Tier struct {
-	UpToGB *float64 `toml:"up_to_gb"`
-	Price  float64  `toml:"price"`
+	UpToGB *float64 `toml:"up_to_gb" doc:"The tier's upper bound of monthly volume, in the entry's unit (GB or GiB); absent on the last tier."`
+	Price  float64  `toml:"price" doc:"The price per unit within the tier."`
 }
 
 // CostKey identifies one charge across its observations.
@@ -204,7 +204,7 @@ func checkExtraCosts(c checker, p *Provider) {
 		c.date(pre+".as_of", e.AsOf)
 		c.url(pre+".source", e.Source)
 		if c.has(pre+".region") && !known[e.Region] {
-			c.errorf(pre+".region", "unknown region %q of provider %s%s", e.Region, p.ID, suggestID(e.Region, ids))
+			c.errorf(pre+".region", "unknown region %q of provider %s%s", e.Region, p.ID, diag.DidYouMean(e.Region, ids))
 		}
 		if e.Price != nil && *e.Price < 0 {
 			c.errorf(pre+".price", "price must not be negative, got %v", *e.Price)
@@ -283,7 +283,7 @@ func checkCostCurrencies(d *diag.List, p *Provider, currencies map[string]bool) 
 			continue
 		}
 		at := p.costPos[i]
-		d.Errorf(p.File, at.Line, at.Col, "currency %q is not in data/fx.toml%s", e.Currency, suggestID(e.Currency, mapKeys(currencies)))
+		d.Errorf(p.File, at.Line, at.Col, "currency %q is not in data/fx.toml%s", e.Currency, diag.DidYouMean(e.Currency, mapKeys(currencies)))
 	}
 }
 

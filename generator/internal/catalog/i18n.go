@@ -11,14 +11,14 @@ import (
 // ProviderText is a provider's name and description in another language
 // ([i18n.zh] name = "阿里云"). GPU names are never translated.
 type ProviderText struct {
-	Name        string `toml:"name"`
-	Description string `toml:"description"`
+	Name        string `toml:"name" doc:"The provider's name in that language, e.g. 阿里云."`
+	Description string `toml:"description" doc:"The description in that language."`
 }
 
 // RegionText is a region's display name in another language
 // (i18n = { zh = { name = "华北2（北京）" } }).
 type RegionText struct {
-	Name string `toml:"name"`
+	Name string `toml:"name" doc:"The region's name in that language."`
 }
 
 // LocalName returns the provider's name in the language, else its name.

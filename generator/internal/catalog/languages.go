@@ -3,6 +3,8 @@ package catalog
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 )
 
 // Language is one edition of the site, a [[languages]] table of
@@ -77,7 +79,7 @@ func checkLanguages(c checker, s *Site, currencies map[string]bool) {
 		}
 		c.oneOf(pre+".date_style", l.DateStyle, DateStyles()...)
 		if l.DisplayCurrency != "" && currencies != nil && !currencies[l.DisplayCurrency] {
-			c.errorf(pre+".display_currency", "display_currency %q is not in data/fx.toml%s", l.DisplayCurrency, suggestID(l.DisplayCurrency, mapKeys(currencies)))
+			c.errorf(pre+".display_currency", "display_currency %q is not in data/fx.toml%s", l.DisplayCurrency, diag.DidYouMean(l.DisplayCurrency, mapKeys(currencies)))
 		}
 	}
 }

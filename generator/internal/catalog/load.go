@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"math"
 	"os"
@@ -69,65 +70,138 @@ func LoadLayered(root string, layer Layer, now time.Time) (*Catalog, *diag.List)
 }
 
 // load is LoadLayered, decoding the public data files through cache when
-// it is not nil.
+// it is not nil. It runs in phases, each reading what the ones before it
+// decoded: the site and currency files, the declarations (GPUs,
+// providers, models) of the public data and the overlay's, the offers
+// files, the checks across files, and last the overlay's changes.
 func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *diag.List) {
-	d := &diag.List{}
-	c := &Catalog{gpus: map[string]*GPU{}, providers: map[string]*Provider{}, models: map[string]*Model{}}
-	dataDir := filepath.Join(root, "data")
-	if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
-		d.Errorf("data", 0, 0, "no data directory under %s (is -root right?)", root)
-		return nil, d
+	l := &loader{root: root, layer: layer, now: now, cache: cache, d: &diag.List{},
+		c: &Catalog{gpus: map[string]*GPU{}, providers: map[string]*Provider{}, models: map[string]*Model{}}}
+	if !l.hasDataDir() {
+		return nil, l.d
 	}
-	ck := func(f *file) checker { return checker{file: f, now: now} }
+	l.loadSettings()
+	roots, ok := l.dataRoots()
+	if !ok {
+		return nil, l.d
+	}
+	offerEntries := l.loadDeclarations(roots)
+	// The offers files last: what their checks read (the site, currency,
+	// GPU and provider files) is decoded by now.
+	deps := cache.depsKey(now, layer)
+	offerFiles := l.decodeOffers(offerEntries, deps)
+	if len(roots) > 1 {
+		l.c.sortDeclarations()
+	}
+	l.checkExportVariants()
+	currencies := l.currencies()
+	l.checkProviderCurrencies(currencies)
+	l.checkOffers(offerFiles, currencies, deps)
+	if l.d.HasErrors() {
+		return nil, l.d
+	}
+	if layer.Dir != "" {
+		if applyLayer(l.c, layer, roots[1].prefix, now, l.d); l.d.HasErrors() {
+			return nil, l.d
+		}
+	}
+	l.c.sortOffers()
+	return l.c, l.d
+}
 
-	siteFile := cache.decode(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, d)
-	if siteFile != nil {
-		checkSite(ck(siteFile), &c.Site)
+// loader is one load's state, shared by its phases.
+type loader struct {
+	root  string
+	layer Layer
+	now   time.Time
+	cache *Cache
+	d     *diag.List
+	c     *Catalog
+	// fxOK is set when data/fx.toml decoded.
+	fxOK bool
+	// datasets holds the ids of data/site.toml's datasets.
+	datasets map[string]bool
+}
+
+// dataRoot is a tree of data files: the site root's, or the overlay's,
+// whose paths in messages start with prefix.
+type dataRoot struct{ root, prefix string }
+
+// offerFile is a decoded offers file.
+type offerFile struct {
+	f       *file
+	abs, id string
+	of      OfferFile
+	// checked is the cache's copy of the file's offers as checked at an
+	// earlier load, when the file and everything its checks read are
+	// unchanged since (see Cache.decodeOffers).
+	checked *checkedOffers
+}
+
+func (l *loader) check(f *file) checker { return checker{file: f, now: l.now} }
+
+// hasDataDir reports whether root has a data directory.
+func (l *loader) hasDataDir() bool {
+	if st, err := os.Stat(filepath.Join(l.root, "data")); err != nil || !st.IsDir() {
+		l.d.Errorf("data", 0, 0, "no data directory under %s (is -root right?)", l.root)
+		return false
 	}
-	fxOK := false
-	if f := cache.decode(filepath.Join(dataDir, "fx.toml"), "data/fx.toml", &c.FX, d); f != nil {
-		checkFX(ck(f), &c.FX)
-		fxOK = true
+	return true
+}
+
+// loadSettings decodes and checks data/site.toml, data/fx.toml (the site's
+// languages are checked against its currencies) and data/glossary.toml.
+func (l *loader) loadSettings() {
+	c, dataDir := l.c, filepath.Join(l.root, "data")
+	siteFile := l.cache.decode(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, l.d)
+	if siteFile != nil {
+		checkSite(l.check(siteFile), &c.Site)
+	}
+	if f := l.cache.decode(filepath.Join(dataDir, "fx.toml"), "data/fx.toml", &c.FX, l.d); f != nil {
+		checkFX(l.check(f), &c.FX)
+		l.fxOK = true
 	}
 	if siteFile != nil {
 		var known map[string]bool // nil: fx.toml is broken, its own errors say so
-		if fxOK {
+		if l.fxOK {
 			known = map[string]bool{}
 			for _, cur := range c.FX.Currencies() {
 				known[cur] = true
 			}
 		}
-		checkLanguages(ck(siteFile), &c.Site, known)
+		checkLanguages(l.check(siteFile), &c.Site, known)
 	}
-	loadGlossary(root, c, d, ck)
-	datasets := map[string]bool{}
+	loadGlossary(l.root, c, l.d, l.check)
+	l.datasets = map[string]bool{}
 	for _, ds := range c.Site.Datasets {
-		datasets[ds.ID] = true
+		l.datasets[ds.ID] = true
 	}
+}
 
-	type offerFile struct {
-		f       *file
-		abs, id string
-		of      OfferFile
-		// checked is the cache's copy of the file's offers as checked
-		// at an earlier load, when the file and everything its checks
-		// read are unchanged since (see Cache.decodeOffers).
-		checked *checkedOffers
-	}
-	var offerFiles []offerFile
-	var offerEntries []entry
-	type source struct{ root, prefix string }
-	roots := []source{{root: root}}
-	if layer.Dir != "" {
-		label := layer.Label
+// dataRoots returns the trees to read data files from: the site root's,
+// then the overlay's when there is one. It is false when the overlay's
+// directory is unusable.
+func (l *loader) dataRoots() ([]dataRoot, bool) {
+	roots := []dataRoot{{root: l.root}}
+	if l.layer.Dir != "" {
+		label := l.layer.Label
 		if label == "" {
-			label = filepath.ToSlash(filepath.Clean(layer.Dir)) + "/"
+			label = filepath.ToSlash(filepath.Clean(l.layer.Dir)) + "/"
 		}
-		if !checkLayerDir(layer.Dir, label, d) {
-			return nil, d
+		if !checkLayerDir(l.layer.Dir, label, l.d) {
+			return nil, false
 		}
-		roots = append(roots, source{root: layer.Dir, prefix: label})
+		roots = append(roots, dataRoot{root: l.layer.Dir, prefix: label})
 	}
+	return roots, true
+}
+
+// loadDeclarations decodes and checks every GPU, provider and model file
+// of roots, each on its own, and returns the offers files, to decode when
+// all of these are. An overlay may not redeclare a public id, and only
+// an overlay may declare a provider of kind internal.
+func (l *loader) loadDeclarations(roots []dataRoot) (offerEntries []entry) {
+	c, d := l.c, l.d
 	for li, src := range roots {
 		overlay := li > 0
 		kinds := ProviderKinds()
@@ -143,27 +217,26 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 				switch kind {
 				case "gpus":
 					g := &GPU{ID: e.id, File: e.rel}
-					if f := cache.decode(e.abs, e.rel, g, d); f != nil {
-						checkGPU(ck(f), g)
+					if f := l.cache.decode(e.abs, e.rel, g, d); f != nil {
+						checkGPU(l.check(f), g)
 						c.GPUs = append(c.GPUs, g)
 					}
 					c.gpus[g.ID] = g // known even when broken: no cascade of "unknown GPU"
 				case "providers":
 					p := &Provider{ID: e.id, File: e.rel}
-					if f := cache.decode(e.abs, e.rel, p, d); f != nil {
-						checkProvider(ck(f), p, kinds)
+					if f := l.cache.decode(e.abs, e.rel, p, d); f != nil {
+						checkProvider(l.check(f), p, kinds)
 						c.Providers = append(c.Providers, p)
 					} else {
 						p.broken = true
 					}
 					c.providers[p.ID] = p
 				case "offers":
-					// Decoded below, after every file their checks read.
 					offerEntries = append(offerEntries, e)
 				case "models":
 					m := &Model{ID: e.id, File: e.rel}
-					if f := cache.decode(e.abs, e.rel, m, d); f != nil {
-						checkModel(ck(f), m)
+					if f := l.cache.decode(e.abs, e.rel, m, d); f != nil {
+						checkModel(l.check(f), m)
 						c.Models = append(c.Models, m)
 						c.models[m.ID] = m
 					}
@@ -171,83 +244,85 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 			}
 		}
 	}
-	// The offers files last: what their checks read (the site, currency,
-	// GPU and provider files) is decoded by now.
-	deps := cache.depsKey(now, layer)
-	for _, e := range offerEntries {
+	return offerEntries
+}
+
+// decodeOffers decodes the offers files; those that decode are returned.
+func (l *loader) decodeOffers(entries []entry, deps [sha256.Size]byte) []offerFile {
+	var out []offerFile
+	for _, e := range entries {
 		of := offerFile{abs: e.abs, id: e.id}
-		if f, checked := cache.decodeOffers(e.abs, e.rel, &of.of, deps, d); f != nil {
+		if f, checked := l.cache.decodeOffers(e.abs, e.rel, &of.of, deps, l.d); f != nil {
 			of.f, of.checked = f, checked
-			offerFiles = append(offerFiles, of)
+			out = append(out, of)
 		}
 	}
-	if len(roots) > 1 {
-		// The public files come first in each list; an overlay's are
-		// merged into the catalog's order.
-		sort.SliceStable(c.GPUs, func(i, j int) bool { return c.GPUs[i].ID < c.GPUs[j].ID })
-		sort.SliceStable(c.Providers, func(i, j int) bool { return c.Providers[i].ID < c.Providers[j].ID })
-		sort.SliceStable(c.Models, func(i, j int) bool { return c.Models[i].ID < c.Models[j].ID })
-	}
-	// Cross-file checks need every GPU and provider loaded first.
-	for _, g := range c.GPUs {
-		if g.ExportVariantOf != "" && c.gpus[g.ExportVariantOf] == nil {
+	return out
+}
+
+// sortDeclarations puts the GPUs, providers and models in id order: the
+// public files come first in each list, and an overlay's are merged in.
+func (c *Catalog) sortDeclarations() {
+	sort.SliceStable(c.GPUs, func(i, j int) bool { return c.GPUs[i].ID < c.GPUs[j].ID })
+	sort.SliceStable(c.Providers, func(i, j int) bool { return c.Providers[i].ID < c.Providers[j].ID })
+	sort.SliceStable(c.Models, func(i, j int) bool { return c.Models[i].ID < c.Models[j].ID })
+}
+
+// checkExportVariants reports every export_variant_of that names no GPU
+// (every GPU is loaded by now).
+func (l *loader) checkExportVariants() {
+	for _, g := range l.c.GPUs {
+		if g.ExportVariantOf != "" && l.c.gpus[g.ExportVariantOf] == nil {
 			line, col := g.exportPos.Line, g.exportPos.Col
-			d.Errorf(g.File, line, col, "export_variant_of %q is not a GPU id%s", g.ExportVariantOf, suggestID(g.ExportVariantOf, c.gpuIDs()))
+			l.d.Errorf(g.File, line, col, "export_variant_of %q is not a GPU id%s", g.ExportVariantOf, diag.DidYouMean(g.ExportVariantOf, l.c.gpuIDs()))
 		}
 	}
-	// currencies is nil when data/fx.toml did not decode: its own error
-	// is the root cause, and no currency is reported unknown for it.
-	var currencies map[string]bool
-	if fxOK {
-		currencies = map[string]bool{}
-		if c.FX.Base != "" {
-			for _, cur := range c.FX.Currencies() {
-				currencies[cur] = true
-			}
+}
+
+// currencies returns the currencies of data/fx.toml (none when it has no
+// base), or nil when it did not decode: its own error is the root cause,
+// and no currency is reported unknown for it.
+func (l *loader) currencies() map[string]bool {
+	if !l.fxOK {
+		return nil
+	}
+	currencies := map[string]bool{}
+	if l.c.FX.Base != "" {
+		for _, cur := range l.c.FX.Currencies() {
+			currencies[cur] = true
 		}
 	}
-	for _, p := range c.Providers {
+	return currencies
+}
+
+// checkProviderCurrencies reports the currencies of the providers' hidden
+// and extra costs that data/fx.toml does not have.
+func (l *loader) checkProviderCurrencies(currencies map[string]bool) {
+	for _, p := range l.c.Providers {
 		if p.HiddenCosts != nil && p.HiddenCosts.Currency != "" && currencies != nil && !currencies[p.HiddenCosts.Currency] {
-			d.Errorf(p.File, p.hiddenCurPos.Line, p.hiddenCurPos.Col, "hidden_costs.currency %q is not in data/fx.toml%s", p.HiddenCosts.Currency, suggestID(p.HiddenCosts.Currency, mapKeys(currencies)))
+			l.d.Errorf(p.File, p.hiddenCurPos.Line, p.hiddenCurPos.Col, "hidden_costs.currency %q is not in data/fx.toml%s", p.HiddenCosts.Currency, diag.DidYouMean(p.HiddenCosts.Currency, mapKeys(currencies)))
 		}
-		checkCostCurrencies(d, p, currencies)
+		checkCostCurrencies(l.d, p, currencies)
 	}
+}
+
+// checkOffers checks the offers of every offers file against the catalog
+// (or takes the cache's checked copy), reports an instance listed twice,
+// and links each offer with a known GPU to its GPU and provider.
+func (l *loader) checkOffers(files []offerFile, currencies map[string]bool, deps [sha256.Size]byte) {
+	c, d := l.c, l.d
 	seenOffer := map[string]string{}
-	for _, of := range offerFiles {
+	for _, of := range files {
 		p := c.providers[of.id]
 		if p != nil && p.broken {
 			continue // its own errors are reported; its offers cannot be checked
 		}
 		if p == nil {
-			of.f.errorf("", "no provider %q: an offers file is named after its provider (data/providers/%s.toml)%s", of.id, of.id, suggestID(of.id, c.providerIDs()))
+			of.f.errorf("", "no provider %q: an offers file is named after its provider (data/providers/%s.toml)%s", of.id, of.id, diag.DidYouMean(of.id, c.providerIDs()))
 			continue
 		}
-		ck := ck(of.f)
-		// Each offer's own checks report to a list of their own, which
-		// the cache keeps with the checked offers; the duplicate check
-		// spans files and runs on every load.
-		offers, found := of.of.Offers, make([]*diag.List, len(of.of.Offers))
-		if of.checked != nil {
-			offers, found = of.checked.offers, of.checked.diags
-			for i, o := range offers {
-				o.Provider = p
-				if of.checked.linked[i] {
-					o.GPU = c.gpus[o.GPUID]
-				}
-			}
-		} else {
-			for i, o := range offers {
-				prefix := fmt.Sprintf("offers.%d", i)
-				o.File, o.Provider = of.f.rel, p
-				o.Line, _ = of.f.pos(prefix)
-				o.ID = p.ID + "/" + slug(o.Instance)
-				found[i] = &diag.List{}
-				of.f.d = found[i]
-				checkOffer(ck, prefix, o, c, p, currencies, datasets)
-			}
-			of.f.d = d
-			cache.keepChecked(of.abs, of.f.rel, deps, offers, found)
-		}
+		ck := l.check(of.f)
+		offers, found := l.offersOf(of, p, ck, currencies, deps)
 		for i, o := range offers {
 			prefix := fmt.Sprintf("offers.%d", i)
 			if prev, dup := seenOffer[o.ID]; dup {
@@ -262,18 +337,45 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 			}
 		}
 	}
-	if d.HasErrors() {
-		return nil, d
-	}
-	if layer.Dir != "" {
-		if applyLayer(c, layer, roots[1].prefix, now, d); d.HasErrors() {
-			return nil, d
+}
+
+// offersOf returns the offers of one file of provider p, checked, with
+// what each offer's checks reported: the cache's copy when it has one,
+// else the file's offers, checked now and kept in the cache. Each offer's
+// own checks report to a list of their own, which the cache keeps with
+// the checked offers; the duplicate check spans files and runs on every
+// load.
+func (l *loader) offersOf(of offerFile, p *Provider, ck checker, currencies map[string]bool, deps [sha256.Size]byte) ([]*Offer, []*diag.List) {
+	if of.checked != nil {
+		offers := of.checked.offers
+		for i, o := range offers {
+			o.Provider = p
+			if of.checked.linked[i] {
+				o.GPU = l.c.gpus[o.GPUID]
+			}
 		}
+		return offers, of.checked.diags
 	}
+	offers, found := of.of.Offers, make([]*diag.List, len(of.of.Offers))
+	for i, o := range offers {
+		prefix := fmt.Sprintf("offers.%d", i)
+		o.File, o.Provider = of.f.rel, p
+		o.Line, _ = of.f.pos(prefix)
+		o.ID = p.ID + "/" + slug(o.Instance)
+		found[i] = &diag.List{}
+		of.f.d = found[i]
+		checkOffer(ck, prefix, o, l.c, p, currencies, l.datasets)
+	}
+	of.f.d = l.d
+	l.cache.keepChecked(of.abs, of.f.rel, deps, offers, found)
+	return offers, found
+}
+
+// sortOffers orders each GPU's offers by price (see offerLess).
+func (c *Catalog) sortOffers() {
 	for _, g := range c.GPUs {
 		sort.SliceStable(g.Offers, func(i, j int) bool { return offerLess(g.Offers[i], g.Offers[j]) })
 	}
-	return c, d
 }
 
 // offerLess orders offers by on-demand price per GPU-hour in USD-agnostic
@@ -304,13 +406,6 @@ func (c *Catalog) providerIDs() []string {
 		out = append(out, p.ID)
 	}
 	return out
-}
-
-func suggestID(id string, ids []string) string {
-	if s := diag.Suggest(id, ids); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
 }
 
 type entry struct{ abs, rel, id string }
@@ -480,7 +575,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 	if c.has(pre+".gpu") && !c.blank[pre+".gpu"] {
 		o.GPU = cat.gpus[o.GPUID]
 		if o.GPU == nil {
-			c.errorf(pre+".gpu", "unknown GPU %q%s", o.GPUID, suggestID(o.GPUID, cat.gpuIDs()))
+			c.errorf(pre+".gpu", "unknown GPU %q%s", o.GPUID, diag.DidYouMean(o.GPUID, cat.gpuIDs()))
 		}
 	}
 	if c.has(pre+".gpu_count") && (o.GPUCount < 1 || o.GPUCount > 1024) {
@@ -511,11 +606,11 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 	}
 	for i, r := range o.Regions {
 		if !known[r] {
-			c.errorf(fmt.Sprintf("%s.regions.%d", pre, i), "unknown region %q of provider %s%s", r, p.ID, suggestID(r, regionIDs))
+			c.errorf(fmt.Sprintf("%s.regions.%d", pre, i), "unknown region %q of provider %s%s", r, p.ID, diag.DidYouMean(r, regionIDs))
 		}
 	}
 	if c.has(pre+".currency") && !c.blank[pre+".currency"] && currencies != nil && !currencies[o.Currency] {
-		c.errorf(pre+".currency", "currency %q is not in data/fx.toml%s", o.Currency, suggestID(o.Currency, mapKeys(currencies)))
+		c.errorf(pre+".currency", "currency %q is not in data/fx.toml%s", o.Currency, diag.DidYouMean(o.Currency, mapKeys(currencies)))
 	}
 	if c.has(pre+".prices") && len(o.Prices) == 0 {
 		c.errorf(pre, "an offer needs at least one [[offers.prices]]")

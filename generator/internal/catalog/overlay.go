@@ -171,12 +171,12 @@ func applyLayer(c *Catalog, layer Layer, prefix string, now time.Time, d *diag.L
 		if f := decodeFile(abs, hideRel, &hide, d); f != nil {
 			for i, id := range hide.Providers {
 				if c.providers[id] == nil {
-					f.errorf(fmt.Sprintf("providers.%d", i), "unknown provider %q%s", id, suggestID(id, c.providerIDs()))
+					f.errorf(fmt.Sprintf("providers.%d", i), "unknown provider %q%s", id, diag.DidYouMean(id, c.providerIDs()))
 				}
 			}
 			for i, id := range hide.GPUs {
 				if c.gpus[id] == nil {
-					f.errorf(fmt.Sprintf("gpus.%d", i), "unknown GPU %q%s", id, suggestID(id, c.gpuIDs()))
+					f.errorf(fmt.Sprintf("gpus.%d", i), "unknown GPU %q%s", id, diag.DidYouMean(id, c.gpuIDs()))
 				}
 			}
 		}
@@ -281,15 +281,15 @@ func applyOverrides(c checker, cat *Catalog, ov *Overrides) {
 			ok = false
 		}
 		if x.Provider != "" && cat.providers[x.Provider] == nil {
-			c.errorf(pre+".provider", "unknown provider %q%s", x.Provider, suggestID(x.Provider, cat.providerIDs()))
+			c.errorf(pre+".provider", "unknown provider %q%s", x.Provider, diag.DidYouMean(x.Provider, cat.providerIDs()))
 			ok = false
 		}
 		if x.GPU != "" && cat.gpus[x.GPU] == nil {
-			c.errorf(pre+".gpu", "unknown GPU %q%s", x.GPU, suggestID(x.GPU, cat.gpuIDs()))
+			c.errorf(pre+".gpu", "unknown GPU %q%s", x.GPU, diag.DidYouMean(x.GPU, cat.gpuIDs()))
 			ok = false
 		}
 		if x.Offer != "" && byID[x.Offer] == nil {
-			c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, suggestID(x.Offer, cat.offerIDs()))
+			c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
 			ok = false
 		}
 		ov.Discounts[i].Billing = billing(pre, x.Billing)
@@ -335,11 +335,11 @@ func applyOverrides(c checker, cat *Catalog, ov *Overrides) {
 		}
 		o := byID[x.Offer]
 		if c.has(pre+".offer") && o == nil {
-			c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, suggestID(x.Offer, cat.offerIDs()))
+			c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
 			ok = false
 		}
 		if x.Currency != "" && !currencies[x.Currency] {
-			c.errorf(pre+".currency", "currency %q has no rate in data/fx.toml%s", x.Currency, suggestID(x.Currency, mapKeys(currencies)))
+			c.errorf(pre+".currency", "currency %q has no rate in data/fx.toml%s", x.Currency, diag.DidYouMean(x.Currency, mapKeys(currencies)))
 			ok = false
 		}
 		b := billing(pre, x.Billing)

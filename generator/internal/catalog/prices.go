@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 )
 
 // A price entry is one dated observation. Entries of an offer with the
@@ -249,7 +251,7 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 		if c.has(pp + ".region") {
 			switch {
 			case !known[pr.Region]:
-				c.errorf(pp+".region", "unknown region %q of provider %s%s", pr.Region, p.ID, suggestID(pr.Region, regionIDs))
+				c.errorf(pp+".region", "unknown region %q of provider %s%s", pr.Region, p.ID, diag.DidYouMean(pr.Region, regionIDs))
 				ok = false
 			case len(o.Regions) > 0 && !inOffer[pr.Region]:
 				c.warnf(pp+".region", "region %q is not in the offer's regions %v: add it there", pr.Region, o.Regions)
@@ -284,7 +286,7 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 			c.errorf(pp, "missing required key %q in [offers.prices] (one of: %s; data/site.toml sets require_evidence)", "evidence", strings.Join(EvidenceKinds(), ", "))
 		}
 		if pr.Dataset != "" && !datasets[pr.Dataset] {
-			c.errorf(pp+".dataset", "unknown dataset %q (declare it under [[datasets]] in data/site.toml)%s", pr.Dataset, suggestID(pr.Dataset, mapKeys(datasets)))
+			c.errorf(pp+".dataset", "unknown dataset %q (declare it under [[datasets]] in data/site.toml)%s", pr.Dataset, diag.DidYouMean(pr.Dataset, mapKeys(datasets)))
 		}
 		if !ok || !c.has(pp+".as_of") {
 			continue

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
 // urlKeys are the keys whose values are URLs wherever they appear in a
@@ -35,7 +36,7 @@ func (f *file) walkStrings(v reflect.Value, path string) {
 		}
 		t := v.Type()
 		for i := 0; i < t.NumField(); i++ {
-			tag := tagName(t.Field(i))
+			tag := tomlpos.KeyOf(t.Field(i))
 			if tag == "" || tag == "-" || !t.Field(i).IsExported() {
 				continue
 			}

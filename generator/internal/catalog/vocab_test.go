@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
 func TestValidID(t *testing.T) {
@@ -42,7 +43,7 @@ func TestRequiredKeysAreFields(t *testing.T) {
 		if len(keys) == 0 {
 			t.Errorf("%s: no required keys", typ.Name())
 		}
-		fields := strings.Join(fieldNames(typ, nil), ",")
+		fields := strings.Join(tomlpos.Keys(typ), ",")
 		for _, k := range keys {
 			if !strings.Contains(","+fields+",", ","+k+",") {
 				t.Errorf("%s: required key %q is not a field (%s)", typ.Name(), k, fields)

@@ -5,7 +5,6 @@ package content
 
 import (
 	"bytes"
-	"fmt"
 	"html/template"
 	"os"
 	"path/filepath"
@@ -297,30 +296,15 @@ func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 		d.Errorf(rel, 1, 1, "missing front matter: start the file with a line +++, the TOML keys (title, description, section, weight, updated), and a closing +++")
 		return nil
 	}
-	md, err := toml.Decode(string(fm), &p.FrontMatter)
-	if err != nil {
-		line, col, msg := tomlpos.DecodeError(fm, err)
-		d.Errorf(rel, line+1, col, "front matter: %s", msg) // the front matter starts on line 2
+	ix := tomlpos.Source{Rel: rel, Text: fm, Line: frontMatterLine, Prefix: "front matter: "}.Decode(&p.FrontMatter, d)
+	if ix == nil {
 		return nil
 	}
-	ix := tomlpos.Scan(fm)
 	at := func(key string) (int, int) {
 		if v := ix.Value(key); v.Line > 0 {
-			return v.Line + 1, v.Col
+			return v.Line + frontMatterLine - 1, v.Col
 		}
 		return 1, 1
-	}
-	valid := []string{"description", "raw_html", "section", "title", "updated", "weight"}
-	for _, k := range md.Undecoded() {
-		l, c := 1, 1
-		if ps := ix.Find(k.String()); len(ps) > 0 {
-			l, c = ps[0].Line+1, ps[0].Col
-		}
-		msg := fmt.Sprintf("front matter: unknown key %q", k.String())
-		if s := diag.Suggest(k.String(), valid); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		d.Errorf(rel, l, c, "%s", msg)
 	}
 	for _, k := range []string{"title", "description", "section"} {
 		if ix.Key(k).Line == 0 {
@@ -329,11 +313,7 @@ func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 	}
 	if ix.Key("section").Line > 0 && !contains(Sections(), p.Section) {
 		l, c := at("section")
-		msg := fmt.Sprintf("front matter: section %q is not one of: %s", p.Section, strings.Join(Sections(), ", "))
-		if s := diag.Suggest(p.Section, Sections()); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		d.Errorf(rel, l, c, "%s", msg)
+		d.Errorf(rel, l, c, "front matter: section %q is not one of: %s%s", p.Section, strings.Join(Sections(), ", "), diag.DidYouMean(p.Section, Sections()))
 	}
 	for _, k := range []string{"title", "description"} {
 		v := map[string]string{"title": p.Title, "description": p.Description}[k]
@@ -362,7 +342,7 @@ func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 		return nil
 	}
 	p.HTML = template.HTML(out.String()) // goldmark escapes text; raw HTML only with raw_html = true
-	p.Headings = headings(out.String())
+	p.Headings = headings(doc, expanded)
 	return p
 }
 
@@ -374,6 +354,10 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// frontMatterLine is the line of a page that its front matter starts on,
+// after the opening +++.
+const frontMatterLine = 2
 
 // split separates the front matter; bodyLine is the 1-based line the body
 // starts on.
@@ -473,19 +457,6 @@ func converter(raw bool) goldmark.Markdown {
 		opts = append(opts, goldmark.WithRendererOptions(html.WithUnsafe()))
 	}
 	return goldmark.New(opts...)
-}
-
-var h2RE = regexp.MustCompile(`<h2 id="([^"]+)">(.*?)</h2>`)
-var tagRE = regexp.MustCompile(`<[^>]+>`)
-
-func headings(h string) []Heading {
-	var out []Heading
-	for _, m := range h2RE.FindAllStringSubmatch(h, -1) {
-		text := tagRE.ReplaceAllString(m[2], "")
-		text = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'").Replace(text)
-		out = append(out, Heading{ID: m[1], Text: text})
-	}
-	return out
 }
 
 // Titles returns, for each language of langs (the first is the

@@ -84,3 +84,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestHeadings: the table of contents holds the level-2 headings with the
+// ids the page's <h2> elements carry and their text as the page shows it.
+func TestHeadings(t *testing.T) {
+	body := "## Use `kv_cache && x` for *long* [context](/faq/)\n" +
+		"## 显存怎么算：`kv_cache` 与 [价格](/pricing/)\n" +
+		"### Not in the table\n" +
+		"## H100 &#x26; A100 &amp; &copy; \\*not emphasis\\* \"q\" 'a'\n" +
+		"## An image ![alt text](/a.png) and <https://example.org/?a&b>\n" +
+		"> ## Quoted\n\n" +
+		"## Quoted\n" +
+		"Setext\nover two lines\n---\n"
+	src := "+++\ntitle = \"T\"\ndescription = \"D\"\nsection = \"basics\"\n+++\n" + body
+	want := []Heading{
+		{"use-kv-cache--x-for-long-contextfaq", "Use kv_cache && x for long context"},
+		{"显存怎么算kv-cache-与-价格pricing", "显存怎么算：kv_cache 与 价格"},
+		{"h100-x26-a100-amp-copy-not-emphasis-q-a", "H100 & A100 & © *not emphasis* \"q\" 'a'"},
+		{"an-image-alt-textapng-and-httpsexampleorgab", "An image  and https://example.org/?a&b"},
+		{"quoted", "Quoted"},
+		{"quoted-1", "Quoted"},
+		{"over-two-lines", "Setext over two lines"},
+	}
+	d := &diag.List{}
+	p := Parse("g.md", []byte(src), Options{}, d)
+	if p == nil {
+		t.Fatal(d.Errors())
+	}
+	if len(p.Headings) != len(want) {
+		t.Fatalf("headings %q, want %q", p.Headings, want)
+	}
+	for i, h := range p.Headings {
+		if h != want[i] {
+			t.Errorf("heading %d = %q, want %q", i, h, want[i])
+		}
+		if tag := `<h2 id="` + h.ID + `">`; !strings.Contains(string(p.HTML), tag) {
+			t.Errorf("the page has no %s", tag)
+		}
+	}
+}

@@ -2,10 +2,13 @@ package content
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 )
 
 // shift records one shortcode expansion: the bytes out[out:outEnd] of the
@@ -38,53 +41,90 @@ func lineCol(body []byte, bodyLine, off int) (int, int) {
 	return line, len([]rune(string(before[lineStart:]))) + 1
 }
 
-// checkLinks reports every link and image in doc whose destination is not
-// safeLink, at its position in the original body.
+// checkLinks reports every link and image in doc whose destination is
+// not safe, at its position in the original body. A destination is
+// checked as written and as goldmark's renderer reads it (backslash
+// escapes removed, entity and numeric character references resolved:
+// "&#106;avascript:" is "javascript:"), and one the renderer would blank
+// is never safe: the page would get a link to nothing.
 func checkLinks(rel string, body []byte, bodyLine int, expanded []byte, shifts []shift, doc ast.Node, d *diag.List) {
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
-		var dest, what string
+		var dest, read, what string
+		var rendered []byte // what the renderer writes before its own check
 		switch n := n.(type) {
 		case *ast.Link:
-			dest, what = string(n.Destination), "link"
+			what, dest, read = "link", string(n.Destination), readDestination(n.Destination)
+			rendered = util.URLEscape(bytes.Clone(n.Destination), true)
 		case *ast.Image:
-			dest, what = string(n.Destination), "image"
+			what, dest, read = "image", string(n.Destination), readDestination(n.Destination)
+			rendered = util.URLEscape(bytes.Clone(n.Destination), true)
 		case *ast.AutoLink:
-			dest, what = string(n.URL(expanded)), "link"
+			// Written as is: an autolink holds no escapes or references.
+			what, dest = "link", string(n.URL(expanded))
+			read, rendered = dest, util.URLEscape([]byte(dest), false)
 		default:
 			return ast.WalkContinue, nil
 		}
-		if safetext.LinkAllowed(dest) {
+		if safetext.LinkAllowed(dest) && safetext.LinkAllowed(read) && !html.IsDangerousURL(rendered) {
 			return ast.WalkContinue, nil
 		}
-		off := -1
-		if i := bytes.Index(body, []byte(dest)); i >= 0 {
-			off = i
-		} else if seg, ok := firstSegment(n); ok {
-			off = original(seg, shifts)
-		}
 		line, col := bodyLine, 1
-		if off >= 0 {
+		if off := destinationOffset(n, body, []byte(dest), shifts); off >= 0 {
 			line, col = lineCol(body, bodyLine, off)
 		}
-		d.Errorf(rel, line, col, "%s to %q: only relative links and http, https and mailto URLs are allowed in guides", what, truncate(dest, 60))
+		shown := fmt.Sprintf("%q", truncate(dest, 60))
+		if read != dest {
+			shown += fmt.Sprintf(" (read as %q)", truncate(read, 60))
+		}
+		d.Errorf(rel, line, col, "%s to %s: only relative links and http, https and mailto URLs are allowed in guides", what, shown)
 		return ast.WalkSkipChildren, nil
 	})
 }
 
-// firstSegment returns the source offset of the first text inside n.
-func firstSegment(n ast.Node) (int, bool) {
-	found, off := false, 0
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if t, ok := c.(*ast.Text); ok && entering && !found {
-			found, off = true, t.Segment.Start
-			return ast.WalkStop, nil
+// readDestination returns a link destination as goldmark's renderer
+// reads it (util.URLEscape with references resolved, before escaping).
+func readDestination(dest []byte) string {
+	b := util.UnescapePunctuations(bytes.Clone(dest))
+	return string(util.ResolveEntityNames(util.ResolveNumericReferences(b)))
+}
+
+// destinationOffset returns the offset in the original body where the
+// destination of n is written: the first place after n's text (its
+// label), else the first anywhere, else where n's text starts; -1 when
+// none is known.
+func destinationOffset(n ast.Node, body, dest []byte, shifts []shift) int {
+	start, end, ok := textSpan(n)
+	if ok {
+		from := min(original(end, shifts), len(body))
+		if i := bytes.Index(body[from:], dest); i >= 0 && len(dest) > 0 {
+			return from + i
+		}
+	}
+	if i := bytes.Index(body, dest); i >= 0 && len(dest) > 0 {
+		return i
+	}
+	if ok {
+		return original(start, shifts)
+	}
+	return -1
+}
+
+// textSpan returns the source offsets where the first text inside n
+// starts and the last ends.
+func textSpan(n ast.Node) (start, end int, ok bool) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, isText := c.(*ast.Text); isText && entering {
+			if !ok {
+				start, ok = t.Segment.Start, true
+			}
+			end = t.Segment.Stop
 		}
 		return ast.WalkContinue, nil
 	})
-	return off, found
+	return start, end, ok
 }
 
 func truncate(s string, n int) string {

@@ -186,6 +186,16 @@ func Suggest(s string, candidates []string) string {
 	return ""
 }
 
+// DidYouMean returns ` (did you mean "x"?)` for the candidate Suggest
+// picks for s, or "" when none is close: the suffix every "unknown ..."
+// message puts after the name it could not find.
+func DidYouMean(s string, candidates []string) string {
+	if x := Suggest(s, candidates); x != "" {
+		return fmt.Sprintf(" (did you mean %q?)", x)
+	}
+	return ""
+}
+
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -33,7 +34,7 @@ func siteShortcode(c *catalog.Catalog, args []string) (string, error) {
 		}
 		return mdText(q), nil
 	}
-	return "", fmt.Errorf("unknown site field %q%s", args[0], didYouMean(args[0], fields))
+	return "", fmt.Errorf("unknown site field %q%s", args[0], diag.DidYouMean(args[0], fields))
 }
 
 // overlayLabel names in the page's language where an overlay figure

@@ -50,7 +50,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 	gpu := func(id string) (*catalog.GPU, error) {
 		g := c.GPU(id)
 		if g == nil {
-			return nil, fmt.Errorf("unknown GPU %q%s", id, didYouMean(id, gpuIDs(c)))
+			return nil, fmt.Errorf("unknown GPU %q%s", id, diag.DidYouMean(id, gpuIDs(c)))
 		}
 		return g, nil
 	}
@@ -86,7 +86,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 			return opt(g.TDPW, " W")
 		}
 		fields := []string{"name", "memory_gb", "memory_bandwidth_gbs", "bf16_tflops", "fp8_tflops", "fp32_tflops", "tdp_w"}
-		return "", fmt.Errorf("unknown field %q%s", args[1], didYouMean(args[1], fields))
+		return "", fmt.Errorf("unknown field %q%s", args[1], diag.DidYouMean(args[1], fields))
 	case "cheapest":
 		if len(args) != 1 {
 			return "", fmt.Errorf(`want {{< cheapest "gpu-id" >}}`)
@@ -137,7 +137,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 					for _, p := range c.Providers {
 						ids = append(ids, p.ID)
 					}
-					return "", fmt.Errorf("unknown provider %q%s", v, didYouMean(v, ids))
+					return "", fmt.Errorf("unknown provider %q%s", v, diag.DidYouMean(v, ids))
 				}
 				return fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")), nil
 			case "model":
@@ -167,7 +167,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		if t, ok := sizingText()[args[0]]; ok {
 			return t, nil
 		}
-		return "", fmt.Errorf("unknown sizing text %q%s", args[0], didYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
+		return "", fmt.Errorf("unknown sizing text %q%s", args[0], diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
 	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, site, sizing)")
 }
@@ -198,13 +198,6 @@ func gpuIDs(c *catalog.Catalog) []string {
 		out[i] = g.ID
 	}
 	return out
-}
-
-func didYouMean(s string, cands []string) string {
-	if x := diag.Suggest(s, cands); x != "" {
-		return " (did you mean " + strconv.Quote(x) + "?)"
-	}
-	return ""
 }
 
 // sizingText is what the methodology page quotes from the sizing engine,

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -103,11 +102,7 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 		for k := range f.m {
 			if _, ok := base.m[k]; !ok {
 				line, col := at(f, k)
-				msg := fmt.Sprintf("key %q is not in %s (a string nothing looks up)", k, base.rel)
-				if sug := diag.Suggest(k, keys); sug != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", sug)
-				}
-				d.Errorf(f.rel, line, col, "%s", msg)
+				d.Errorf(f.rel, line, col, "key %q is not in %s (a string nothing looks up)%s", k, base.rel, diag.DidYouMean(k, keys))
 			}
 		}
 	}

@@ -4,11 +4,12 @@
 // docs and flag mistakes as they are typed.
 //
 // The schemas are derived by reflection: a struct field's toml tag is the
-// key, a pointer is optional, the required keys and the allowed values of
-// enumerated fields come from package catalog (the lists its checks use),
-// and dates are strings of format "date" (how taplo reads TOML local
-// dates). `check` remains the authority: the schemas do not encode
-// cross-file rules (references, vram totals, price ordering).
+// key and its doc tag the key's description, a pointer is optional, the
+// required keys and the allowed values of enumerated fields come from
+// package catalog (the lists its checks use), and dates are strings of
+// format "date" (how taplo reads TOML local dates). `check` remains the
+// authority: the schemas do not encode cross-file rules (references, vram
+// totals, price ordering).
 package schema
 
 import (
@@ -24,6 +25,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
 // Draft is the JSON Schema dialect of the generated documents.
@@ -149,13 +151,13 @@ func object(t reflect.Type) map[string]any {
 	props := map[string]any{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		name := tomlpos.KeyOf(f)
 		if name == "" || name == "-" || !f.IsExported() {
 			continue
 		}
 		s := typeSchema(f.Type)
 		key := t.Name() + "." + name
-		if d := fieldDoc(key); d != "" {
+		if d := f.Tag.Get("doc"); d != "" {
 			s["description"] = d
 		}
 		for k, v := range constraints(key) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
 // repoRoot is the repository root, found from this file's location.
@@ -67,6 +69,44 @@ func TestGenerateIsDeterministic(t *testing.T) {
 		if doc["$schema"] != Draft || doc["additionalProperties"] != false {
 			t.Errorf("%s: want $schema %s and additionalProperties false", k.Name, Draft)
 		}
+	}
+}
+
+// TestDocTags checks every doc tag of the catalog's types reaches a
+// schema: it sits on a field with a TOML key and reads as a quoted string
+// (a malformed struct tag reads as none).
+func TestDocTags(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || seen[typ] {
+			return
+		}
+		seen[typ] = true
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			key := tomlpos.KeyOf(f)
+			if strings.Contains(string(f.Tag), "doc:") {
+				if f.Tag.Get("doc") == "" {
+					t.Errorf("%s.%s: its doc tag does not read (struct tag %s)", typ.Name(), f.Name, f.Tag)
+				}
+				if key == "" || key == "-" || !f.IsExported() {
+					t.Errorf("%s.%s: a doc tag on a field with no TOML key", typ.Name(), f.Name)
+				}
+			}
+			if key != "" && key != "-" && f.IsExported() {
+				walk(f.Type)
+			}
+		}
+	}
+	for _, k := range Kinds() {
+		walk(k.Type)
+	}
+	if len(seen) < 20 {
+		t.Errorf("walked %d types, want the catalog's", len(seen))
 	}
 }
 

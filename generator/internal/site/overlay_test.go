@@ -169,7 +169,7 @@ func TestOverlayBadInput(t *testing.T) {
 	for _, c := range []struct {
 		name, file, src, want string
 	}{
-		{"syntax", "data/overrides.toml", "[[contract]\noffer = 1\n", "data/overrides.toml:2:11: expected end of table array name"},
+		{"syntax", "data/overrides.toml", "[[contract]\noffer = 1\n", "data/overrides.toml:1:1: expected end of table array name"},
 		{"unknown key", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-8x\"\nprice = 30.0\nprise = 3\n" + term, "data/overrides.toml:4:1: unknown key \"prise\" (did you mean \"price\"?)"},
 		{"unknown offer", "data/overrides.toml", "[[contract]]\noffer = \"acme/alpha-9x\"\nprice = 30.0\n" + term, "data/overrides.toml:2:9: unknown offer \"acme/alpha-9x\" (did you mean \"acme/alpha-8x\"?)"},
 		{"unknown provider", "data/overrides.toml", "[[discount]]\nprovider = \"acmee\"\npct = 10\n" + term, "data/overrides.toml:2:12: unknown provider \"acmee\" (did you mean \"acme\"?)"},

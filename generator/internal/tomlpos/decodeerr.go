@@ -1,6 +1,7 @@
 package tomlpos
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -10,9 +11,12 @@ import (
 )
 
 var (
-	tomlTypeRE     = regexp.MustCompile(`TOML value has type (\w+)`)
-	mismatchRE     = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): incompatible types: (.*)$`)
-	timeQuotedRE   = regexp.MustCompile(`^parsing time "[^"]*" as`)
+	tomlTypeRE   = regexp.MustCompile(`TOML value has type (\w+)`)
+	mismatchRE   = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): incompatible types: (.*)$`)
+	timeQuotedRE = regexp.MustCompile(`^parsing time "[^"]*" as`)
+	// unclosedRE matches the decoder's message for a table header that
+	// the end of its line (or of the source) leaves unclosed.
+	unclosedRE     = regexp.MustCompile(`table (array )?name.*but got '(\\n|\\r|\\x00)' instead$`)
 	kindOfTOMLType = map[string]byte{"string": 's', "int64": 'n', "float64": 'n', "bool": 'b', "array": 'a', "map": 't', "datetime": 'd'}
 )
 
@@ -28,6 +32,11 @@ func DecodeError(src []byte, err error) (line, col int, msg string) {
 			line = max(pe.Line, 1)
 		}
 		msg = pe.Message
+		if unclosedRE.MatchString(msg) {
+			if at, ok := headerAt(src, pe.Position.Start); ok {
+				line, col = at.Line, at.Col
+			}
+		}
 		if timeQuotedRE.MatchString(msg) && pe.LastKey != "" {
 			// A quoted date reaches time.Time as a string.
 			if p, ok := findKind(src, pe.LastKey, 's'); ok {
@@ -69,6 +78,20 @@ func DecodeError(src []byte, err error) (line, col int, msg string) {
 		msg += " (this field takes a whole number)"
 	}
 	return line, col, msg
+}
+
+// headerAt returns where the table header on the line holding offset off
+// starts. The decoder reports a header left unclosed ("[gpu", "[[offers]")
+// at the newline after it, which it counts on the next line.
+func headerAt(src []byte, off int) (Pos, bool) {
+	off = min(max(off, 0), len(src))
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	rest := src[start:]
+	lead := len(rest) - len(bytes.TrimLeft(rest, " \t"))
+	if lead == len(rest) || rest[lead] != '[' {
+		return Pos{}, false
+	}
+	return Pos{Line: bytes.Count(src[:start], []byte("\n")) + 1, Col: lead + 1}, true
 }
 
 // findKind returns the first value of the plain key whose kind is want.

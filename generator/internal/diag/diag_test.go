@@ -1,0 +1,28 @@
+package diag
+
+import "testing"
+
+func TestDidYouMean(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		s          string
+		candidates []string
+		want       string
+	}{
+		{"one edit", "memory_gbs", []string{"memory_type", "memory_gb"}, ` (did you mean "memory_gb"?)`},
+		{"case is ignored", "H100", []string{"a100", "h100"}, ` (did you mean "h100"?)`},
+		{"a tie goes to the first in order", "ab", []string{"ac", "aa"}, ` (did you mean "aa"?)`},
+		{"short names allow two edits", "ab", []string{"xy"}, ` (did you mean "xy"?)`},
+		{"a third of a long name", "egress_per_gib_mnth", []string{"egress_per_gb_month"}, ` (did you mean "egress_per_gb_month"?)`},
+		{"a prefix of a candidate", "h100", []string{"l40s", "h100-sxm5-80gb"}, ` (did you mean "h100-sxm5-80gb"?)`},
+		{"a candidate is a prefix", "h100-sxm5-80gb-x", []string{"a10", "h100"}, ` (did you mean "h100"?)`},
+		{"too far", "xyz", []string{"abc"}, ""},
+		{"too far for a prefix under three characters", "h1", []string{"h100-sxm5"}, ""},
+		{"no candidates", "gpu", nil, ""},
+		{"quoted as Go quotes", `a"c`, []string{`a"b`}, ` (did you mean "a\"b"?)`},
+	} {
+		if got := DidYouMean(tt.s, tt.candidates); got != tt.want {
+			t.Errorf("%s: DidYouMean(%q, %q) = %q, want %q", tt.name, tt.s, tt.candidates, got, tt.want)
+		}
+	}
+}
