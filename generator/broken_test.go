@@ -120,6 +120,8 @@ func brokenCases() []brokenCase {
 		{"javascript: fx source", "data/fx.toml", `source = "https://example.org/fx"`, `source = "javascript:alert(document.domain)"`, `data/fx.toml:3:10: source "javascript:alert(document.domain)" has scheme "javascript"`},
 		{"fx rate as a string", "data/fx.toml", "CNY = 7.0", `CNY = "7.0"`, `data/fx.toml:6:7: key "rates.CNY": TOML value has type string; destination has type float (write numbers without quotes)`},
 		{"dataset url javascript", "data/site.toml", `url = "https://example.org/demo"`, `url = "javascript:void(0)"`, `data/site.toml:16:7: url "javascript:void(0)" has scheme "javascript"`},
+		{"calculator model unknown", "data/site.toml", `date_style = "cjk"`, "date_style = \"cjk\"\n\n[calculator]\nmodel = \"tiny-8b\"\ngpu = \"alpha-80gb\"", `data/site.toml:39:9: calculator model "tiny-8b" is not a model preset id (did you mean "tiny-7b"?)`},
+		{"calculator gpu unknown", "data/site.toml", `date_style = "cjk"`, "date_style = \"cjk\"\n\n[calculator]\ngpu = \"alpha-40gb\"", `data/site.toml:39:7: calculator gpu "alpha-40gb" is not a GPU id (did you mean "alpha-80gb"?)`},
 		// content
 		{"weight as a string", "content/guides/first-guide.md", "weight = 10", `weight = "ten"`, `content/guides/first-guide.md:5:10: front matter: key "weight"`},
 		{"future updated date", "content/guides/first-guide.md", "updated = 2025-06-01", "updated = 2099-01-01", "content/guides/first-guide.md:6:11: front matter: updated 2099-01-01 is in the future"},

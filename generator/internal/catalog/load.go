@@ -94,6 +94,7 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 		l.c.sortDeclarations()
 	}
 	l.checkExportVariants()
+	l.checkCalculator()
 	currencies := l.currencies()
 	l.checkProviderCurrencies(currencies)
 	l.checkOffers(offerFiles, currencies, deps)
@@ -121,6 +122,8 @@ type loader struct {
 	fxOK bool
 	// datasets holds the ids of data/site.toml's datasets.
 	datasets map[string]bool
+	// site checks data/site.toml (its file is nil when it did not decode).
+	site checker
 }
 
 // dataRoot is a tree of data files: the site root's, or the overlay's,
@@ -155,7 +158,8 @@ func (l *loader) loadSettings() {
 	c, dataDir := l.c, filepath.Join(l.root, "data")
 	siteFile := l.cache.decode(filepath.Join(dataDir, "site.toml"), "data/site.toml", &c.Site, l.d)
 	if siteFile != nil {
-		checkSite(l.check(siteFile), &c.Site)
+		l.site = l.check(siteFile)
+		checkSite(l.site, &c.Site)
 	}
 	if f := l.cache.decode(filepath.Join(dataDir, "fx.toml"), "data/fx.toml", &c.FX, l.d); f != nil {
 		checkFX(l.check(f), &c.FX)
@@ -276,6 +280,25 @@ func (l *loader) checkExportVariants() {
 			line, col := g.exportPos.Line, g.exportPos.Col
 			l.d.Errorf(g.File, line, col, "export_variant_of %q is not a GPU id%s", g.ExportVariantOf, diag.DidYouMean(g.ExportVariantOf, l.c.gpuIDs()))
 		}
+	}
+}
+
+// checkCalculator reports a model or GPU of data/site.toml's [calculator]
+// that the catalog does not have.
+func (l *loader) checkCalculator() {
+	if l.site.file == nil {
+		return
+	}
+	calc := l.c.Site.Calculator
+	if id := calc.Model; id != "" && l.c.models[id] == nil {
+		var ids []string
+		for _, m := range l.c.Models {
+			ids = append(ids, m.ID)
+		}
+		l.site.errorf("calculator.model", "calculator model %q is not a model preset id%s", id, diag.DidYouMean(id, ids))
+	}
+	if id := calc.GPU; id != "" && l.c.gpus[id] == nil {
+		l.site.errorf("calculator.gpu", "calculator gpu %q is not a GPU id%s", id, diag.DidYouMean(id, l.c.gpuIDs()))
 	}
 }
 

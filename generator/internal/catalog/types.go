@@ -36,9 +36,18 @@ type Site struct {
 	Datasets        []Dataset `toml:"datasets" doc:"Third-party datasets some prices came from, with their licence and attribution."`
 	// Languages are the site's editions, the default first (see Langs).
 	Languages []Language `toml:"languages"`
+	// Calculator is the calculator's first estimate.
+	Calculator Calculator `toml:"calculator" doc:"The calculator's first estimate: the model preset and GPU it opens with."`
 	// QuotaContact is whom a team's readers ask for GPU quota (set by an
 	// overlay's site.toml; "" on the public site).
 	QuotaContact string `toml:"-"`
+}
+
+// Calculator names what the calculator page opens with; an empty field
+// means the catalog's first model or GPU.
+type Calculator struct {
+	Model string `toml:"model" doc:"The id of the model preset the calculator opens with (data/models/ID.toml)."`
+	GPU   string `toml:"gpu" doc:"The id of the GPU the calculator opens with (data/gpus/ID.toml)."`
 }
 
 // Staleness holds the price-age thresholds in days: a price is fresh up to

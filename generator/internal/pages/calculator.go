@@ -274,15 +274,16 @@ func (s *Edition) calculator() {
 		Data: p, Scripts: []string{"js/calculator.js"}}) // wasm_exec.js loads with the engine
 }
 
-// calcDefault is the calculator's first estimate: Llama 3 8B on an H100
-// SXM5 80GB where the catalog has them, else its first model and GPU.
+// calcDefault is the calculator's first estimate: data/site.toml's
+// [calculator] model and GPU, or the catalog's first of each where one is
+// not set (or an overlay hides it).
 func calcDefault(c *catalog.Catalog) CalcDefault {
 	def := CalcDefault{ModelID: c.Models[0].ID, GPUID: c.GPUs[0].ID, Seq: 4096}
-	if c.Model("llama-3-8b") != nil {
-		def.ModelID = "llama-3-8b"
+	if id := c.Site.Calculator.Model; c.Model(id) != nil {
+		def.ModelID = id
 	}
-	if c.GPU("h100-sxm5-80gb") != nil {
-		def.GPUID = "h100-sxm5-80gb"
+	if id := c.Site.Calculator.GPU; c.GPU(id) != nil {
+		def.GPUID = id
 	}
 	return def
 }
