@@ -4,7 +4,7 @@
 //	go run ./generator serve [-addr 127.0.0.1:8080]
 //	go run ./generator check [-format text|github]
 //	go run ./generator size -model llama-3-8b -workload lora -json
-//	go run ./generator schema|new|diff|import ...
+//	go run ./generator schema|new|diff|import|nginx-conf ...
 package main
 
 import (
@@ -25,15 +25,16 @@ import (
 const usage = `usage: generator <command> [flags]
 
 commands:
-  build   build the site into an output directory
-  serve   build, serve on a local address, rebuild and reload on changes
-  preview build with precompression and serve as a static host would
-  check   validate data and guides only; exit 1 on errors
-  size    estimate GPU memory, GPU count, FLOPs and cost for a model
-  schema  write the JSON Schemas of the data files (for editors) into a directory
-  new     write a commented template for a new gpu, provider, offer, model or guide
-  diff    report catalog changes between two trees (or a git revision and a tree) as Markdown
-  import  turn a price table (fsdl, skypilot, gcp, azure, aws) into offers TOML for review, or -merge it as history
+  build       build the site into an output directory
+  serve       build, serve on a local address, rebuild and reload on changes
+  preview     build with precompression and serve as a static host would
+  check       validate data and guides only; exit 1 on errors
+  size        estimate GPU memory, GPU count, FLOPs and cost for a model
+  schema      write the JSON Schemas of the data files (for editors) into a directory
+  new         write a commented template for a new gpu, provider, offer, model or guide
+  diff        report catalog changes between two trees (or a git revision and a tree) as Markdown
+  import      turn a price table (fsdl, skypilot, gcp, azure, aws) into offers TOML for review, or -merge it as history
+  nginx-conf  write nginx.conf for a built site with the headers of its _headers (the container image's server)
 
 Run "generator <command> -h" for the flags of a command.
 `
@@ -66,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdDiff(args[1:], stdout, stderr)
 	case "import":
 		return cmdImport(args[1:], stdout, stderr)
+	case "nginx-conf":
+		return cmdNginxConf(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -23,29 +23,62 @@ import (
 type Rule struct {
 	Pattern string
 	Headers http.Header
+	// Line is the pattern's line number (from 1) and Fields the rule's
+	// header lines as written, in file order, including those Headers
+	// leaves out: for a stricter reader (package nginxconf), which keeps
+	// the names as written and the file's order.
+	Line   int
+	Fields []Field
+}
+
+// Field is one indented line of a _headers file.
+type Field struct {
+	Line        int    // from 1
+	Text        string // the line without its indentation
+	Name, Value string // either side of its first ":", trimmed
+	Colon       bool   // whether it has a ":"; a line without one sets nothing
 }
 
 // ParseHeaders reads the Netlify / Cloudflare Pages _headers format.
+// Lines that set nothing (a header line before any path, or one without
+// ":") are ignored.
 func ParseHeaders(b []byte) []Rule {
-	var rules []Rule
+	rules, _, _ := Parse(b)
+	return rules
+}
+
+// Parse is ParseHeaders that also returns the header lines before the
+// first path (stray), which belong to no rule, and the error that ended
+// the reading early (a line over 64 KiB), if any; rules are those read
+// until then.
+func Parse(b []byte) (rules []Rule, stray []Field, err error) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
 			continue
 		}
 		if line[0] != ' ' && line[0] != '\t' {
-			rules = append(rules, Rule{Pattern: strings.TrimSpace(line), Headers: http.Header{}})
+			rules = append(rules, Rule{Pattern: trimmed, Headers: http.Header{}, Line: n})
 			continue
+		}
+		k, v, ok := strings.Cut(trimmed, ":")
+		f := Field{Line: n, Text: trimmed, Name: strings.TrimSpace(k), Value: strings.TrimSpace(v), Colon: ok}
+		if !ok {
+			f.Name = ""
 		}
 		if len(rules) == 0 {
+			stray = append(stray, f)
 			continue
 		}
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
-			rules[len(rules)-1].Headers.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+		r := &rules[len(rules)-1]
+		r.Fields = append(r.Fields, f)
+		if ok {
+			r.Headers.Set(f.Name, f.Value)
 		}
 	}
-	return rules
+	return rules, stray, sc.Err()
 }
 
 // match reports whether a request path matches a _headers pattern.
