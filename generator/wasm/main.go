@@ -362,9 +362,9 @@ func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, 
 	if fail = readFields(v, []spec{{"workload", (*string)(&in.Workload)}}); fail != nil {
 		return
 	}
-	if in.Workload == sizing.QLoRA {
-		in.DType = sizing.INT4
-	}
+	// The workload's recipe (QLoRA's NF4 base and paged optimizer,
+	// checkpointing for training), then what the input sets.
+	in = sizing.RecipeFor(in.Workload).Apply(in)
 	if fail = readFields(v, []spec{
 		{"dtype", (*string)(&in.DType)}, {"kvDtype", (*string)(&in.KVDType)}, {"quant", (*string)(&in.Quant)},
 		{"offload", (*string)(&in.Offload)}, {"checkpointing", (*string)(&in.Checkpointing)},

@@ -84,7 +84,9 @@ import { money } from "./_shared.mjs";
     for (const el of form.elements) {
       if (!el.name || !on(el)) continue;
       if (el.type === "checkbox") {
-        if (el.name === "flash") q.set("flash", el.checked ? "true" : "false");
+        // flash and no-master have defaults that are not "off" (FlashAttention;
+        // QLoRA's recipe): written either way.
+        if (el.name === "flash" || el.name === "no-master") q.set(el.name, el.checked ? "true" : "false");
         else if (el.checked) q.append(el.name, el.value);
       } else {
         q.set(el.name, el.value);
@@ -92,8 +94,25 @@ import { money } from "./_shared.mjs";
     }
     return q;
   }
+  // The workloads' recipes (sizing.RecipeFor, in the page's data): what a
+  // practitioner sets first. Choosing a workload applies its recipe; the
+  // reader changes any of it afterwards.
+  function applyRecipe(w) {
+    const r = data.recipes[w];
+    if (!r) return;
+    f.dtype.value = r.dtype;
+    f.checkpointing.value = r.checkpointing;
+    f.zero.value = String(r.zero);
+    f.optimizer.value = r.optimizer;
+    f["no-master"].checked = r.noMaster;
+  }
   function fromQuery(q) {
     if (![...q.keys()].length) return;
+    // The workload's recipe first, then what the URL sets.
+    if (q.has("workload")) {
+      f.workload.value = q.get("workload");
+      applyRecipe(f.workload.value);
+    }
     const targets = q.getAll("lora-targets");
     for (const el of form.elements) {
       if (!el.name) continue;
@@ -381,10 +400,10 @@ import { money } from "./_shared.mjs";
   form.addEventListener("input", (e) => {
     if (e.target === cfg) return configText(cfg.value);
     if (e.target === cfgFile) return;
-    // QLoRA quantizes the base to NF4: pick int4 weights, as the engine's
-    // default for qlora does. The custom model's fields are in the
-    // advanced section: open it.
-    if (e.target === f.workload && f.workload.value === "qlora") f.dtype.value = "int4";
+    // A workload brings its recipe (QLoRA: NF4 base, paged AdamW, bf16
+    // adapters; training: checkpointing, ZeRO-3), as the engine's defaults
+    // do. The custom model's fields are in the advanced section: open it.
+    if (e.target === f.workload) applyRecipe(f.workload.value);
     if (e.target === f.model && f.model.value === "custom") $("advanced").open = true;
     update(true);
   });

@@ -204,7 +204,7 @@ var calcCases = []calcCase{
 		"model": "llama-3-70b", "workload": "full", "gpu": "h200-sxm-141gb", "gpus": "64", "tp": "8", "zero": "3",
 		"offload": "full", "checkpointing": "full", "tokens": "1e12", "mfu": "0.5"}},
 	{name: "llama3.1-405b full fp32 without zero fits nowhere", noGPU: true, set: map[string]string{
-		"model": "llama-3-1-405b", "workload": "full", "dtype": "fp32"}},
+		"model": "llama-3-1-405b", "workload": "full", "dtype": "fp32", "zero": "0"}},
 	{name: "gpt2 full fp32 sgd no flash on t4", set: map[string]string{
 		"model": "gpt2", "workload": "full", "dtype": "fp32", "seq": "1024", "batch": "8", "gpu": "t4",
 		"optimizer": "sgd", "flash": "false", "tokens": "1000000000", "mfu": "0.3"}},
@@ -239,7 +239,7 @@ var calcCases = []calcCase{
 	{name: "invalid: tp 3 does not divide 32 heads", invalid: true, set: map[string]string{
 		"gpus": "3", "tp": "3"}},
 	{name: "invalid: optimizer offload without zero", invalid: true, set: map[string]string{
-		"workload": "full", "offload": "optimizer"}},
+		"workload": "full", "zero": "0", "offload": "optimizer"}},
 	{name: "invalid: 4 gpus are no multiple of cp 3", invalid: true, set: map[string]string{
 		"gpus": "4", "cp": "3"}},
 	{name: "invalid: MLA rope dim not under the head dim", invalid: true, set: map[string]string{
@@ -293,6 +293,13 @@ func (c calcCase) values() map[string]string {
 	for k, x := range pageDefaults {
 		v[k] = x
 	}
+	// Picking a workload applies its recipe (sizing.RecipeFor) before the
+	// case's own settings, which the form fills after the workload.
+	if w, ok := c.set["workload"]; ok {
+		for k, x := range recipeValues(sizing.Workload(w)) {
+			v[k] = x
+		}
+	}
 	for k, x := range c.set {
 		v[k] = x
 	}
@@ -300,6 +307,13 @@ func (c calcCase) values() map[string]string {
 		v[k] = x
 	}
 	return v
+}
+
+// recipeValues is workload w's recipe as the form's values.
+func recipeValues(w sizing.Workload) map[string]string {
+	r := sizing.RecipeFor(w)
+	return map[string]string{"dtype": string(r.DType), "checkpointing": string(r.Checkpointing), "zero": strconv.Itoa(r.ZeRO),
+		"optimizer": string(r.Optimizer), "no-master": strconv.FormatBool(r.NoMaster)}
 }
 
 func atoi(t *testing.T, s string) int {

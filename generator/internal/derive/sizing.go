@@ -56,25 +56,17 @@ func Scenarios() []Scenario {
 			in.DType = sizing.INT4
 			return in
 		}},
+		// The training scenarios are the workloads' recipes
+		// (sizing.RecipeFor), as the calculator and the size command
+		// start from them.
 		{"lora", "LoRA fine-tune, bf16 base, rank 16, 4k sequence", func(m sizing.Model) sizing.Input {
-			in := sizing.DefaultInput(m)
-			in.Workload = sizing.LoRA
-			in.Checkpointing = sizing.FullCheckpointing
-			return in
+			return sizing.WorkloadInput(m, sizing.LoRA)
 		}},
 		{"qlora", "QLoRA fine-tune, NF4 base, rank 16, 4k sequence", func(m sizing.Model) sizing.Input {
-			in := sizing.DefaultInput(m)
-			in.Workload = sizing.QLoRA
-			in.DType = sizing.INT4
-			in.Checkpointing = sizing.FullCheckpointing
-			return in
+			return sizing.WorkloadInput(m, sizing.QLoRA)
 		}},
 		{"full", "Full fine-tune, bf16 + AdamW, ZeRO-3, 4k sequence", func(m sizing.Model) sizing.Input {
-			in := sizing.DefaultInput(m)
-			in.Workload = sizing.FullTraining
-			in.ZeRO = 3
-			in.Checkpointing = sizing.FullCheckpointing
-			return in
+			return sizing.WorkloadInput(m, sizing.FullTraining)
 		}},
 	}
 }

@@ -148,6 +148,18 @@ type calcData struct {
 	// public price per instance-hour): "r<i>" for Offers[i], "d<i>" for
 	// OnDemand[i]. Absent in a public build.
 	Marks map[string][]string `json:"marks,omitempty"`
+	// Recipes are the workloads' recipes (sizing.RecipeFor), which the
+	// script applies when the reader picks a workload.
+	Recipes map[string]calcRecipe `json:"recipes"`
+}
+
+// calcRecipe is a workload's recipe with the form's field values.
+type calcRecipe struct {
+	DType         string `json:"dtype"`
+	Checkpointing string `json:"checkpointing"`
+	ZeRO          int    `json:"zero"`
+	Optimizer     string `json:"optimizer"`
+	NoMaster      bool   `json:"noMaster"`
 }
 
 // calcModel is a model for the script, with the WebAssembly engine's field
@@ -389,7 +401,13 @@ func calcCommon(c *catalog.Catalog, scenarios []derive.Scenario, tr translator) 
 func (s *Edition) calcScriptData() calcData {
 	c := s.cat
 	itoa := strconv.Itoa
-	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{}}
+	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{},
+		Recipes: map[string]calcRecipe{}}
+	for _, w := range sizing.Workloads() {
+		r := sizing.RecipeFor(w)
+		data.Recipes[string(w)] = calcRecipe{DType: string(r.DType), Checkpointing: string(r.Checkpointing), ZeRO: r.ZeRO,
+			Optimizer: string(r.Optimizer), NoMaster: r.NoMaster}
+	}
 	for _, cg := range c.GPUs {
 		sg := derive.SizingGPU(cg)
 		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,

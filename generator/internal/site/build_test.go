@@ -34,7 +34,7 @@ func buildOpts(t *testing.T, o Options) *Result {
 }
 
 // TestGolden renders the fixture site and compares chosen pages with the
-// golden files (go test ./generator/internal/build -run TestGolden -update).
+// golden files (go test ./generator/internal/site -run TestGolden -update).
 func TestGolden(t *testing.T) {
 	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")

@@ -132,7 +132,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.IntVar(&v.window, "sliding-window", 0, "custom model: sliding attention window in tokens (0 = none)")
 	fs.IntVar(&v.localLayers, "local-layers", 0, "custom model: layers using the window (0 = all)")
 	fs.StringVar(&v.workload, "workload", string(d.Workload), "inference, full, lora or qlora")
-	fs.StringVar(&v.dtype, "dtype", string(d.DType), "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4)")
+	fs.StringVar(&v.dtype, "dtype", "", "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4) (default: the workload's recipe, bf16; int4 for qlora)")
 	fs.StringVar(&v.quant, "quant", string(d.Quant), "int4 format: nf4-dq, nf4, gptq or awq")
 	fs.IntVar(&v.groupSize, "group-size", 0, "GPTQ/AWQ group size (0 = 128)")
 	fs.BoolVar(&v.quantEmbed, "quant-embeddings", false, "also quantize the embeddings and output layer (default: 16 bits)")
@@ -145,12 +145,12 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.IntVar(&v.pp, "pp", d.PP, "pipeline-parallel degree (with -tp)")
 	fs.IntVar(&v.cp, "cp", 1, "context-parallel degree (the sequence split over GPUs)")
 	fs.BoolVar(&v.seqParallel, "sequence-parallel", false, "Megatron sequence parallelism with TP (training)")
-	fs.IntVar(&v.zero, "zero", d.ZeRO, "DeepSpeed ZeRO stage 0-3 (training)")
+	fs.IntVar(&v.zero, "zero", 0, "DeepSpeed ZeRO stage 0-3 (training; default: the workload's recipe, 3 for training)")
 	fs.StringVar(&v.offload, "offload", string(d.Offload), "CPU offload: none, optimizer or full (training)")
-	fs.StringVar(&v.checkpointing, "checkpointing", string(d.Checkpointing), "activation checkpointing: none, selective or full")
+	fs.StringVar(&v.checkpointing, "checkpointing", "", "activation checkpointing: none, selective or full (default: the workload's recipe, full for training)")
 	fs.BoolVar(&v.flash, "flash", d.Flash, "FlashAttention (no s×s score matrix)")
-	fs.StringVar(&v.optimizer, "optimizer", string(d.Optimizer), "adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit")
-	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy")
+	fs.StringVar(&v.optimizer, "optimizer", "", "adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit (default: the workload's recipe, adamw; paged-adamw for qlora)")
+	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy (default: the workload's recipe, true for qlora; -no-master=false keeps the copy)")
 	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
 	fs.StringVar(&v.targets, "lora-targets", strings.Join(d.LoRATargets, ","), "LoRA targets, comma-separated: q,k,v,o,gate,up,down")
 	fs.Float64Var(&v.tokens, "tokens", d.Tokens, "training tokens (for FLOPs and time)")
@@ -234,11 +234,14 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	if in.Workload, ok = sizing.ParseWorkload(v.workload); !ok {
 		return config{}, fmt.Errorf("unknown workload %q (want inference, full, lora or qlora)", v.workload)
 	}
-	if in.DType, ok = sizing.ParseDType(v.dtype); !ok {
-		return config{}, fmt.Errorf("unknown dtype %q (want fp32, bf16, fp16, fp8, int8, int4 or nf4)", v.dtype)
-	}
-	if in.Workload == sizing.QLoRA && !set["dtype"] {
-		in.DType = sizing.INT4 // QLoRA's base is NF4 unless told otherwise
+	// The workload's recipe (sizing.RecipeFor) for every setting of it the
+	// command line leaves out: QLoRA's NF4 base, paged AdamW and bf16
+	// adapters, checkpointing and ZeRO-3 for training.
+	in = sizing.RecipeFor(in.Workload).Apply(in)
+	if set["dtype"] {
+		if in.DType, ok = sizing.ParseDType(v.dtype); !ok {
+			return config{}, fmt.Errorf("unknown dtype %q (want fp32, bf16, fp16, fp8, int8, int4 or nf4)", v.dtype)
+		}
 	}
 	if in.KVDType, ok = sizing.ParseDType(v.kvDtype); !ok {
 		return config{}, fmt.Errorf("unknown kv dtype %q (want fp32, bf16, fp16, fp8, int8 or int4)", v.kvDtype)
@@ -246,18 +249,28 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	if in.Offload, ok = sizing.ParseOffload(v.offload); !ok {
 		return config{}, fmt.Errorf("unknown offload %q (want none, optimizer or full)", v.offload)
 	}
-	if in.Checkpointing, ok = sizing.ParseCheckpointing(v.checkpointing); !ok {
-		return config{}, fmt.Errorf("unknown checkpointing %q (want none, selective or full)", v.checkpointing)
+	if set["checkpointing"] {
+		if in.Checkpointing, ok = sizing.ParseCheckpointing(v.checkpointing); !ok {
+			return config{}, fmt.Errorf("unknown checkpointing %q (want none, selective or full)", v.checkpointing)
+		}
 	}
-	if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
-		return config{}, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit or sgd)", v.optimizer)
+	if set["optimizer"] {
+		if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
+			return config{}, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)", v.optimizer)
+		}
 	}
 	if in.Quant, ok = sizing.ParseQuant(v.quant); !ok {
 		return config{}, fmt.Errorf("unknown 4-bit format %q (want nf4-dq, nf4, gptq or awq)", v.quant)
 	}
-	in.SeqLen, in.Batch, in.GPUs, in.TP, in.PP, in.ZeRO = v.seq, v.batch, v.gpus, v.tp, v.pp, v.zero
+	in.SeqLen, in.Batch, in.GPUs, in.TP, in.PP = v.seq, v.batch, v.gpus, v.tp, v.pp
+	if set["zero"] {
+		in.ZeRO = v.zero
+	}
 	in.PromptLen, in.CP, in.GroupSize = v.prompt, v.cp, v.groupSize
-	in.SequenceParallel, in.QuantEmbeddings, in.NoMaster = v.seqParallel, v.quantEmbed, v.noMaster
+	in.SequenceParallel, in.QuantEmbeddings = v.seqParallel, v.quantEmbed
+	if set["no-master"] {
+		in.NoMaster = v.noMaster
+	}
 	in.Flash = v.flash
 	in.LoRARank = v.loraRank
 	in.LoRATargets = nil

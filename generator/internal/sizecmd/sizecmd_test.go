@@ -246,7 +246,7 @@ func TestJSONShape(t *testing.T) {
 		{"fits", []string{"-model", "llama-3-8b", "-gpu", "h100-sxm5-80gb", "-json"}, true, nil},
 		{"does not fit", []string{"-model", "llama-2-70b", "-gpu", "rtx-4090", "-json"}, false, nil},
 		// Full training of 70B without ZeRO fits on none (TP ≤ 8).
-		{"none fits", []string{"-model", "llama-2-70b", "-workload", "full", "-json"}, nil, []string{"h100-sxm5-80gb", "rtx-4090", "t4"}},
+		{"none fits", []string{"-model", "llama-2-70b", "-workload", "full", "-zero", "0", "-json"}, nil, []string{"h100-sxm5-80gb", "rtx-4090", "t4"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -43,6 +43,12 @@
 //     2 · layers · kv_heads · head_dim · bytes.
 //   - [QLoRA] T. Dettmers et al., "QLoRA: Efficient Finetuning of Quantized
 //     LLMs", 2023. NF4 weights with double-quantized block constants.
+//   - [qlora.py] The QLoRA reference training script, artidoro/qlora
+//     qlora.py at commit 00e5ad2a75bccb5d7afee3e8186b783385052315:
+//     optim default 'paged_adamw_32bit', gradient_checkpointing default
+//     True ("You want to use this."), double_quant True, quant_type
+//     "nf4", and LoraLayer modules cast to bfloat16 with --bf16 (see
+//     Recipe).
 //   - [LoRA] E. Hu et al., "LoRA: Low-Rank Adaptation of Large Language
 //     Models", 2021. r·(d_in + d_out) parameters per adapted matrix.
 //   - [Chinchilla] J. Hoffmann et al., "Training Compute-Optimal Large

@@ -1,0 +1,57 @@
+package sizing
+
+// Recipe is what a practitioner sets for a workload before anything else:
+// the settings the calculator, the size command and the pages' tables
+// start from, so that they give the same answer.
+//
+//   - Inference: bf16 weights, nothing of training's.
+//   - Full fine-tuning: bf16 with an fp32 master copy and AdamW, ZeRO-3
+//     (the states shard over data-parallel GPUs when there are several)
+//     and full activation checkpointing [ZeRO; Korthikanti].
+//   - LoRA: the same over a frozen bf16 base (ZeRO-3 shards the base too).
+//   - QLoRA: the QLoRA recipe [QLoRA; qlora.py]: an NF4 double-quantized
+//     base, bf16 adapters without a master copy (qlora.py casts the LoRA
+//     layers to bf16 with --bf16), paged AdamW with 32-bit states
+//     (--optim paged_adamw_32bit, qlora.py's default) and gradient
+//     checkpointing on (--gradient_checkpointing, default True); ZeRO-3
+//     when the run spans several GPUs.
+//
+// Activation checkpointing is the standard setting for fine-tuning (the
+// Hugging Face Trainer's gradient_checkpointing, Megatron's
+// --recompute-activations): without it a 70B model's activations alone
+// exceed an 80 GB GPU at a 4k sequence.
+type Recipe struct {
+	DType         DType
+	Checkpointing Checkpointing
+	ZeRO          int
+	Optimizer     Optimizer
+	NoMaster      bool
+}
+
+// RecipeFor returns workload w's recipe (an unknown workload gets
+// inference's).
+func RecipeFor(w Workload) Recipe {
+	switch w {
+	case FullTraining, LoRA:
+		return Recipe{DType: BF16, Checkpointing: FullCheckpointing, ZeRO: 3, Optimizer: AdamW}
+	case QLoRA:
+		return Recipe{DType: INT4, Checkpointing: FullCheckpointing, ZeRO: 3, Optimizer: PagedAdamW, NoMaster: true}
+	}
+	return Recipe{DType: BF16, Checkpointing: NoCheckpointing, ZeRO: 0, Optimizer: AdamW}
+}
+
+// Apply returns in with the recipe's settings.
+func (r Recipe) Apply(in Input) Input {
+	in.DType, in.Checkpointing, in.ZeRO, in.Optimizer, in.NoMaster = r.DType, r.Checkpointing, r.ZeRO, r.Optimizer, r.NoMaster
+	return in
+}
+
+// WorkloadInput is DefaultInput(m) for workload w, with w's recipe.
+func WorkloadInput(m Model, w Workload) Input {
+	in := DefaultInput(m)
+	in.Workload = w
+	return RecipeFor(w).Apply(in)
+}
+
+// Workloads lists the workloads, inference first.
+func Workloads() []Workload { return []Workload{Inference, LoRA, QLoRA, FullTraining} }
