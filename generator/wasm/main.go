@@ -35,7 +35,7 @@
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
 //	 noMaster, loraRank, loraTargets: [...], tokens, mfu,
-//	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops} | null,
+//	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops} | null,
 //	 catalog: [gpu, ...]}
 //
 // The result object:
@@ -325,7 +325,7 @@ func readGPU(v hfconfig.JSON) (sizing.GPU, []byte) {
 	var g sizing.GPU
 	fail := readFields(v, []spec{
 		{"id", &g.ID}, {"name", &g.Name}, {"memoryBytes", &g.MemoryBytes},
-		{"bandwidth", &g.BandwidthBytesPerSec}, {"bf16Flops", &g.DenseBF16FLOPS}, {"fp8Flops", &g.DenseFP8FLOPS},
+		{"bandwidth", &g.BandwidthBytesPerSec}, {"bf16Flops", &g.DenseBF16FLOPS}, {"fp8Flops", &g.DenseFP8FLOPS}, {"fp32Flops", &g.FP32FLOPS},
 	})
 	return g, fail
 }

@@ -21,6 +21,9 @@ func SizingGPU(g *catalog.GPU) sizing.GPU {
 	if g.FP8TFLOPS != nil {
 		s.DenseFP8FLOPS = *g.FP8TFLOPS * 1e12
 	}
+	if g.FP32TFLOPS != nil {
+		s.FP32FLOPS = *g.FP32TFLOPS * 1e12
+	}
 	return s
 }
 

@@ -196,6 +196,7 @@ type calcGPU struct {
 	Bandwidth   float64 `json:"bandwidth"`
 	BF16Flops   float64 `json:"bf16Flops"`
 	FP8Flops    float64 `json:"fp8Flops"`
+	FP32Flops   float64 `json:"fp32Flops,omitempty"`
 	MemoryGB    float64 `json:"memoryGB"`
 }
 
@@ -411,7 +412,7 @@ func (s *Edition) calcScriptData() calcData {
 	for _, cg := range c.GPUs {
 		sg := derive.SizingGPU(cg)
 		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,
-			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, MemoryGB: cg.MemoryGB})
+			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, FP32Flops: sg.FP32FLOPS, MemoryGB: cg.MemoryGB})
 	}
 	gpuAt, provAt := map[string]int{}, map[string]int{}
 	for i, cg := range c.GPUs {

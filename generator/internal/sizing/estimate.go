@@ -256,10 +256,11 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 	if gpu != nil {
 		peak := peakFLOPS(in.DType, *gpu)
 		if in.Workload == Inference {
-			res.DecodeTokensPerSec, res.DecodeComputeBound = decodeTokensPerSec(in, gpu.BandwidthBytesPerSec, peak)
+			ip := inferencePeak(in.DType, *gpu)
+			res.DecodeTokensPerSec, res.DecodeComputeBound = decodeTokensPerSec(in, gpu.BandwidthBytesPerSec, ip)
 			res.ThroughputTokensPerSec = finite(res.DecodeTokensPerSec * dp)
 			res.TokensPerSecPerGPU = finite(res.ThroughputTokensPerSec / float64(in.GPUs))
-			res.TTFTSeconds = ttftSeconds(in, res.PrefillFLOPs, gpu.BandwidthBytesPerSec, peak)
+			res.TTFTSeconds = ttftSeconds(in, res.PrefillFLOPs, gpu.BandwidthBytesPerSec, ip)
 		}
 		if res.TrainFLOPs > 0 && peak > 0 {
 			// T = C / (GPUs · FLOP/s · MFU) [TM101 "Compute Requirements":

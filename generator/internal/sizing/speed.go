@@ -13,6 +13,16 @@ func peakFLOPS(d DType, g GPU) float64 {
 	return g.DenseBF16FLOPS
 }
 
+// inferencePeak is the throughput inference computes at: peakFLOPS, or,
+// on a GPU with no 16-bit tensor figure, its FP32 rate (those parts run
+// the matrix multiplications in fp32); zero when neither is known.
+func inferencePeak(d DType, g GPU) float64 {
+	if p := peakFLOPS(d, g); p > 0 {
+		return p
+	}
+	return g.FP32FLOPS
+}
+
 // trainFLOPs is the training compute for Tokens tokens, with N the active
 // parameters and D the tokens [TM101: C ≈ 6·P·D = 2PD forward + 4PD
 // backward; Kaplan et al. 2020]:
@@ -121,10 +131,13 @@ func prefillFLOPs(in Input) float64 {
 // methodology page's measured comparison). Zero when neither the FLOP/s
 // nor the bandwidth is known.
 func ttftSeconds(in Input, flops, bandwidth, peak float64) float64 {
-	var t float64
-	if peak > 0 {
-		t = flops / (float64(in.TP*in.cp()) * peak)
+	if !(peak > 0) {
+		// Without the GPU's compute rate the prompt's time is unknown: the
+		// weight-read time alone would make a GPU with no figure look
+		// faster than one with it.
+		return 0
 	}
+	t := flops / (float64(in.TP*in.cp()) * peak)
 	if bandwidth > 0 {
 		if w := readBytes(in) / (float64(in.TP) * bandwidth); w > t {
 			t = w

@@ -203,6 +203,11 @@ type GPU struct {
 	// DenseFP8FLOPS is the dense FP8 tensor throughput in FLOP/s, used for
 	// fp8 weights and fp8 training. Zero means unknown (BF16 is used).
 	DenseFP8FLOPS float64
+	// FP32FLOPS is the non-tensor FP32 throughput in FLOP/s. Inference
+	// on a GPU without a 16-bit tensor figure (Kepler, Maxwell, Pascal
+	// P4/P40, whose 16-bit arithmetic is absent or runs at 1/64 rate)
+	// computes at it; zero means unknown.
+	FP32FLOPS float64
 }
 
 // Input is one sizing question.

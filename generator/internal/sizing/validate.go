@@ -247,7 +247,7 @@ func (g GPU) Validate() error {
 	if !(g.BandwidthBytesPerSec >= 0 && g.BandwidthBytesPerSec <= MaxBandwidth) {
 		return fail("gpu_bandwidth", g.ID, 0, 0, 0, g.BandwidthBytesPerSec)
 	}
-	for _, f := range [...]float64{g.DenseBF16FLOPS, g.DenseFP8FLOPS} {
+	for _, f := range [...]float64{g.DenseBF16FLOPS, g.DenseFP8FLOPS, g.FP32FLOPS} {
 		if !(f >= 0 && f <= MaxDenseFLOPS) {
 			return fail("gpu_flops", g.ID, 0, 0, 0, f)
 		}
