@@ -451,7 +451,7 @@ func expand(rel, lang string, body []byte, bodyLine int, r Resolver, d *diag.Lis
 func converter(raw bool) goldmark.Markdown {
 	opts := []goldmark.Option{
 		goldmark.WithExtensions(extension.GFM),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()), // {#id} after a heading: the same anchor in every edition
 	}
 	if raw {
 		opts = append(opts, goldmark.WithRendererOptions(html.WithUnsafe()))

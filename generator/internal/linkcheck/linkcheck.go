@@ -1,37 +1,75 @@
 // Package linkcheck checks the internal links of a site's rendered pages:
 // every href and src that points into the site must name a file the build
-// makes, and none may leave the site's base path. Pages are checked as they
-// are rendered, so only the few links to files not made yet are kept.
+// makes, a fragment (#id) must name an element of its page, in every
+// edition, and no link may leave the site's base path. Pages are checked
+// as they are rendered, so only the few links to files not made yet, and
+// the links with a fragment, are kept.
 package linkcheck
 
 import (
 	"bytes"
+	"html"
 	"net/url"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 )
 
-// Checker checks the links of a build's pages. Unsettled is safe for
-// concurrent use; Collect and Finish are called from one goroutine.
+// Checker checks the links of a build's pages. Unsettled and AddIDs are
+// safe for concurrent use; Collect and Finish are called from one
+// goroutine.
 type Checker struct {
 	base string
 	// exists reports whether an output file is made or will be.
 	exists  func(target string) bool
 	pending []pending
+	mu      sync.Mutex
+	ids     map[string]map[string]bool // page file -> the ids it holds
 }
 
 // pending is a link whose target did not exist yet when its page was
-// rendered.
-type pending struct{ file, raw, target, source string }
+// rendered, or that names a fragment of its target.
+type pending struct{ file, raw, target, frag, source string }
 
 // New returns a checker for a site served under base ("/", "/gpu/");
 // exists reports whether an output file ("gpus/a10/index.html") is made or
 // queued; it must be safe for concurrent use while pages render.
 func New(base string, exists func(target string) bool) *Checker {
-	return &Checker{base: base, exists: exists}
+	return &Checker{base: base, exists: exists, ids: map[string]map[string]bool{}}
+}
+
+// AddIDs records the id attributes of the rendered page file (IDs), for
+// the links to its fragments.
+func (c *Checker) AddIDs(file string, ids []string) {
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	c.mu.Lock()
+	c.ids[file] = set
+	c.mu.Unlock()
+}
+
+// hasID reports whether page file holds an element with id.
+func (c *Checker) hasID(file, id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ids[file][id]
+}
+
+// fragment returns a link's decoded fragment ("" without one).
+func fragment(raw string) string {
+	_, f, ok := strings.Cut(strings.ReplaceAll(raw, "&amp;", "&"), "#")
+	if !ok {
+		return ""
+	}
+	if u, err := url.PathUnescape(f); err == nil {
+		f = u
+	}
+	return f
 }
 
 // The kinds of link resolve tells apart.
@@ -69,12 +107,19 @@ func (c *Checker) resolve(raw string) (target string, kind int) {
 func (c *Checker) Unsettled(links []string) []string {
 	var out []string
 	for _, raw := range links {
-		if target, kind := c.resolve(raw); kind == external || kind == internal && c.exists(target) {
+		target, kind := c.resolve(raw)
+		if kind == external && !strings.HasPrefix(raw, "#") || kind == internal && c.exists(target) && !checksFragment(target, raw) {
 			continue
 		}
 		out = append(out, raw)
 	}
 	return out
+}
+
+// checksFragment reports whether a link to target names a fragment the
+// checker looks for: one of an HTML page.
+func checksFragment(target, raw string) bool {
+	return fragment(raw) != "" && strings.HasSuffix(target, ".html")
 }
 
 // Collect checks the links of one rendered page, the output file file,
@@ -87,10 +132,19 @@ func (c *Checker) Collect(file, source string, links []string, d *diag.List) {
 	for _, raw := range links {
 		target, kind := c.resolve(raw)
 		switch {
+		case strings.HasPrefix(raw, "#"):
+			// A fragment of the page itself, whose ids are recorded.
+			if f := fragment(raw); f != "" && !c.hasID(file, f) {
+				d.Errorf(source, 0, 0, "link %q on /%s names no element of the page (no id=%q)", raw, file, f)
+			}
 		case kind == outside:
 			d.Errorf(source, 0, 0, "link %q on /%s is outside the site's base path %s", strings.ReplaceAll(raw, "&amp;", "&"), file, c.base)
-		case kind == internal && !c.exists(target):
-			c.pending = append(c.pending, pending{file: file, raw: raw, target: target, source: source})
+		case kind == internal && (!c.exists(target) || checksFragment(target, raw)):
+			p := pending{file: file, raw: raw, target: target, source: source}
+			if checksFragment(target, raw) {
+				p.frag = fragment(raw)
+			}
+			c.pending = append(c.pending, p)
 		}
 	}
 }
@@ -100,11 +154,33 @@ func (c *Checker) Collect(file, source string, links []string, d *diag.List) {
 func (c *Checker) Finish(d *diag.List) {
 	slices.SortStableFunc(c.pending, func(a, b pending) int { return strings.Compare(a.file, b.file) })
 	for _, l := range c.pending {
-		if !c.exists(l.target) {
+		switch {
+		case !c.exists(l.target):
 			d.Errorf(l.source, 0, 0, "broken internal link %q on /%s", strings.ReplaceAll(l.raw, "&amp;", "&"), l.file)
+		case l.frag != "" && !c.hasID(l.target, l.frag):
+			d.Errorf(l.source, 0, 0, "link %q on /%s names a fragment /%s does not have (no id=%q; give the heading the same id in every edition)",
+				strings.ReplaceAll(l.raw, "&amp;", "&"), l.file, l.target, l.frag)
 		}
 	}
 	c.pending = nil
+}
+
+// IDs returns the value of every id="..." attribute of a rendered page.
+func IDs(b []byte) []string {
+	var out []string
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(` id="`))
+		if j < 0 {
+			return out
+		}
+		start := i + j + len(` id="`)
+		end := bytes.IndexByte(b[start:], '"')
+		if end < 0 {
+			return out
+		}
+		out = append(out, html.UnescapeString(string(b[start:start+end])))
+		i = start + end + 1
+	}
 }
 
 // Links returns the value of every href="..." and src="..." attribute of

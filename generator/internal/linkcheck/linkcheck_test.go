@@ -65,3 +65,34 @@ func TestLinks(t *testing.T) {
 		t.Errorf("Links = %q, want %q", got, want)
 	}
 }
+
+// A link's fragment must name an element of its target page, whichever
+// edition the page is in and whether it was rendered before or after the
+// linking page; a fragment of the page itself is checked at once.
+func TestFragments(t *testing.T) {
+	files := map[string]bool{"methodology/index.html": true, "zh/methodology/index.html": true, "zh/gpus/a10/index.html": true}
+	c := New("/", func(p string) bool { return files[p] })
+	c.AddIDs("methodology/index.html", IDs([]byte(`<h3 id="inference-speed">Inference speed</h3><h3 id="a&amp;b">x</h3>`)))
+	c.AddIDs("zh/gpus/a10/index.html", IDs([]byte(`<a href="#main">skip</a><main id="main">`)))
+	d := &diag.List{}
+	c.Collect("gpus/a10/index.html", "templates (page /gpus/a10/index.html)", c.Unsettled([]string{"/methodology/#inference-speed", "/methodology/#a&amp;b"}), d)
+	c.Collect("zh/gpus/a10/index.html", "templates (page /zh/gpus/a10/index.html)",
+		c.Unsettled([]string{"/zh/methodology/#inference-speed", "/zh/methodology/#%E6%8E%A8%E7%90%86%E9%80%9F%E5%BA%A6", "#main", "#nowhere"}), d)
+	// The Chinese methodology page is rendered after the pages linking it.
+	c.AddIDs("zh/methodology/index.html", IDs([]byte(`<h3 id="推理速度">推理速度</h3>`)))
+	c.Finish(d)
+	var b strings.Builder
+	d.Print(&b)
+	got := b.String()
+	for _, want := range []string{
+		`link "#nowhere" on /zh/gpus/a10/index.html names no element of the page`,
+		`link "/zh/methodology/#inference-speed" on /zh/gpus/a10/index.html names a fragment /zh/methodology/index.html does not have (no id="inference-speed"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diagnostics lack %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "\n"); n != 2 {
+		t.Errorf("%d errors, want 2 (the English links, the encoded Chinese id and #main are fine):\n%s", n, got)
+	}
+}

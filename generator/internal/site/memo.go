@@ -105,6 +105,7 @@ type memoPage struct {
 	fp    uint64
 	out   []byte // minified
 	links []string
+	ids   []string // the page's id attributes (linkcheck.IDs)
 }
 
 // NewMemo returns an empty memo: a build given it renders every page and

@@ -102,6 +102,7 @@ func (s *siteBuild) run(j *renderJob, fpr *fingerprinter) (reused bool, fin []by
 	}
 	if remember && s.prevMemo != nil {
 		if e, ok := s.prevMemo.get(j.file, fp); ok {
+			s.links.AddIDs(j.file, e.ids)
 			j.links = s.links.Unsettled(e.links)
 			j.putErr = s.out.finish(j.file, e.out)
 			s.memo.put(j.file, e)
@@ -113,12 +114,13 @@ func (s *siteBuild) run(j *renderJob, fpr *fingerprinter) (reused bool, fin []by
 		j.err = err
 		return false, nil
 	}
-	links := linkcheck.Links(out)
+	links, ids := linkcheck.Links(out), linkcheck.IDs(out)
+	s.links.AddIDs(j.file, ids)
 	j.links = s.links.Unsettled(links)
 	fin, err = s.out.put(j.file, out)
 	j.putErr = err
 	if remember && err == nil {
-		s.memo.put(j.file, memoPage{fp: fp, out: fin, links: links})
+		s.memo.put(j.file, memoPage{fp: fp, out: fin, links: links, ids: ids})
 	}
 	return false, fin
 }
