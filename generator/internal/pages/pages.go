@@ -156,7 +156,7 @@ func (s *Edition) summaries() []GPUSummary {
 }
 
 func (s *Edition) pages() {
-	site := s.cat.Site
+	site := s.site() // the edition's title and description
 	cur := s.dd.Currency
 	t := s.r.T
 
