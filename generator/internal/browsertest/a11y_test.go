@@ -134,13 +134,15 @@ type axeViolation struct {
 }
 
 // axeRun injects axe-core into the page and runs the WCAG 2.1 A and AA
-// rules.
+// rules, and the best-practice rule that every landmark of a kind has its
+// own name (two unnamed search forms on /search/ were one landmark twice).
 func axeRun(b *Browser, axe string) []axeViolation {
 	b.t.Helper()
 	b.Eval(`(() => { if (!window.axe) { (0, eval)(`+jsString(axe)+`); } return true; })()`, nil)
 	var v []axeViolation
 	b.Eval(`axe.run(document, {
 		runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+		rules: {"landmark-unique": {enabled: true}},
 		resultTypes: ["violations"],
 	}).then((r) => r.violations.map((v) => ({id: v.id, impact: v.impact || "", help: v.help,
 		nodes: v.nodes.map((n) => ({target: n.target, failureSummary: n.failureSummary || "", html: n.html.slice(0, 200)}))})))`, &v)
