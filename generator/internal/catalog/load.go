@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -534,6 +535,20 @@ func checkGPU(c checker, g *GPU) {
 	}
 	if g.BF16TFLOPS != nil && g.FP8TFLOPS != nil && *g.BF16TFLOPS > *g.FP8TFLOPS {
 		c.errorf("bf16_tflops", "bf16_tflops %v exceeds fp8_tflops %v", *g.BF16TFLOPS, *g.FP8TFLOPS)
+	}
+	seenFormat := map[string]bool{}
+	for i, f := range g.Precisions {
+		key := fmt.Sprintf("precisions.%d", i)
+		if !slices.Contains(Precisions(), f) {
+			c.errorf(key, "precision %q is not one of: %s%s", f, strings.Join(Precisions(), ", "), diag.DidYouMean(f, Precisions()))
+		}
+		if seenFormat[f] {
+			c.errorf(key, "precision %q is listed twice", f)
+		}
+		seenFormat[f] = true
+	}
+	if g.FP8TFLOPS != nil && len(g.Precisions) > 0 && !seenFormat["fp8"] {
+		c.errorf("precisions", "fp8_tflops is set but precisions lacks \"fp8\"")
 	}
 	c.require("interconnect", requiredOf[Interconnect]()...)
 	c.oneOf("interconnect.kind", g.Interconnect.Kind, InterconnectKinds()...)

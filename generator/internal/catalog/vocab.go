@@ -9,6 +9,10 @@ import "reflect"
 // FormFactors returns the allowed values of a GPU's form_factor.
 func FormFactors() []string { return []string{"SXM", "PCIe", "NVL", "OAM", "Module", "TPU"} }
 
+// Precisions returns the allowed values of a GPU's precisions: the
+// matrix formats the sizing engine tells apart.
+func Precisions() []string { return []string{"fp16", "bf16", "fp8", "fp4", "int8"} }
+
 // Segments returns the allowed values of a GPU's segment.
 func Segments() []string { return []string{"datacenter", "workstation", "consumer"} }
 
