@@ -2,6 +2,7 @@ package derive
 
 import (
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -14,7 +15,14 @@ const GiB = 1 << 30
 
 // SizingGPU converts a catalog GPU for the sizing engine.
 func SizingGPU(g *catalog.GPU) sizing.GPU {
-	s := sizing.GPU{ID: g.ID, Name: g.Name, MemoryBytes: int64(g.MemoryGB * GiB), BandwidthBytesPerSec: g.MemoryBWGBs * 1e9}
+	s := sizing.GPU{ID: g.ID, Name: g.Name, MemoryBytes: int64(g.MemoryGB * GiB), BandwidthBytesPerSec: g.MemoryBWGBs * 1e9,
+		Precisions: strings.Join(g.Precisions, " ")}
+	if g.Precisions != nil && len(g.Precisions) == 0 {
+		s.Precisions = "none" // recorded: none of the formats
+	}
+	if k := g.Interconnect.Kind; k != "PCIe" && k != "RoCE" && g.Interconnect.BandwidthGBs != nil {
+		s.LinkBytesPerSec = *g.Interconnect.BandwidthGBs * 1e9
+	}
 	if g.BF16TFLOPS != nil {
 		s.DenseBF16FLOPS = *g.BF16TFLOPS * 1e12
 	}
@@ -80,7 +88,7 @@ func Scenarios() []Scenario {
 const (
 	ServeContext = 4096
 	ServePrompt  = 1024
-	ServeBatch   = 32
+	ServeBatch   = sizing.ServingConcurrency
 )
 
 // ServingInput is the engine input of the serving figures at a batch.

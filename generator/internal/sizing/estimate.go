@@ -38,6 +38,21 @@ func (b Breakdown) Total() int64 {
 	return t
 }
 
+// Largest names the largest part of b ("weights", "kv_cache",
+// "activations", "gradients", "optimizer", "adapters", "gathered",
+// "overhead"; the first of equals) and its size.
+func (b Breakdown) Largest() (part string, bytes int64) {
+	sizes := [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Overhead}
+	names := [...]string{"weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"}
+	k := 0
+	for i, x := range sizes {
+		if x > sizes[k] {
+			k = i
+		}
+	}
+	return names[k], sizes[k]
+}
+
 // Result is the answer to one sizing question.
 type Result struct {
 	// Breakdown is the per-GPU memory by component.
@@ -80,6 +95,12 @@ type Result struct {
 	ThroughputTokensPerSec float64
 	// TokensPerSecPerGPU is ThroughputTokensPerSec / GPUs.
 	TokensPerSecPerGPU float64
+	// ExpectedDecode, ExpectedTTFT, ExpectedThroughput and ExpectedPerGPU
+	// are the expected counterparts of the bounds above: what a tuned
+	// serving engine reaches (expected.go). PrefillTokensPerSec is one
+	// replica's expected prompt throughput with prompts batched.
+	ExpectedDecode, ExpectedTTFT, ExpectedThroughput, ExpectedPerGPU float64
+	PrefillTokensPerSec                                              float64
 
 	// KVBytesPerToken is the KV-cache size of one token for the whole model
 	// (all layers, all KV heads or MLA latents) at Input.KVDType, for a
@@ -261,6 +282,11 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 			res.ThroughputTokensPerSec = finite(res.DecodeTokensPerSec * dp)
 			res.TokensPerSecPerGPU = finite(res.ThroughputTokensPerSec / float64(in.GPUs))
 			res.TTFTSeconds = ttftSeconds(in, res.PrefillFLOPs, gpu.BandwidthBytesPerSec, ip)
+			res.ExpectedDecode = expectedDecode(in, *gpu, ip)
+			res.ExpectedThroughput = finite(res.ExpectedDecode * dp)
+			res.ExpectedPerGPU = finite(res.ExpectedThroughput / float64(in.GPUs))
+			res.ExpectedTTFT = expectedTTFT(in, res.PrefillFLOPs, *gpu, ip)
+			res.PrefillTokensPerSec = prefillRate(in, res.PrefillFLOPs, *gpu, ip)
 		}
 		if res.TrainFLOPs > 0 && peak > 0 {
 			// T = C / (GPUs · FLOP/s · MFU) [TM101 "Compute Requirements":

@@ -208,6 +208,14 @@ type GPU struct {
 	// P4/P40, whose 16-bit arithmetic is absent or runs at 1/64 rate)
 	// computes at it; zero means unknown.
 	FP32FLOPS float64
+	// LinkBytesPerSec is the GPU-to-GPU fabric's bandwidth per GPU, both
+	// directions together (NVLink, Infinity Fabric, HCCS); zero for GPUs
+	// that talk over PCIe only, or when unknown.
+	LinkBytesPerSec float64
+	// Precisions are the formats the GPU's matrix units compute natively,
+	// space-separated ("fp16 bf16 fp8 int8"; a string keeps GPU
+	// comparable); "" means not recorded, "none" none of them.
+	Precisions string
 }
 
 // Input is one sizing question.

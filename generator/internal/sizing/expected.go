@@ -1,0 +1,121 @@
+package sizing
+
+import "math"
+
+// The expected speeds are the roofline bounds (speed.go) at the shares of
+// peak a tuned serving engine reaches, plus the time the bounds leave out:
+// kernel launches per layer and the tensor-parallel all-reduces. The
+// constants are fitted to published measurements, which
+// expected_test.go lists with their sources; the methodology page states
+// the fit.
+const (
+	// BandwidthEfficiency is the share of the memory bandwidth a decode
+	// step's weight and KV-cache reads reach.
+	BandwidthEfficiency = 0.8
+	// PrefillEfficiency is the share of the dense tensor peak the prompt's
+	// matrix multiplications reach.
+	PrefillEfficiency = 0.6
+	// LayerSeconds is the fixed time per transformer layer and forward
+	// step besides its reads: kernel launches and the small operations
+	// between the matrix multiplications.
+	LayerSeconds = 10e-6
+	// AllReduceSeconds is the latency of one all-reduce across a tensor-
+	// parallel group joined by NVLink (or another GPU-to-GPU fabric);
+	// PCIeAllReduceSeconds over PCIe.
+	AllReduceSeconds     = 10e-6
+	PCIeAllReduceSeconds = 25e-6
+	// PCIeBytesPerSec is the per-direction bandwidth between GPUs with no
+	// GPU-to-GPU fabric (PCIe 4.0 x16, 32 GB/s each way), used when the
+	// GPU's link bandwidth is not known.
+	PCIeBytesPerSec = 32e9
+)
+
+// activationBytes is the size of one element of the activations the
+// tensor-parallel all-reduces carry: 16 bits.
+const activationBytes = 2
+
+// allReduceSeconds is the time of one all-reduce of n bytes over the t
+// GPUs of a tensor-parallel group: a latency plus the ring algorithm's
+// 2(t−1)/t·n bytes each way [Patarasuk & Yuan 2009; NCCL's bus bandwidth
+// is defined by the same factor].
+func allReduceSeconds(n float64, t int, g GPU) float64 {
+	if t <= 1 {
+		return 0
+	}
+	lat, bw := AllReduceSeconds, g.LinkBytesPerSec/2
+	if !(bw > 0) {
+		lat, bw = PCIeAllReduceSeconds, PCIeBytesPerSec
+	}
+	return lat + 2*float64(t-1)/float64(t)*n/bw
+}
+
+// tpSeconds is the communication of one forward step of tokens tokens
+// under tensor parallelism: two all-reduces of the tokens' activations
+// per layer (after attention and after the MLP) [Megatron-LM §3].
+func tpSeconds(in Input, tokens float64, g GPU) float64 {
+	if in.TP <= 1 {
+		return 0
+	}
+	n := tokens * float64(in.Model.Hidden) * activationBytes
+	return 2 * float64(in.Model.Layers) * allReduceSeconds(n, in.TP, g)
+}
+
+// expectedDecode is the expected decode rate of one replica (tokens/s,
+// summed over the batch): a step takes the larger of its reads at
+// BandwidthEfficiency and its FLOPs at PrefillEfficiency of the peak,
+// plus LayerSeconds per layer and the tensor-parallel all-reduces.
+// Pipeline stages run one after another for one token, so every layer
+// counts. Zero when the bound is unknown.
+func expectedDecode(in Input, g GPU, peak float64) float64 {
+	bound, _ := decodeTokensPerSec(in, g.BandwidthBytesPerSec, peak)
+	if !(bound > 0) {
+		return 0
+	}
+	mem, comp := 0.0, 0.0
+	bw, _ := decodeTokensPerSec(in, g.BandwidthBytesPerSec, 0)
+	if bw > 0 {
+		mem = float64(in.Batch) / bw / BandwidthEfficiency
+	}
+	if cb, _ := decodeTokensPerSec(in, 0, peak); cb > 0 {
+		comp = float64(in.Batch) / cb / PrefillEfficiency
+	}
+	step := math.Max(mem, comp) + float64(in.Model.Layers)*LayerSeconds + tpSeconds(in, float64(in.Batch), g)
+	return finite(float64(in.Batch) / step)
+}
+
+// expectedTTFT is the expected time to first token of one request: the
+// prefill's FLOPs at PrefillEfficiency of the peak or its weight reads at
+// BandwidthEfficiency, whichever is longer, plus LayerSeconds per layer
+// and the all-reduces of the prompt's activations. Zero when the bound is.
+func expectedTTFT(in Input, flops float64, g GPU, peak float64) float64 {
+	if ttftSeconds(in, flops, g.BandwidthBytesPerSec, peak) == 0 {
+		return 0
+	}
+	t := flops / (float64(in.TP*in.cp()) * peak * PrefillEfficiency)
+	if g.BandwidthBytesPerSec > 0 {
+		t = math.Max(t, readBytes(in)/(float64(in.TP)*g.BandwidthBytesPerSec*BandwidthEfficiency))
+	}
+	return finite(t + float64(in.Model.Layers)*LayerSeconds + tpSeconds(in, float64(in.PromptTokens()), g))
+}
+
+// prefillRate is the expected prompt throughput of one replica in
+// tokens/s when prompts are batched (compute-bound): the prompt's tokens
+// over its FLOPs at PrefillEfficiency of the replica's peak, less the
+// all-reduces of their activations.
+func prefillRate(in Input, flops float64, g GPU, peak float64) float64 {
+	p := float64(in.PromptTokens())
+	if !(peak > 0) || !(flops > 0) {
+		return 0
+	}
+	t := flops/(float64(in.TP*in.cp())*peak*PrefillEfficiency) + tpSeconds(in, p, g)
+	return finite(p / t)
+}
+
+// PromptTokens is the prompt the time to first token is figured for:
+// PromptLen, or SeqLen when it is zero.
+func (in Input) PromptTokens() int {
+	if in.PromptLen > 0 {
+		return in.PromptLen
+	}
+	return in.SeqLen
+}
