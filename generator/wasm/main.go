@@ -21,7 +21,7 @@
 //	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o size.wasm ./generator/wasm
 //
 // (the pre-Green Tea collector is about 45 kB smaller; without the opt-out
-// the module is over the 2,000,000-byte budget of BenchmarkPageWeight).
+// the module is over the 2,050,000-byte budget of BenchmarkPageWeight).
 //
 // The input object (every field but model is optional and defaults to
 // sizing.DefaultInput; with workload "qlora" dtype defaults to int4; enum
@@ -35,22 +35,36 @@
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
 //	 noMaster, loraRank, loraTargets: [...], tokens, mfu,
-//	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops} | null,
-//	 catalog: [gpu, ...]}
+//	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops,
+//	       link, precisions} | null,
+//	 catalog: [gpu, ...],
+//	 offers: [[gpu (index in catalog), GPUs per instance, billing mode
+//	          index, price per instance-hour, stale (0/1)], ...],
+//	 concurrency (sequences per replica the cost per token is figured at;
+//	              default sizing.ServingConcurrency), includeStale}
 //
 // The result object:
 //
 //	{ok, error: {key, args} | null,
 //	 breakdown: {weights, kvCache, activations, gradients, optimizer, adapters,
 //	             gathered, overhead},
-//	 totalPerGPU, pagedOut, fits (null without gpu), usableBytes (null
-//	 without gpu), layout: {tp, pp, cp, dp, auto},
+//	 totalPerGPU, pagedOut, fits and runs (null without gpu; runs: the GPU
+//	 computes the dtype, sizing.GPU.Runs), usableBytes (null without gpu),
+//	 layout: {tp, pp, cp, dp, auto},
 //	 trainFLOPs, trainSeconds, prefillFLOPs, ttft, decode, computeBound,
+//	 largest (the breakdown's largest part, sizing.Breakdown.Largest),
 //	 throughput, perGPU, kvBytesPerToken, adapterParams,
-//	 minGPUs: {id: {n, tp, pp, decode, ttft, perGPU} | null},
+//	 expected: {decode, ttft, throughput, perGPU, prefill}, concurrency,
+//	 minGPUs: {id: {n, tp, pp, total, decode, ttft, perGPU, expDecode,
+//	               expTTFT, totalText, decodeText, ttftText, expDecodeText,
+//	               expTTFTText} | null},
 //	 text: {totalPerGPU, usableBytes, pagedOut, breakdown: {weights, …},
 //	        trainFLOPs, trainSeconds, ttft, decode, throughput, perGPU,
-//	        prefillFLOPs}}
+//	        prefillFLOPs, expDecode, expTTFT, expThroughput, expPerGPU},
+//	 plan: {stale, unsupported, chosen, cheapest,
+//	        perToken} (sizing.Job.Plan on the input's offers; each row
+//	        [offer index, GPUs needed, instances, per hour, per month,
+//	        input and output cost per million tokens, job cost])}
 //
 // Every text entry is a quantity {n, u}: a formatted number and the key of
 // its unit message (sizing.Quantity), which the page translates; an error
@@ -156,7 +170,11 @@ func run(src []byte, op int) (res []byte) {
 	if fail != nil {
 		return fail
 	}
-	return result(v, in, gpu, hasGPU, auto)
+	req, fail := readRequest(v)
+	if fail != nil {
+		return fail
+	}
+	return result(v, in, gpu, hasGPU, auto, req)
 }
 
 // failure is the result {ok: false, error: {key, args[, line, col]}} of
@@ -326,6 +344,7 @@ func readGPU(v hfconfig.JSON) (sizing.GPU, []byte) {
 	fail := readFields(v, []spec{
 		{"id", &g.ID}, {"name", &g.Name}, {"memoryBytes", &g.MemoryBytes},
 		{"bandwidth", &g.BandwidthBytesPerSec}, {"bf16Flops", &g.DenseBF16FLOPS}, {"fp8Flops", &g.DenseFP8FLOPS}, {"fp32Flops", &g.FP32FLOPS},
+		{"link", &g.LinkBytesPerSec}, {"precisions", &g.Precisions},
 	})
 	return g, fail
 }
@@ -344,6 +363,23 @@ func modelSpecs(m *sizing.Model) []spec {
 		{"kvLoraRank", &m.KVLoRARank}, {"qLoraRank", &m.QLoRARank}, {"ropeHeadDim", &m.QKRopeHeadDim},
 		{"vHeadDim", &m.VHeadDim}, {"slidingWindow", &m.SlidingWindow}, {"localLayers", &m.LocalLayers},
 	}
+}
+
+// request is what an input asks besides the estimate: the serving
+// concurrency costs are figured at, and whether stale prices count.
+type request struct {
+	concurrency  int
+	includeStale bool
+}
+
+//go:noinline
+func readRequest(v hfconfig.JSON) (request, []byte) {
+	r := request{concurrency: sizing.ServingConcurrency}
+	fail := readFields(v, []spec{{"concurrency", &r.concurrency}, {"includeStale", &r.includeStale}})
+	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
+		r.concurrency = sizing.ServingConcurrency
+	}
+	return r, fail
 }
 
 //go:noinline
@@ -420,20 +456,26 @@ func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, 
 const (
 	shapeBreakdown = `{"ok":true,"error":null,"breakdown":{"weights":#,"kvCache":#,"activations":#,"gradients":#,` +
 		`"optimizer":#,"adapters":#,"gathered":#,"overhead":#},`
-	shapeGPU     = `"fits":?,"usableBytes":#,`
-	shapeNoGPU   = `"fits":null,"usableBytes":null,`
+	shapeGPU     = `"fits":?,"runs":?,"usableBytes":#,`
+	shapeNoGPU   = `"fits":null,"runs":null,"usableBytes":null,`
 	shapeFigures = `"totalPerGPU":#,"pagedOut":#,"trainFLOPs":#,"trainSeconds":#,"prefillFLOPs":#,"ttft":#,"decode":#,` +
-		`"throughput":#,"perGPU":#,"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,` +
+		`"throughput":#,"perGPU":#,"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,"largest":$,` +
+		`"expected":{"decode":#,"ttft":#,"throughput":#,"perGPU":#,"prefill":#},"concurrency":#,` +
 		`"layout":{"tp":#,"pp":#,"cp":#,"dp":#,"auto":?},"text":{`
 	shapeTextGPU = `"usableBytes":%g,`
 	shapeText    = `"breakdown":{"weights":%g,"kvCache":%g,"activations":%g,"gradients":%g,"optimizer":%g,` +
 		`"adapters":%g,"gathered":%g,"overhead":%g},"totalPerGPU":%g,"pagedOut":%g,"trainFLOPs":%f,` +
-		`"trainSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r,"prefillFLOPs":%f},"minGPUs":{`
-	shapeFit = `$:{"n":#,"tp":#,"pp":#,"decode":#,"ttft":#,"perGPU":#,"decodeText":%r,"ttftText":%l}`
+		`"trainSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r,"prefillFLOPs":%f,` +
+		`"expDecode":%r,"expTTFT":%l,"expThroughput":%r,"expPerGPU":%r},"minGPUs":{`
+	shapeFit = `$:{"n":#,"tp":#,"pp":#,"total":#,"decode":#,"ttft":#,"perGPU":#,"expDecode":#,"expTTFT":#,` +
+		`"totalText":%g,"decodeText":%r,"ttftText":%l,"expDecodeText":%r,"expTTFTText":%l}`
+	// A plan row: [offer, n, instances, hourly, monthly, inputPerM,
+	// outputPerM, job].
+	shapeCost = `[#,#,#,#,#,#,#,#]`
 )
 
 //go:noinline
-func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool) []byte {
+func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, req request) []byte {
 	var gpu *sizing.GPU
 	if hasGPU {
 		gpu = &g
@@ -452,9 +494,13 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool) [
 		if sizing.Fits(res, *gpu) {
 			fits = 1
 		}
+		runs := 0.0
+		if gpu.Runs(in.DType) {
+			runs = 1
+		}
 		usable = []float64{float64(sizing.UsableBytes(*gpu))}
 		shape = shapeBreakdown + shapeGPU + shapeFigures + shapeTextGPU
-		nums = append(nums, fits, usable[0])
+		nums = append(nums, fits, runs, usable[0])
 	}
 	compute, automatic := 0.0, 0.0
 	if res.DecodeComputeBound {
@@ -466,15 +512,23 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool) [
 	nums = append(nums, float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, res.TrainSeconds,
 		res.PrefillFLOPs, res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec, res.TokensPerSecPerGPU,
 		float64(res.KVBytesPerToken), float64(res.AdapterParams), compute,
+		res.ExpectedDecode, res.ExpectedTTFT, res.ExpectedThroughput, res.ExpectedPerGPU, res.PrefillTokensPerSec,
+		float64(req.concurrency),
 		float64(res.TP), float64(res.PP), float64(res.CP), float64(res.DataParallel), automatic)
 	// Every figure also as display text (the "text" object), formatted by
 	// the functions the pages use, so both print identical strings.
 	nums = append(append(append(nums, usable...), parts...), float64(res.TotalPerGPU), float64(res.PagedOutBytes),
 		res.TrainFLOPs, res.TrainSeconds, res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec,
-		res.TokensPerSecPerGPU, res.PrefillFLOPs)
-	b := fill(nil, shape+shapeText, nums, nil)
+		res.TokensPerSecPerGPU, res.PrefillFLOPs, res.ExpectedDecode, res.ExpectedTTFT, res.ExpectedThroughput, res.ExpectedPerGPU)
+	largest, _ := bd.Largest()
+	b := fill(nil, shape+shapeText, nums, []string{largest})
 
-	// The fewest GPUs of each catalog GPU that fit, read one GPU at a time.
+	// The fewest GPUs of each catalog GPU that fit, read one GPU at a time,
+	// and for inference the layout that serves req.concurrency sequences.
+	job := sizing.Job{Chosen: -1, DType: in.DType, Inference: in.Workload == sizing.Inference,
+		TrainFLOPs: res.TrainFLOPs, MFU: in.MFU, IncludeStale: req.includeStale}
+	serve := in
+	serve.Batch = req.concurrency
 	if c := v.Get("catalog"); c.Present() {
 		if c.Len() < 0 {
 			return failure(nil, keyArray, "catalog", "")
@@ -484,18 +538,86 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool) [
 			if fail != nil {
 				return fail
 			}
+			if gpu != nil && cg.ID == gpu.ID {
+				job.Chosen = i
+			}
 			if i > 0 {
 				b = append(b, ',')
 			}
+			job.GPUs = append(job.GPUs, cg)
+			var fp, sp *sizing.Fit
+			if job.Inference {
+				if s, ok := sizing.MinFit(serve, cg); ok {
+					sp = &s
+				}
+			}
+			job.Serve = append(job.Serve, sp)
 			f, ok := sizing.MinFit(in, cg)
+			if ok {
+				fp = &f
+			}
+			job.Fits = append(job.Fits, fp)
 			if !ok {
 				b = fill(b, `$:null`, nil, []string{cg.ID}) // where none fits
 				continue
 			}
 			r := f.Result
-			b = fill(b, shapeFit, []float64{float64(f.N), float64(f.TP), float64(f.PP), r.DecodeTokensPerSec,
-				r.TTFTSeconds, r.TokensPerSecPerGPU, r.DecodeTokensPerSec, r.TTFTSeconds}, []string{cg.ID})
+			b = fill(b, shapeFit, []float64{float64(f.N), float64(f.TP), float64(f.PP), float64(r.TotalPerGPU),
+				r.DecodeTokensPerSec, r.TTFTSeconds, r.TokensPerSecPerGPU, r.ExpectedDecode, r.ExpectedTTFT,
+				float64(r.TotalPerGPU), r.DecodeTokensPerSec, r.TTFTSeconds, r.ExpectedDecode, r.ExpectedTTFT}, []string{cg.ID})
 		}
+	}
+	b = append(b, '}')
+	offers, fail := readOffers(v)
+	if fail != nil {
+		return fail
+	}
+	return appendPlan(b, job.Plan(offers))
+}
+
+// readOffers reads the input's offers, each [gpu index, GPUs per
+// instance, billing mode index, price per instance-hour, stale (0 or 1)].
+//
+//go:noinline
+func readOffers(v hfconfig.JSON) ([]sizing.Offer, []byte) {
+	o := v.Get("offers")
+	if !o.Present() {
+		return nil, nil
+	}
+	if o.Len() < 0 {
+		return nil, failure(nil, keyArray, "offers", "")
+	}
+	out := make([]sizing.Offer, o.Len())
+	for i := range out {
+		row := o.Index(i)
+		var x [5]float64
+		for k := range x {
+			f, ok := row.Index(k).Number()
+			if row.Len() != len(x) || !ok {
+				return nil, failure(nil, keyArray, "offers", "")
+			}
+			x[k] = f
+		}
+		out[i] = sizing.Offer{GPU: int(x[0]), GPUs: int(x[1]), Mode: int(x[2]), Price: x[3], Stale: x[4] != 0}
+	}
+	return out, nil
+}
+
+// appendPlan writes the plan object and closes the result.
+//
+//go:noinline
+func appendPlan(b []byte, p sizing.Plan) []byte {
+	b = fill(b, `,"plan":{"stale":#,"unsupported":#`, []float64{float64(p.Stale), float64(p.Unsupported)}, nil)
+	for k, rows := range [...][]sizing.OfferCost{p.Chosen, p.Cheapest, p.PerToken} {
+		b = fill(b, `,$:[`, nil, []string{[...]string{"chosen", "cheapest", "perToken"}[k]})
+		for i, c := range rows {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = fill(b, shapeCost, []float64{float64(c.Offer), float64(c.N), float64(c.Instances), c.Hourly, c.Monthly,
+				c.InputPerM, c.OutputPerM, c.Job}, nil)
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}', '}')
 }

@@ -12,18 +12,20 @@ import { money } from "./_shared.mjs";
   const dataEl = document.getElementById("calc-data");
   if (!form || !dataEl) return;
   const data = JSON.parse(dataEl.textContent);
-  // The price rows, from their array form (build.calcOffer).
-  const offers = data.offers.map(([id, g, count, p, instance, billing, price, asOf], i) => ({
+  // The price rows, from their array form (pages.calcOffer), and the
+  // same rows as the engine prices them (pages.CalcOffers).
+  const offers = data.offers.map(([id, g, count, p, instance, mode, price, asOf], i) => ({
     id, gpu: data.gpus[g].id, gpuName: data.gpus[g].name, count, provider: data.providers[p][0],
-    providerName: data.providers[p][1], instance, billing, price, asOf, mark: data.marks && data.marks["r" + i],
+    providerName: data.providers[p][1], instance, billing: data.modes[mode], price, asOf, mark: data.marks && data.marks["r" + i],
   }));
+  const planOffers = data.offers.map(([, g, count, , , mode, price, , stale]) => [g, count, mode, price, stale]);
   const $ = (id) => document.getElementById(id);
   const f = form.elements;
   const parts = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"];
   const camel = { kv_cache: "kvCache" };
   // The check boxes that are booleans of the input ("true" in the URL when
   // on); flash is on by default and so is always written.
-  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "tied"];
+  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "tied", "include-stale"];
 
   // Messages: fill(template, args) is sizing.FillMessage ({s} {0} {1} {2}
   // {f} are args[0..4], {field} is the translated field name of args[0]).
@@ -153,14 +155,8 @@ import { money } from "./_shared.mjs";
       zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
       optimizer: val("optimizer"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
       tokens: +val("tokens"), mfu: +val("mfu"), gpu, catalog: data.gpus,
+      offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
     };
-  }
-
-  // sizing.CostPerMillionTokens.
-  function perMillion(tps, n, count, price) {
-    if (n < 1 || count < n || !(tps > 0) || !(price > 0)) return 0;
-    const x = price / (Math.floor(count / n) * tps * 3600) * 1e6;
-    return Number.isFinite(x) ? x : 0;
   }
 
   function cell(tr, text, cls) {
@@ -201,20 +197,55 @@ import { money } from "./_shared.mjs";
     return th;
   }
 
-  // nearest is build.nearestOffer: the offer whose GPU holds the job with
-  // the most GPUs relative to the count it needs, then the cheapest.
-  function nearest(mins) {
-    let best = null, bn = 0;
-    for (const o of offers) {
-      const m = mins[o.gpu];
-      if (!m || !o.billing) continue;
-      const a = o.count * bn, b = best ? best.count * m.n : 0;
-      if (!best || a > b || (a === b && (o.price < best.price || (o.price === best.price && o.id < best.id)))) {
-        best = o;
-        bn = m.n;
-      }
+  // headline and why are pages.CalcHeadline and CalcWhy on the engine's
+  // result: the answer (fits on N, needs at least N with the layout, or
+  // does not fit), and why.
+  function headline(inp, r, name) {
+    const t = r.text, m = inp.gpu && r.minGPUs[inp.gpu.id];
+    if (r.fits) return msg("calc.headline.fits", name, Q(t.totalPerGPU), String(inp.gpus), Q(t.usableBytes));
+    if (m) {
+      return msg("calc.headline.need", name, Q(m.totalText), String(m.n), Q(t.usableBytes),
+        msg("calc.layout.short", "", String(m.tp), String(m.pp)));
     }
-    return best && { o: best, n: bn };
+    return msg("calc.headline.never", name, Q(t.totalPerGPU), String(inp.gpus), t.usableBytes ? Q(t.usableBytes) : "");
+  }
+  function why(inp, r, name) {
+    const t = r.text, m = inp.gpu && r.minGPUs[inp.gpu.id], out = [];
+    if (!r.fits) {
+      out.push(msg("calc.why.over", T("calc.part." + r.largest), Q(t.totalPerGPU), String(inp.gpus),
+        t.usableBytes ? Q(t.usableBytes) : "", Q(t.breakdown[camel[r.largest] || r.largest])));
+    } else if (m && m.n < inp.gpus) {
+      out.push(msg("calc.why.fewer", name, String(m.n), Q(m.totalText)));
+    }
+    if (r.runs === false) out.push(msg("calc.why.precision", name, inp.dtype));
+    return out.join(" ");
+  }
+
+  // planRows fills a table body with the engine's plan rows ([offer, n,
+  // instances, hourly, monthly, inputPerM, outputPerM, job]) as the
+  // page's calccost template writes them.
+  function planRows(sel, rows, infer) {
+    const body = document.querySelector(sel + " tbody");
+    body.replaceChildren();
+    const dash = T("sizing.unit.none");
+    const show = (x) => (x > 0 ? money(x, data.currency) : dash);
+    for (const [i, , inst, hourly, monthly, inM, outM, job] of rows) {
+      const o = offers[i];
+      const tr = document.createElement("tr");
+      offerCell(rowHeader(tr), o);
+      mark(cell(tr, show(hourly), "num"), o.mark);
+      cell(tr, data.billing[o.billing]);
+      cell(tr, String(inst), "num");
+      cell(tr, show(monthly), "num");
+      for (const [x, show] of [[job, "train"], [inM, "infer"], [outM, "infer"]]) {
+        const td = cell(tr, x > 0 ? money(x, data.currency) : dash, "num");
+        td.dataset.show = show;
+        td.hidden = infer !== (show === "infer");
+      }
+      cell(tr, o.asOf);
+      body.appendChild(tr);
+    }
+    return body.children.length;
   }
 
   function render(inp, r) {
@@ -235,8 +266,11 @@ import { money } from "./_shared.mjs";
     result.classList.remove("stale");
     const t = r.text;
     const name = inp.gpu ? inp.gpu.name : "";
-    head.textContent = msg(r.fits ? "calc.headline.fits" : "calc.headline.nofit", name, Q(t.totalPerGPU), String(inp.gpus));
+    head.textContent = headline(inp, r, name);
     head.className = "headline " + (r.fits ? "fits" : "nofit");
+    const w = why(inp, r, name);
+    $("why").textContent = w;
+    $("why").hidden = !w;
     const l = r.layout;
     $("layout").textContent = msg("calc.layout", String(inp.gpus), String(l.tp), String(l.pp), String(l.dp)) +
       (l.cp > 1 ? msg("calc.layout.cp", "", String(l.cp)) : "") + (l.auto ? msg("calc.layout.auto") : "");
@@ -260,9 +294,9 @@ import { money } from "./_shared.mjs";
     $("r-gathered").hidden = !(r.breakdown.gathered > 0);
     $("b-paged").textContent = Q(t.pagedOut);
     $("r-paged").hidden = !(r.pagedOut > 0);
-    $("decode").textContent = msg("calc.speed.decode", msg(r.computeBound ? "calc.bound.compute" : "calc.bound.memory"), Q(t.decode));
-    $("ttft").textContent = msg("calc.speed.ttft", "", Q(t.ttft), String(inp.prompt || inp.seq));
-    $("tput").textContent = msg("calc.speed.throughput", "", Q(t.throughput), String(inp.gpus), Q(t.perGPU));
+    $("decode").textContent = msg("calc.speed.decode", msg(r.computeBound ? "calc.bound.compute" : "calc.bound.memory"), Q(t.decode), Q(t.expDecode));
+    $("ttft").textContent = msg("calc.speed.ttft", "", Q(t.ttft), String(inp.prompt || inp.seq), Q(t.expTTFT));
+    $("tput").textContent = msg("calc.speed.throughput", Q(t.throughput), Q(t.expThroughput), String(inp.gpus), Q(t.expPerGPU));
     $("prefill-flops").textContent = Q(t.prefillFLOPs);
     $("flops").textContent = Q(t.trainFLOPs);
     $("time").textContent = Q(t.trainSeconds);
@@ -274,72 +308,40 @@ import { money } from "./_shared.mjs";
       any = any || !!m;
       const td = tr.querySelectorAll("td");
       td[1].textContent = m ? String(m.n) : dash;
-      td[2].textContent = m ? Q(m.decodeText) : dash;
-      td[3].textContent = m ? Q(m.ttftText) : dash;
+      td[2].textContent = m ? Q(m.expDecodeText) : dash;
+      td[3].textContent = m ? Q(m.expTTFTText) : dash;
     }
     $("mingpus-none").hidden = any;
 
-    // Cheapest fitting offer per billing mode: the same rule as the build
-    // (derive.CheapestFitting): at least the minimum GPU count, lowest
-    // price per instance-hour, ties by offer id.
+    // The engine's plan (sizing.Job.Plan): the chosen GPU's offers, the
+    // cheapest alternatives, the cost per token.
     const infer = inp.workload === "inference";
-    const best = {};
-    for (const o of offers) {
-      const m = r.minGPUs[o.gpu];
-      if (!m || o.count < m.n) continue;
-      const b = best[o.billing];
-      if (!b || o.price < b.price || (o.price === b.price && o.id < b.id)) best[o.billing] = o;
-    }
-    $("cheapest-cost").textContent = T(infer ? "calc.col.permtok" : "calc.col.jobcost");
-    $("cheapest-extra").textContent = T(infer ? "calc.cheapest.caption.tokens" : "calc.cheapest.caption.job");
-    const body = document.querySelector("#cheapest tbody");
-    body.replaceChildren();
-    for (const mode of data.modes) {
-      const o = best[mode];
-      if (!o) continue;
-      const tr = document.createElement("tr");
-      rowHeader(tr).textContent = data.billing[mode];
-      offerCell(cell(tr, ""), o);
-      mark(cell(tr, money(o.price, data.currency), "num"), o.mark);
-      const g = data.gpus.find((x) => x.id === o.gpu);
-      let cost = 0;
-      if (infer) {
-        const m = r.minGPUs[o.gpu];
-        cost = perMillion(m.decode, m.n, o.count, o.price);
-      } else if (r.trainFLOPs > 0 && g && g.bf16Flops > 0) {
-        cost = r.trainFLOPs / (o.count * g.bf16Flops * inp.mfu) / 3600 * o.price;
-      }
-      cell(tr, cost > 0 ? money(cost, data.currency) : dash, "num");
-      cell(tr, o.asOf);
-      body.appendChild(tr);
-    }
-    const none = $("cheapest-none");
-    none.hidden = body.children.length > 0;
-    const near = nearest(r.minGPUs);
-    none.textContent = near
-      ? msg("calc.cheapest.none", msg("calc.cheapest.nearest", near.o.providerName + " " + near.o.instance, String(near.o.count), near.o.gpuName, String(near.n)))
-      : msg("calc.cheapest.none.nooffer");
-
-    // Cost per million output tokens on the current on-demand offers.
-    const rows = [];
-    for (const [k, [i, price]] of data.ondemand.entries()) {
-      const o = Object.assign({}, offers[i], { price, mark: data.marks && data.marks["d" + k] });
-      const m = r.minGPUs[o.gpu];
-      const c = m ? perMillion(m.decode, m.n, o.count, o.price) : 0;
-      if (c > 0) rows.push({ o, c, n: Math.floor(o.count / m.n) });
-    }
-    rows.sort((a, b) => (a.c !== b.c ? a.c - b.c : a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0));
+    const p = r.plan;
+    $("offers-title").textContent = msg("calc.offers", name);
+    const none = $("offers-none");
+    none.hidden = planRows("#offers", p.chosen, infer) > 0;
+    none.textContent = msg("calc.offers.none", name);
+    const cn = $("cheapest-none");
+    cn.hidden = planRows("#cheapest", p.cheapest, infer) > 0;
+    cn.textContent = msg("calc.cheapest.none");
+    const left = [];
+    if (p.unsupported > 0) left.push(msg("calc.left.precision", inp.dtype, String(p.unsupported)));
+    if (p.stale > 0) left.push(msg("calc.left.stale", "", String(p.stale), String(data.staleDays)));
+    $("left").textContent = left.join(" ");
+    $("left").hidden = !left.length;
     const pt = document.querySelector("#pertoken tbody");
     pt.replaceChildren();
-    for (const { o, c, n } of rows.slice(0, 10)) {
+    for (const [i, , inst, hourly, , inM, outM] of p.perToken) {
+      const o = offers[i];
       const tr = document.createElement("tr");
       offerCell(rowHeader(tr), o);
-      cell(tr, String(n), "num");
-      mark(cell(tr, money(o.price, data.currency), "num"), o.mark);
-      cell(tr, money(c, data.currency), "num");
+      cell(tr, money(outM, data.currency), "num");
+      cell(tr, inM > 0 ? money(inM, data.currency) : dash, "num");
+      cell(tr, String(inst), "num");
+      mark(cell(tr, money(hourly, data.currency), "num"), o.mark);
       pt.appendChild(tr);
     }
-    $("pertoken-none").hidden = rows.length > 0;
+    $("pertoken-none").hidden = p.perToken.length > 0;
   }
 
   function update(push) {
@@ -416,7 +418,7 @@ import { money } from "./_shared.mjs";
     engineReady();
     update(false);
   };
-  // The engine (Go's wasm_exec.js and about 455 KB brotli of
+  // The engine (Go's wasm_exec.js and about 465 KB brotli of
   // WebAssembly) loads when a shared URL needs it, or on the first sign the
   // reader will use the form; until then the page shows the
   // server-rendered result of the default inputs.

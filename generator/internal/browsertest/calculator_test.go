@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/chromedp/cdproto/cdp"
@@ -21,7 +22,6 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) { Main(m) }
 // meets them; basic ones first, then those inside <details id="advanced">
 // (parallelism, precision, inference, training, the custom model).
 var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "gpu", "gpus",
-	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "group-size", "quant-embeddings", "flash", "prompt",
+	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
 	"zero", "offload", "checkpointing", "optimizer", "no-master", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
@@ -42,7 +42,8 @@ var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "gpu", "g
 var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true, "seq": true, "batch": true, "gpu": true, "gpus": true}
 
 // checkboxes are the boolean controls ("true" or "false" in a case).
-var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "tied": true}
+var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "tied": true,
+	"include-stale": true}
 
 // pageDefaults are the form's initial values (templates/calculator.html;
 // the model and GPU are build.calculator's defaults). tp "" is "auto".
@@ -50,7 +51,7 @@ var pageDefaults = map[string]string{
 	"model": "llama-3-8b", "workload": "inference", "dtype": "bf16", "seq": "4096", "batch": "1",
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
 	"kv-dtype": "bf16", "quant": "nf4-dq", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
-	"zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
+	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
 	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0.4",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
@@ -72,7 +73,7 @@ func applies(name string, v map[string]string) bool {
 		return multi && v["tp"] != ""
 	case "sequence-parallel":
 		return multi && train
-	case "kv-dtype", "prompt":
+	case "kv-dtype", "prompt", "concurrency":
 		return !train
 	case "quant":
 		return v["dtype"] == "int4"
@@ -127,7 +128,7 @@ type calcCase struct {
 	layout   string // a text #layout must contain
 	fits     bool   // the headline says it fits
 	noGPU    bool   // no catalog GPU holds the job: #mingpus-none shows
-	noOffer  bool   // no offer has enough GPUs: #cheapest-none names the nearest
+	spans    bool   // no instance has enough GPUs: an offer row spans several instances
 	showsRow string // a breakdown row that must be shown (b-gathered, b-paged)
 }
 
@@ -157,7 +158,7 @@ var calcCases = []calcCase{
 		"model": "mistral-7b", "seq": "32768", "batch": "4"}},
 	{name: "deepseek-v3 fp8 on 8 h200 at 32k (MLA)", reload: true, fits: true, set: map[string]string{
 		"model": "deepseek-v3", "dtype": "fp8", "gpu": "h200-sxm-141gb", "gpus": "8", "seq": "32768", "batch": "4", "prompt": "2048"}},
-	{name: "deepseek-v3 bf16 128k batch 16: no instance has enough gpus", noOffer: true, set: map[string]string{
+	{name: "deepseek-v3 bf16 128k batch 16: no instance has enough gpus", spans: true, set: map[string]string{
 		"model": "deepseek-v3", "seq": "131072", "batch": "16"}},
 	{name: "qwen3-30b-a3b awq group 64 on l4", set: map[string]string{
 		"model": "qwen3-30b-a3b", "dtype": "int4", "quant": "awq", "group-size": "64", "gpu": "l4"}},
@@ -248,12 +249,17 @@ var calcCases = []calcCase{
 
 // goSide computes what the page must show, with the functions the build
 // uses: catalog.Load, derive, sizing.AutoLayout, Estimate and MinFit,
-// pages.NearestOffer and PerTokenOffers, and the English UI strings.
+// pages.CalcHeadline, CalcJob, CalcOffers and CalcPlanText (sizing.Job.Plan),
+// and the English UI strings.
 type goSide struct {
 	cat *catalog.Catalog
 	dd  *derive.Data
 	en  map[string]string
+	now time.Time
 }
+
+// t is the English UI string of key, as the build's edition looks it up.
+func (g goSide) t(key string) string { return g.en[key] }
 
 func loadCatalog(t *testing.T) goSide {
 	t.Helper()
@@ -275,7 +281,7 @@ func loadCatalog(t *testing.T) goSide {
 	if err := toml.Unmarshal(raw, &en); err != nil {
 		t.Fatal(err)
 	}
-	return goSide{cat: cat, dd: derive.New(cat, now), en: en}
+	return goSide{cat: cat, dd: derive.New(cat, now), en: en, now: now}
 }
 
 // msg fills an English UI string as build's translator does.
@@ -412,7 +418,7 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 }
 
 // figureIDs are the result's figures by CSS selector.
-var figureIDs = []string{"#headline", "#layout", "#total", "#usable", "#gpuname", "#fits",
+var figureIDs = []string{"#headline", "#why", "#layout", "#total", "#usable", "#gpuname", "#fits",
 	"#b-weights", "#b-kv_cache", "#b-activations", "#b-gradients", "#b-optimizer", "#b-adapters", "#b-gathered",
 	"#b-overhead", "#b-paged", "#decode", "#ttft", "#tput", "#prefill-flops", "#flops", "#time"}
 
@@ -420,9 +426,10 @@ var figureIDs = []string{"#headline", "#layout", "#total", "#usable", "#gpuname"
 type expected struct {
 	figures            map[string]string
 	mins               map[string][3]string // GPU id -> GPUs needed, decode, time to first token
-	cheapest           [][]string           // rows: billing, offer, per hour, cost, as of
-	cheapestNone       string               // the note when cheapest is empty
-	pertoken           [][]string           // rows: offer, replicas, per hour, per million tokens
+	offers, cheapest   [][]string           // rows: offer, per hour, billing, instances, per month, job, input and output per million, as of
+	offersNone         string               // the note when offers is empty
+	cheapestNone, left string               // the note when cheapest is empty; what the alternatives leave out
+	pertoken           [][]string           // rows: offer, output and input per million, instances, per hour
 	anyFit, pagedRow   bool
 	gatheredRow, infer bool
 	err                string // the engine's error, in English
@@ -448,7 +455,7 @@ func (g goSide) want(t *testing.T, v map[string]string) expected {
 	if err == nil {
 		var res sizing.Result
 		if res, err = sizing.Estimate(in, &gpu); err == nil {
-			return g.wantResult(t, in, gpu, auto, res)
+			return g.wantResult(t, effective(v), in, gpu, auto, res)
 		}
 		if verr := in.Validate(); verr == nil || verr.Error() != err.Error() {
 			t.Fatalf("Estimate error %q is not Validate's %v", err, verr)
@@ -457,14 +464,19 @@ func (g goSide) want(t *testing.T, v map[string]string) expected {
 	return expected{err: g.errText(t, err)}
 }
 
-func (g goSide) wantResult(t *testing.T, in sizing.Input, gpu sizing.GPU, auto bool, res sizing.Result) expected {
+func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, gpu sizing.GPU, auto bool, res sizing.Result) expected {
 	itoa := strconv.Itoa
 	b := res.Breakdown
 	fits := sizing.Fits(res, gpu)
-	headline, fitWord := "calc.headline.nofit", g.msg("calc.result.nofit")
+	fitWord := g.msg("calc.result.nofit")
 	if fits {
-		headline, fitWord = "calc.headline.fits", g.msg("calc.result.fits")
+		fitWord = g.msg("calc.result.fits")
 	}
+	var chosen *sizing.Fit
+	if f, ok := sizing.MinFit(in, gpu); ok {
+		chosen = &f
+	}
+	t.Helper()
 	layout := g.msg("calc.layout", itoa(in.GPUs), itoa(res.TP), itoa(res.PP), itoa(res.DataParallel))
 	if res.CP > 1 {
 		layout += g.msg("calc.layout.cp", "", itoa(res.CP))
@@ -476,58 +488,53 @@ func (g goSide) wantResult(t *testing.T, in sizing.Input, gpu sizing.GPU, auto b
 	if res.DecodeComputeBound {
 		bound = g.msg("calc.bound.compute")
 	}
-	prompt := in.PromptLen
-	if prompt == 0 {
-		prompt = in.SeqLen
-	}
 	gib := func(x int64) string { return g.q(sizing.GiBQuantity(x)) }
+	lat := func(x float64) string { return g.q(sizing.LatencyQuantity(x)) }
 	rate := func(x float64) string { return g.q(sizing.RateQuantity(x)) }
 	e := expected{infer: in.Workload == sizing.Inference, pagedRow: res.PagedOutBytes > 0, gatheredRow: b.GatheredLayer > 0}
 	e.figures = map[string]string{
-		"#headline": g.msg(headline, gpu.Name, gib(res.TotalPerGPU), itoa(in.GPUs)),
+		"#headline": pages.CalcHeadline(g.t, in, res, gpu, chosen, fits),
+		"#why":      pages.CalcWhy(g.t, in, res, gpu, chosen, fits),
 		"#layout":   layout,
 		"#total":    gib(res.TotalPerGPU), "#usable": gib(sizing.UsableBytes(gpu)), "#gpuname": gpu.Name, "#fits": fitWord,
 		"#b-weights": gib(b.Weights), "#b-kv_cache": gib(b.KVCache), "#b-activations": gib(b.Activations),
 		"#b-gradients": gib(b.Gradients), "#b-optimizer": gib(b.Optimizer), "#b-adapters": gib(b.Adapters),
 		"#b-gathered": gib(b.GatheredLayer), "#b-overhead": gib(b.Overhead), "#b-paged": gib(res.PagedOutBytes),
-		"#decode": g.msg("calc.speed.decode", bound, rate(res.DecodeTokensPerSec)),
-		"#ttft":   g.msg("calc.speed.ttft", "", g.q(sizing.LatencyQuantity(res.TTFTSeconds)), itoa(prompt)),
-		"#tput":   g.msg("calc.speed.throughput", "", rate(res.ThroughputTokensPerSec), itoa(in.GPUs), rate(res.TokensPerSecPerGPU)),
+		"#decode": g.msg("calc.speed.decode", bound, rate(res.DecodeTokensPerSec), rate(res.ExpectedDecode)),
+		"#ttft":   g.msg("calc.speed.ttft", "", lat(res.TTFTSeconds), itoa(in.PromptTokens()), lat(res.ExpectedTTFT)),
+		"#tput":   g.msg("calc.speed.throughput", rate(res.ThroughputTokensPerSec), rate(res.ExpectedThroughput), itoa(in.GPUs), rate(res.ExpectedPerGPU)),
 		"#flops":  g.q(sizing.FLOPsQuantity(res.TrainFLOPs)), "#time": g.q(sizing.DurationQuantity(res.TrainSeconds)),
 		"#prefill-flops": g.q(sizing.FLOPsQuantity(res.PrefillFLOPs)),
 	}
 	dash := g.msg("sizing.unit.none")
 	e.mins = map[string][3]string{}
-	minGPUs := map[string]int{}
 	fitsOf := map[string]sizing.Fit{}
 	for _, cg := range g.cat.GPUs {
 		row := [3]string{dash, dash, dash}
 		if f, ok := sizing.MinFit(in, derive.SizingGPU(cg)); ok {
-			minGPUs[cg.ID], fitsOf[cg.ID], e.anyFit = f.N, f, true
-			row = [3]string{itoa(f.N), rate(f.Result.DecodeTokensPerSec), g.q(sizing.LatencyQuantity(f.Result.TTFTSeconds))}
+			fitsOf[cg.ID], e.anyFit = f, true
+			row = [3]string{itoa(f.N), rate(f.Result.ExpectedDecode), lat(f.Result.ExpectedTTFT)}
 		}
 		e.mins[cg.ID] = row
 	}
+	// The plan: pages.CalcJob and CalcOffers, as the build prices the
+	// default estimate, at the form's concurrency and stale choice.
 	cur := g.dd.Currency
-	for _, r := range g.dd.CheapestFitting(minGPUs) {
-		cost := dash
-		if e.infer {
-			f := fitsOf[r.Offer.GPU.ID]
-			if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, r.Offer.GPUCount, r.InstDC); x > 0 {
-				cost = render.Money(x, cur)
-			}
-		} else {
-			cost = "" // the job's cost: checked to be a price or a dash below
+	job := pages.CalcJob(g.cat, in, res, g.cat.GPU(gpu.ID), fitsOf, atoi(t, v["concurrency"]))
+	job.IncludeStale = v["include-stale"] == "true"
+	plan := job.Plan(pages.CalcOffers(g.cat, g.dd.Headline, g.now))
+	text := pages.CalcPlanText(plan, job, g.dd.Headline, g.t, cur, "en", g.cat.Site.Staleness.StaleDays)
+	rows := func(cs []pages.CalcCost) (out [][]string) {
+		for _, c := range cs {
+			out = append(out, []string{offerText(c.Row.Offer), c.Hourly, g.en["billing."+c.Row.Price.Billing], itoa(c.Instances), c.Monthly,
+				c.Job, c.Input, c.Output, c.Row.Price.AsOf.Format("2006-01-02")})
 		}
-		e.cheapest = append(e.cheapest, []string{g.en["billing."+r.Price.Billing], offerText(r.Offer), render.Money(r.InstDC, cur), cost,
-			r.Price.AsOf.Format("2006-01-02")})
+		return out
 	}
-	e.cheapestNone = g.msg("calc.cheapest.none.nooffer")
-	if o, n := pages.NearestOffer(g.dd.Headline, minGPUs); o != nil {
-		e.cheapestNone = g.msg("calc.cheapest.none", g.msg("calc.cheapest.nearest", o.Provider.Name+" "+o.Instance, itoa(o.GPUCount), o.GPU.Name, itoa(n)))
-	}
-	for _, p := range pages.PerTokenOffers(g.cat, cur, fitsOf) {
-		e.pertoken = append(e.pertoken, []string{offerText(p.Offer), itoa(p.Replicas), render.Money(p.Price, cur), render.Money(p.Cost, cur)})
+	e.offers, e.cheapest = rows(text.Chosen), rows(text.Cheapest)
+	e.offersNone, e.cheapestNone, e.left = text.ChosenNone, text.CheapestNone, text.Left
+	for _, c := range text.PerToken {
+		e.pertoken = append(e.pertoken, []string{offerText(c.Row.Offer), c.Output, c.Input, itoa(c.Instances), c.Hourly})
 	}
 	return e
 }
@@ -536,9 +543,15 @@ func (g goSide) wantResult(t *testing.T, in sizing.Input, gpu sizing.GPU, auto b
 type shown struct {
 	Figures      map[string]string    `json:"figures"`
 	Mins         map[string][3]string `json:"mins"`
+	Offers       [][]string           `json:"offers"`
+	OffersNone   string               `json:"offersNone"`
+	OffersOn     bool                 `json:"offersNoneShown"`
 	Cheapest     [][]string           `json:"cheapest"`
 	CheapestNone string               `json:"cheapestNone"`
 	CheapestOn   bool                 `json:"cheapestNoneShown"`
+	Left         string               `json:"left"`
+	LeftOn       bool                 `json:"leftShown"`
+	WhyOn        bool                 `json:"whyShown"`
 	MinsNoneOn   bool                 `json:"minsNoneShown"`
 	PerToken     [][]string           `json:"pertoken"`
 	PerTokenOn   bool                 `json:"pertokenShown"`
@@ -559,7 +572,9 @@ const shownJS = `(() => {
 	for (const tr of document.querySelectorAll("#mingpus tbody tr")) mins[tr.dataset.gpu] = [...tr.querySelectorAll("td")].slice(1).map(txt);
 	const rows = (sel) => [...document.querySelectorAll(sel + " tbody tr")].map((tr) => [...tr.children].map(txt));
 	const err = document.getElementById("error");
-	return {figures, mins, cheapest: rows("#cheapest"), cheapestNone: txt(document.getElementById("cheapest-none")),
+	return {figures, mins, offers: rows("#offers"), offersNone: txt(document.getElementById("offers-none")),
+		offersNoneShown: vis(document.getElementById("offers-none")), left: txt(document.getElementById("left")),
+		leftShown: vis(document.getElementById("left")), whyShown: vis(document.getElementById("why")), cheapest: rows("#cheapest"), cheapestNone: txt(document.getElementById("cheapest-none")),
 		cheapestNoneShown: vis(document.getElementById("cheapest-none")), minsNoneShown: vis(document.getElementById("mingpus-none")),
 		pertoken: rows("#pertoken"), pertokenShown: vis(document.getElementById("pertoken-box")),
 		pagedShown: vis(document.getElementById("r-paged")), gatheredShown: vis(document.getElementById("r-gathered")),
@@ -697,23 +712,24 @@ func check(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string, 
 	if c.noGPU && w.anyFit {
 		t.Errorf("%s: the case is there to fit no GPU", when)
 	}
-	// Cheapest offers, and the note when there are none.
-	if len(got.Cheapest) != len(w.cheapest) {
-		t.Errorf("%s: #cheapest has rows %q, want %q", when, got.Cheapest, w.cheapest)
-	} else {
-		for i, row := range w.cheapest {
-			for j, cellText := range row {
-				if j == 3 && !w.infer {
-					if gotCost := got.Cheapest[i][j]; gotCost != "–" && !strings.HasSuffix(gotCost, " "+g.dd.Currency) {
-						t.Errorf("%s: #cheapest row %d job cost %q", when, i, gotCost)
-					}
-					continue
-				}
-				if got.Cheapest[i][j] != cellText {
-					t.Errorf("%s: #cheapest row %d column %d = %q, want %q", when, i, j, got.Cheapest[i][j], cellText)
-				}
-			}
+	if got.WhyOn != (w.figures["#why"] != "") {
+		t.Errorf("%s: #why shown %v with text %q", when, got.WhyOn, w.figures["#why"])
+	}
+	// The plan: the chosen GPU's offers, the cheapest alternatives and the
+	// note on what they leave out, the cost per token (inference only).
+	for _, tb := range []struct {
+		name      string
+		got, want [][]string
+	}{{"#offers", got.Offers, w.offers}, {"#cheapest", got.Cheapest, w.cheapest}, {"#pertoken", got.PerToken, w.pertoken}} {
+		if tb.name == "#pertoken" && !w.infer {
+			continue
 		}
+		if !slices.EqualFunc(tb.got, tb.want, slices.Equal) {
+			t.Errorf("%s: %s rows = %q, want %q (sizing.Job.Plan)", when, tb.name, tb.got, tb.want)
+		}
+	}
+	if got.OffersOn != (len(w.offers) == 0) || (got.OffersOn && got.OffersNone != w.offersNone) {
+		t.Errorf("%s: #offers-none shown %v = %q with %d rows, want %q", when, got.OffersOn, got.OffersNone, len(w.offers), w.offersNone)
 	}
 	if got.CheapestOn != (len(w.cheapest) == 0) {
 		t.Errorf("%s: the empty-offers note is shown %v with %d rows", when, got.CheapestOn, len(w.cheapest))
@@ -721,15 +737,14 @@ func check(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string, 
 	if got.CheapestNone != w.cheapestNone {
 		t.Errorf("%s: #cheapest-none = %q, want %q", when, got.CheapestNone, w.cheapestNone)
 	}
-	if c.noOffer && (len(w.cheapest) != 0 || !w.anyFit || !strings.Contains(got.CheapestNone, "Nearest: ")) {
-		t.Errorf("%s: the case is there to have fitting GPUs but no offer with enough of them; note %q", when, got.CheapestNone)
+	if got.Left != w.left || got.LeftOn != (w.left != "") {
+		t.Errorf("%s: #left = %q (shown %v), want %q", when, got.Left, got.LeftOn, w.left)
 	}
-	// Cost per million output tokens (inference only).
+	if c.spans && !slices.ContainsFunc(append(got.Offers, got.Cheapest...), func(r []string) bool { return len(r) > 3 && atoiOr(r[3]) > 1 }) {
+		t.Errorf("%s: the case is there to need several instances; #offers %q, #cheapest %q", when, got.Offers, got.Cheapest)
+	}
 	if got.PerTokenOn != w.infer {
 		t.Errorf("%s: the cost-per-token table is shown %v for workload %s", when, got.PerTokenOn, v["workload"])
-	}
-	if w.infer && !slices.EqualFunc(got.PerToken, w.pertoken, slices.Equal) {
-		t.Errorf("%s: #pertoken = %q, want %q (pages.PerTokenOffers)", when, got.PerToken, w.pertoken)
 	}
 }
 

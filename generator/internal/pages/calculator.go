@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"html/template"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -25,32 +24,12 @@ type CalcPart struct {
 
 // CalcMin is one row of the "which GPUs fit" table.
 type CalcMin struct {
-	GPU          *catalog.GPU
-	N            int
-	Decode, TTFT string // shown figures ("–" without a fit or a known speed)
-}
-
-// CalcOffer is a cheapest fitting offer with the job's cost (training) or
-// the cost per million output tokens (inference).
-type CalcOffer struct {
-	Row  *derive.Row
-	Cost string // shown figure, "–" when unknown
-	// Public is the public price per instance-hour (display currency) a
-	// team's overlay price replaces, 0 for none.
-	Public float64
-}
-
-// CalcTokenOffer is one row of the cost-per-token table: a current
-// on-demand offer running as many replicas of the job as it holds.
-type CalcTokenOffer struct {
-	Offer    *catalog.Offer
-	Price    float64 // per instance-hour, display currency
-	Replicas int
-	Cost     float64 // per million output tokens
-	// Overlay marks a price from a team's overlay; Public is then the
-	// public price per instance-hour (display currency) it replaces.
-	Overlay *catalog.Overlay
-	Public  float64
+	GPU *catalog.GPU
+	N   int
+	// Memory is the GPU's memory in GiB as the engine counts it (the
+	// vendor's GB figure is the cell's title); Decode and TTFT the
+	// expected speeds at the fit ("–" without a fit or a known speed).
+	Memory, Decode, TTFT string
 }
 
 // CalcCommon is a row of the common-cases table.
@@ -79,15 +58,19 @@ type CalculatorPage struct {
 	Parts     []CalcPart
 	MinGPUs   []CalcMin
 	AnyFit    bool // some catalog GPU holds the job
-	Cheapest  []CalcOffer
-	PerToken  []CalcTokenOffer
-	Scenarios []derive.Scenario
-	Common    []CalcCommon
-	Currency  string
-	Targets   []string
+	// Plan is the offer tables: the chosen GPU's offers, the cheapest
+	// alternatives and the cost per token (sizing.Job.Plan).
+	Plan CalcPlan
+	// Concurrency is the serving concurrency the cost per token is
+	// figured at; StaleDays the age beyond which a price is stale.
+	Concurrency, StaleDays int
+	Scenarios              []derive.Scenario
+	Common                 []CalcCommon
+	Currency               string
+	Targets                []string
 	// Text holds the result's sentences as the script writes them, in the
-	// page's language: headline, total, usable, fits, paged, layout,
-	// decode, ttft, throughput, flops, time, mingpusNone, cheapestNone.
+	// page's language: headline, why, total, usable, fits, paged, layout,
+	// decode, ttft, throughput, flops, time, mingpusNone.
 	Text map[string]string
 	JSON template.JS
 }
@@ -136,21 +119,24 @@ type calcData struct {
 	Currency string               `json:"currency"`
 	Models   map[string]calcModel `json:"models"`
 	GPUs     []calcGPU            `json:"gpus"`
-	Offers   []calcOffer          `json:"offers"`
-	Provs    [][2]string          `json:"providers"` // [id, name] of the offers' providers
-	// OnDemand is each offer's current on-demand hourly price: [index of
-	// one of its rows in Offers, price in the display currency].
-	OnDemand [][2]float64      `json:"ondemand"`
-	Billing  map[string]string `json:"billing"`
-	Modes    []string          `json:"modes"` // billing modes in table order (catalog.BillingModes)
-	Msgs     map[string]string `json:"msgs"`
+	// Offers are the headline rows (derive.Data.Headline), one to one
+	// with CalcOffers, which the script passes to the engine.
+	Offers  []calcOffer       `json:"offers"`
+	Provs   [][2]string       `json:"providers"` // [id, name] of the offers' providers
+	Billing map[string]string `json:"billing"`
+	Modes   []string          `json:"modes"` // billing modes in table order (catalog.BillingModes)
+	Msgs    map[string]string `json:"msgs"`
 	// Marks are the badges of a team's overlay prices (siteBuild.overlayMark,
-	// public price per instance-hour): "r<i>" for Offers[i], "d<i>" for
-	// OnDemand[i]. Absent in a public build.
+	// public price per instance-hour): "r<i>" for Offers[i]. Absent in a
+	// public build.
 	Marks map[string][]string `json:"marks,omitempty"`
 	// Recipes are the workloads' recipes (sizing.RecipeFor), which the
 	// script applies when the reader picks a workload.
 	Recipes map[string]calcRecipe `json:"recipes"`
+	// Concurrency is the serving concurrency costs per token start at
+	// (sizing.ServingConcurrency); StaleDays the stale threshold.
+	Concurrency int `json:"concurrency"`
+	StaleDays   int `json:"staleDays"`
 }
 
 // calcRecipe is a workload's recipe with the form's field values.
@@ -197,38 +183,46 @@ type calcGPU struct {
 	BF16Flops   float64 `json:"bf16Flops"`
 	FP8Flops    float64 `json:"fp8Flops"`
 	FP32Flops   float64 `json:"fp32Flops,omitempty"`
+	Link        float64 `json:"link,omitempty"`
+	Precisions  string  `json:"precisions,omitempty"`
 	MemoryGB    float64 `json:"memoryGB"`
 }
 
 // calcOffer is a price row for the script, written as a JSON array to keep
 // the page small: [id, index in GPUs, GPU count, index in Providers,
-// instance, billing mode, price per instance-hour in the display currency,
-// as-of date].
+// instance, index of the billing mode in Modes, price per instance-hour in
+// the display currency, as-of date, stale (1) or not (0)].
 type calcOffer struct {
 	ID            string
 	GPU, Provider int
 	Count         int
 	Instance      string
-	Billing       string
+	Mode          int
 	Price         float64
 	AsOf          string
+	Stale         bool
 }
 
 // MarshalJSON writes the array form.
 func (o calcOffer) MarshalJSON() ([]byte, error) {
-	return json.Marshal([]any{o.ID, o.GPU, o.Count, o.Provider, o.Instance, o.Billing, o.Price, o.AsOf})
+	stale := 0
+	if o.Stale {
+		stale = 1
+	}
+	return json.Marshal([]any{o.ID, o.GPU, o.Count, o.Provider, o.Instance, o.Mode, o.Price, o.AsOf, stale})
 }
 
 // calcKeys are the UI strings the calculator's script looks up, besides the
 // engine's and the config parser's messages (sizing.MessageKeys,
 // hfconfig.MessageKeys).
 var calcKeys = [...]string{
-	"calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.nofit", "calc.headline.error",
-	"calc.layout", "calc.layout.cp", "calc.layout.auto",
+	"calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.need", "calc.headline.never", "calc.headline.error",
+	"calc.layout", "calc.layout.cp", "calc.layout.auto", "calc.layout.short", "calc.why.over", "calc.why.fewer", "calc.why.precision",
 	"calc.speed.decode", "calc.speed.ttft", "calc.speed.throughput", "calc.bound.memory", "calc.bound.compute",
-	"calc.mingpus.none", "calc.cheapest.none", "calc.cheapest.none.nooffer", "calc.cheapest.nearest",
+	"calc.mingpus.none", "calc.cheapest.none",
+	"calc.offers", "calc.offers.none", "calc.left.precision", "calc.left.stale",
 	"calc.pertoken.none", "calc.config.ok", "calc.config.generic", "calc.config.loading",
-	"calc.col.jobcost", "calc.col.permtok", "calc.cheapest.caption.job", "calc.cheapest.caption.tokens",
+	"calc.col.jobcost", "calc.col.permtok",
 	"calc.err.internal", "calc.err.type", "calc.err.array", "calc.err.model", "calc.err.engine",
 	"calc.offer",
 }
@@ -276,10 +270,14 @@ func (s *Edition) calculator() {
 		p.GPULabels = append(p.GPULabels, GPULabel(cg))
 	}
 	p.Parts = Parts(res.Breakdown, func(k string) string { return s.r.T("calc.part." + k) }, tr.gib)
-	p.Text = calcText(tr, in, res, g, p)
-	minGPUs, fitsOf := s.calcMinGPUs(p, in, tr)
-	s.calcCheapest(p, minGPUs, fitsOf, tr)
-	p.PerToken = PerTokenOffers(c, s.dd.Currency, fitsOf)
+	fitsOf := s.calcMinGPUs(p, in, tr)
+	var chosen *sizing.Fit
+	if f, ok := fitsOf[g.ID]; ok {
+		chosen = &f
+	}
+	p.Text = calcText(tr, in, res, sg, chosen, p)
+	p.Concurrency, p.StaleDays = sizing.ServingConcurrency, c.Site.Staleness.StaleDays
+	s.calcPlan(p, in, fitsOf)
 	p.Common = calcCommon(c, p.Scenarios, tr)
 	b, _ := json.Marshal(s.calcScriptData())
 	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
@@ -302,18 +300,14 @@ func calcDefault(c *catalog.Catalog) CalcDefault {
 }
 
 // calcText holds the result's sentences for input in on g, as
-// static/js/calculator.js render() writes them.
-func calcText(tr translator, in sizing.Input, res sizing.Result, g *catalog.GPU, p *CalculatorPage) map[string]string {
+// static/js/calculator.js render() writes them; chosen is the fewest GPUs
+// of g that hold the job (nil: none within sizing.MaxSearchGPUs).
+func calcText(tr translator, in sizing.Input, res sizing.Result, g sizing.GPU, chosen *sizing.Fit, p *CalculatorPage) map[string]string {
 	fitWord := tr.fill("calc.result.nofit")
-	headline := "calc.headline.nofit"
 	if p.Fits {
-		fitWord, headline = tr.fill("calc.result.fits"), "calc.headline.fits"
+		fitWord = tr.fill("calc.result.fits")
 	}
 	itoa := strconv.Itoa
-	prompt := in.PromptLen
-	if prompt == 0 {
-		prompt = in.SeqLen
-	}
 	layout := tr.fill("calc.layout", itoa(in.GPUs), itoa(res.TP), itoa(res.PP), itoa(res.DataParallel))
 	if res.CP > 1 {
 		layout += tr.fill("calc.layout.cp", "", itoa(res.CP))
@@ -323,59 +317,84 @@ func calcText(tr translator, in sizing.Input, res sizing.Result, g *catalog.GPU,
 	if res.DecodeComputeBound {
 		bound = tr.fill("calc.bound.compute")
 	}
+	rate := func(x float64) string { return tr.q(sizing.RateQuantity(x)) }
+	lat := func(x float64) string { return tr.q(sizing.LatencyQuantity(x)) }
 	return map[string]string{
-		"headline":    tr.fill(headline, g.Name, tr.gib(res.TotalPerGPU), itoa(in.GPUs)),
+		"headline":    CalcHeadline(tr.t, in, res, g, chosen, p.Fits),
+		"why":         CalcWhy(tr.t, in, res, g, chosen, p.Fits),
 		"total":       tr.gib(res.TotalPerGPU),
 		"usable":      tr.gib(p.Usable),
 		"fits":        fitWord,
 		"paged":       tr.gib(res.PagedOutBytes),
 		"layout":      layout,
-		"decode":      tr.fill("calc.speed.decode", bound, tr.q(sizing.RateQuantity(res.DecodeTokensPerSec))),
-		"ttft":        tr.fill("calc.speed.ttft", "", tr.q(sizing.LatencyQuantity(res.TTFTSeconds)), itoa(prompt)),
-		"throughput":  tr.fill("calc.speed.throughput", "", tr.q(sizing.RateQuantity(res.ThroughputTokensPerSec)), itoa(in.GPUs), tr.q(sizing.RateQuantity(res.TokensPerSecPerGPU))),
+		"decode":      tr.fill("calc.speed.decode", bound, rate(res.DecodeTokensPerSec), rate(res.ExpectedDecode)),
+		"ttft":        tr.fill("calc.speed.ttft", "", lat(res.TTFTSeconds), itoa(in.PromptTokens()), lat(res.ExpectedTTFT)),
+		"throughput":  tr.fill("calc.speed.throughput", rate(res.ThroughputTokensPerSec), rate(res.ExpectedThroughput), itoa(in.GPUs), rate(res.ExpectedPerGPU)),
 		"flops":       tr.q(sizing.FLOPsQuantity(res.TrainFLOPs)),
 		"time":        tr.q(sizing.DurationQuantity(res.TrainSeconds)),
 		"mingpusNone": tr.fill("calc.mingpus.none"),
+		"offers":      tr.fill("calc.offers", g.Name),
 	}
+}
+
+// CalcHeadline is the calculator's answer for input in (estimate res) on
+// GPU g, where chosen is the fewest GPUs of g that hold it (nil: none)
+// and fits says whether in.GPUs of them do: "Fits on N × GPU", "Needs at
+// least N × GPU (layout)" or "Does not fit on GPU", with the memory per
+// GPU against the usable memory. static/js/calculator.js headline() is
+// the same rule.
+func CalcHeadline(t func(string) string, in sizing.Input, res sizing.Result, g sizing.GPU, chosen *sizing.Fit, fits bool) string {
+	tr := translator{t: t}
+	itoa := strconv.Itoa
+	usable := tr.gib(sizing.UsableBytes(g))
+	switch {
+	case fits:
+		return tr.fill("calc.headline.fits", g.Name, tr.gib(res.TotalPerGPU), itoa(in.GPUs), usable)
+	case chosen != nil:
+		return tr.fill("calc.headline.need", g.Name, tr.gib(chosen.Result.TotalPerGPU), itoa(chosen.N), usable,
+			tr.fill("calc.layout.short", "", itoa(chosen.TP), itoa(chosen.PP)))
+	}
+	return tr.fill("calc.headline.never", g.Name, tr.gib(res.TotalPerGPU), itoa(in.GPUs), usable)
+}
+
+// CalcWhy is the line under the headline: why in.GPUs of g do not hold
+// the job (the memory over the usable, and its largest part), that fewer
+// would, and that g does not compute the weight format; "" when there is
+// nothing to say. static/js/calculator.js why() is the same rule.
+func CalcWhy(t func(string) string, in sizing.Input, res sizing.Result, g sizing.GPU, chosen *sizing.Fit, fits bool) string {
+	tr := translator{t: t}
+	itoa := strconv.Itoa
+	var out []string
+	switch {
+	case !fits:
+		k, b := res.Breakdown.Largest()
+		out = append(out, tr.fill("calc.why.over", t("calc.part."+k), tr.gib(res.TotalPerGPU), itoa(in.GPUs), tr.gib(sizing.UsableBytes(g)), tr.gib(b)))
+	case chosen != nil && chosen.N < in.GPUs:
+		out = append(out, tr.fill("calc.why.fewer", g.Name, itoa(chosen.N), tr.gib(chosen.Result.TotalPerGPU)))
+	}
+	if !g.Runs(in.DType) {
+		out = append(out, tr.fill("calc.why.precision", g.Name, string(in.DType)))
+	}
+	return strings.Join(out, " ")
 }
 
 // calcMinGPUs fills the table of the fewest GPUs of each kind that hold
-// input in, and returns those counts and fits by GPU id.
-func (s *Edition) calcMinGPUs(p *CalculatorPage, in sizing.Input, tr translator) (map[string]int, map[string]sizing.Fit) {
-	minGPUs := map[string]int{}
+// input in, and returns those fits by GPU id.
+func (s *Edition) calcMinGPUs(p *CalculatorPage, in sizing.Input, tr translator) map[string]sizing.Fit {
 	fitsOf := map[string]sizing.Fit{}
 	dash := tr.q(sizing.RateQuantity(0))
 	for _, cg := range s.cat.GPUs {
-		row := CalcMin{GPU: cg, Decode: dash, TTFT: dash}
-		if f, ok := sizing.MinFit(in, derive.SizingGPU(cg)); ok {
-			minGPUs[cg.ID], fitsOf[cg.ID] = f.N, f
+		sg := derive.SizingGPU(cg)
+		row := CalcMin{GPU: cg, Memory: tr.gib(sg.MemoryBytes), Decode: dash, TTFT: dash}
+		if f, ok := sizing.MinFit(in, sg); ok {
+			fitsOf[cg.ID] = f
 			row.N, p.AnyFit = f.N, true
-			row.Decode = tr.q(sizing.RateQuantity(f.Result.DecodeTokensPerSec))
-			row.TTFT = tr.q(sizing.LatencyQuantity(f.Result.TTFTSeconds))
+			row.Decode = tr.q(sizing.RateQuantity(f.Result.ExpectedDecode))
+			row.TTFT = tr.q(sizing.LatencyQuantity(f.Result.ExpectedTTFT))
 		}
 		p.MinGPUs = append(p.MinGPUs, row)
 	}
-	return minGPUs, fitsOf
-}
-
-// calcCheapest fills the cheapest fitting offer per billing mode, with the
-// cost per million output tokens of that offer (the default input is
-// inference), or the sentence naming the nearest offer when none fits.
-func (s *Edition) calcCheapest(p *CalculatorPage, minGPUs map[string]int, fitsOf map[string]sizing.Fit, tr translator) {
-	dash := tr.q(sizing.RateQuantity(0))
-	for _, r := range s.dd.CheapestFitting(minGPUs) {
-		f := fitsOf[r.Offer.GPU.ID]
-		cost := dash
-		if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, r.Offer.GPUCount, r.InstDC); x > 0 {
-			cost = money(x, p.Currency)
-		}
-		p.Cheapest = append(p.Cheapest, CalcOffer{Row: r, Cost: cost, Public: publicHourly(s.cat, r.Offer, r.Price, s.dd.Currency)})
-	}
-	p.Text["cheapestNone"] = tr.fill("calc.cheapest.none.nooffer")
-	if o, n := NearestOffer(s.dd.Headline, minGPUs); o != nil {
-		p.Text["cheapestNone"] = tr.fill("calc.cheapest.none", tr.fill("calc.cheapest.nearest",
-			o.Provider.LocalName(s.r.Lang())+" "+o.Instance, strconv.Itoa(o.GPUCount), o.GPU.Name, strconv.Itoa(n)))
-	}
+	return fitsOf
 }
 
 // calcCommon is the table of every preset's memory in each common
@@ -397,13 +416,13 @@ func calcCommon(c *catalog.Catalog, scenarios []derive.Scenario, tr translator) 
 }
 
 // calcScriptData is what the calculator's script reads from the page: the
-// GPUs, models and offers (one row per offer and mode, its cheapest
-// region, and each offer's on-demand price), and the edition's messages.
+// GPUs, models and offers (one row per offer and mode, at its cheapest
+// region), and the edition's messages.
 func (s *Edition) calcScriptData() calcData {
 	c := s.cat
 	itoa := strconv.Itoa
 	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{},
-		Recipes: map[string]calcRecipe{}}
+		Recipes: map[string]calcRecipe{}, Concurrency: sizing.ServingConcurrency, StaleDays: c.Site.Staleness.StaleDays}
 	for _, w := range sizing.Workloads() {
 		r := sizing.RecipeFor(w)
 		data.Recipes[string(w)] = calcRecipe{DType: string(r.DType), Checkpointing: string(r.Checkpointing), ZeRO: r.ZeRO,
@@ -412,45 +431,21 @@ func (s *Edition) calcScriptData() calcData {
 	for _, cg := range c.GPUs {
 		sg := derive.SizingGPU(cg)
 		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,
-			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, FP32Flops: sg.FP32FLOPS, MemoryGB: cg.MemoryGB})
+			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, FP32Flops: sg.FP32FLOPS, Link: sg.LinkBytesPerSec,
+			Precisions: sg.Precisions, MemoryGB: cg.MemoryGB})
 	}
-	gpuAt, provAt := map[string]int{}, map[string]int{}
-	for i, cg := range c.GPUs {
-		gpuAt[cg.ID] = i
-	}
-	offer := func(o *catalog.Offer) calcOffer {
-		pi, ok := provAt[o.Provider.ID]
+	provAt := map[string]int{}
+	for i, o := range CalcOffers(c, s.dd.Headline, s.now) {
+		r := s.dd.Headline[i]
+		pi, ok := provAt[r.Offer.Provider.ID]
 		if !ok {
 			pi = len(data.Provs)
-			provAt[o.Provider.ID] = pi
-			data.Provs = append(data.Provs, [2]string{o.Provider.ID, o.Provider.LocalName(s.r.Lang())})
+			provAt[r.Offer.Provider.ID] = pi
+			data.Provs = append(data.Provs, [2]string{r.Offer.Provider.ID, r.Offer.Provider.LocalName(s.r.Lang())})
 		}
-		return calcOffer{ID: o.ID, GPU: gpuAt[o.GPU.ID], Provider: pi, Count: o.GPUCount, Instance: o.Instance}
-	}
-	rowOf := map[string]int{} // offer id -> its first row in data.Offers
-	for _, r := range s.dd.Headline {
-		if _, ok := rowOf[r.Offer.ID]; !ok {
-			rowOf[r.Offer.ID] = len(data.Offers)
-		}
-		co := offer(r.Offer)
-		co.Billing, co.Price, co.AsOf = r.Price.Billing, r.InstDC, r.Price.AsOf.Format("2006-01-02")
-		s.calcMark(&data, "r"+itoa(len(data.Offers)), r.Offer, r.Price)
-		data.Offers = append(data.Offers, co)
-	}
-	for _, o := range c.Offers {
-		pr, price, ok := onDemand(c, o, s.dd.Currency)
-		if !ok {
-			continue
-		}
-		s.calcMark(&data, "d"+itoa(len(data.OnDemand)), o, pr)
-		i, ok := rowOf[o.ID]
-		if !ok {
-			// No headline row (not expected): a row of its own, in no
-			// billing mode the tables show.
-			i = len(data.Offers)
-			data.Offers = append(data.Offers, offer(o))
-		}
-		data.OnDemand = append(data.OnDemand, [2]float64{float64(i), price})
+		s.calcMark(&data, "r"+itoa(i), r.Offer, r.Price)
+		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: o.GPU, Provider: pi, Count: o.GPUs, Instance: r.Offer.Instance,
+			Mode: o.Mode, Price: o.Price, AsOf: r.Price.AsOf.Format("2006-01-02"), Stale: o.Stale})
 	}
 	for _, b := range catalog.BillingModes() {
 		data.Billing[b] = s.r.T("billing." + b)
@@ -465,6 +460,9 @@ func (s *Edition) calcScriptData() calcData {
 	for _, k := range calcKeys {
 		data.Msgs[k] = s.r.T(k)
 	}
+	for _, k := range partKeys {
+		data.Msgs["calc.part."+k] = s.r.T("calc.part." + k)
+	}
 	for _, cm := range c.Models {
 		sm := derive.SizingModel(cm)
 		data.Models[cm.ID] = calcModel{Name: cm.Name, Params: sm.Params, ActiveParams: sm.ActiveParams, Layers: sm.Layers, Hidden: sm.Hidden,
@@ -474,78 +472,4 @@ func (s *Edition) calcScriptData() calcData {
 			VHeadDim: sm.VHeadDim, SlidingWindow: sm.SlidingWindow, LocalLayers: sm.LocalLayers}
 	}
 	return data
-}
-
-// PerTokenRows is how many offers the cost-per-token table lists.
-const PerTokenRows = 10
-
-// onDemand is o's current on-demand hourly price, converted to cur.
-func onDemand(c *catalog.Catalog, o *catalog.Offer, cur string) (catalog.Price, float64, bool) {
-	pr, ok := o.Price("on-demand")
-	if !ok || (pr.Unit != "" && pr.Unit != "hour") {
-		return pr, 0, false
-	}
-	price, ok := c.FX.Convert(pr.Price, o.Currency, cur)
-	return pr, price, ok
-}
-
-// PerTokenOffers is the cost-per-token table: the PerTokenRows current
-// on-demand offers (price in cur) with the lowest cost per million output
-// tokens, each running as many replicas of the job as it holds, where
-// fits is the smallest layout of the job on each GPU id; ties by offer
-// id (static/js/calculator.js renders the same rows).
-func PerTokenOffers(c *catalog.Catalog, cur string, fits map[string]sizing.Fit) []CalcTokenOffer {
-	var out []CalcTokenOffer
-	for _, o := range c.Offers {
-		f, ok := fits[o.GPU.ID]
-		if !ok {
-			continue
-		}
-		pr, price, ok := onDemand(c, o, cur)
-		if !ok {
-			continue
-		}
-		if x := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, o.GPUCount, price); x > 0 {
-			out = append(out, CalcTokenOffer{Offer: o, Price: price, Replicas: o.GPUCount / f.N, Cost: x, Overlay: pr.Overlay, Public: publicHourly(c, o, pr, cur)})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Cost != out[j].Cost {
-			return out[i].Cost < out[j].Cost
-		}
-		return out[i].Offer.ID < out[j].Offer.ID
-	})
-	if len(out) > PerTokenRows {
-		out = out[:PerTokenRows]
-	}
-	return out
-}
-
-// NearestOffer is the offer the note under an empty cheapest-offers table
-// names: of the price rows whose GPU holds the job with n GPUs
-// (minGPUs), the one with the most GPUs relative to n, then the cheapest
-// per instance-hour, then the lowest offer id (static/js/calculator.js
-// nearest() is the same rule). It returns nil when no row's GPU fits.
-func NearestOffer(rows []*derive.Row, minGPUs map[string]int) (*catalog.Offer, int) {
-	var best *derive.Row
-	bn := 0
-	for _, r := range rows {
-		n, ok := minGPUs[r.Offer.GPU.ID]
-		if !ok {
-			continue
-		}
-		if best == nil {
-			best, bn = r, n
-			continue
-		}
-		// count/n against best count/bn, compared as whole numbers.
-		a, b := r.Offer.GPUCount*bn, best.Offer.GPUCount*n
-		if a > b || (a == b && (r.InstDC < best.InstDC || (r.InstDC == best.InstDC && r.Offer.ID < best.Offer.ID))) {
-			best, bn = r, n
-		}
-	}
-	if best == nil {
-		return nil, 0
-	}
-	return best.Offer, bn
 }

@@ -14,10 +14,13 @@ import (
 
 // Page weight budgets (brotli bytes of a page's HTML plus the CSS and JS it
 // loads): 35 KB for every page; the calculator's WebAssembly is budgeted
-// separately (2.0 MB raw, 500 KB brotli).
+// separately (2.05 MB raw, 500 KB brotli). The raw budget was 2.0 MB until
+// the engine took over the offer plan from the script and gained the
+// expected speeds (issue 21): 1,987,752 -> 2,024,276 raw bytes, 456,933 ->
+// 463,565 brotli.
 const (
 	pageBudget    = 35 * 1000
-	wasmRawBudget = 2 * 1000 * 1000
+	wasmRawBudget = 2050 * 1000
 	wasmBrBudget  = 500 * 1000
 )
 
