@@ -80,6 +80,8 @@ type config struct {
 	gpu     *sizing.GPU
 	json    bool
 	autoTP  bool // the layout was chosen from the GPU count (-tp 0)
+	// concurrency is the serving concurrency of the cost per token.
+	concurrency int
 }
 
 // flagVars holds the flag destinations.
@@ -101,6 +103,7 @@ type flagVars struct {
 	loraRank                                   int
 	tokens, mfu                                float64
 	gpu                                        string
+	concurrency                                int
 }
 
 func newFlagSet() (*flag.FlagSet, *flagVars) {
@@ -156,6 +159,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.Float64Var(&v.tokens, "tokens", d.Tokens, "training tokens (for FLOPs and time)")
 	fs.Float64Var(&v.mfu, "mfu", d.MFU, "model FLOPs utilisation for training time, in (0, 1]")
 	fs.StringVar(&v.gpu, "gpu", "", "catalog GPU `id` to check the fit against")
+	fs.IntVar(&v.concurrency, "concurrency", sizing.ServingConcurrency, "concurrent sequences per replica the cost per million tokens is figured at (inference)")
 	fs.BoolVar(&v.json, "json", false, "print JSON")
 	return fs, v
 }
@@ -281,7 +285,10 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	}
 	in.Tokens, in.MFU = v.tokens, v.mfu
 
-	cfg.modelID, cfg.json = v.model, v.json
+	cfg.modelID, cfg.json, cfg.concurrency = v.model, v.json, v.concurrency
+	if v.concurrency < 1 || v.concurrency > sizing.MaxBatch {
+		return config{}, fmt.Errorf("-concurrency %d is outside 1..%g", v.concurrency, float64(sizing.MaxBatch))
+	}
 	if v.gpu != "" {
 		for i := range gpus {
 			if gpus[i].ID == v.gpu {
@@ -330,13 +337,14 @@ type minGPU struct {
 	n   int
 }
 
-// cost is the cost per million output tokens on one offer: the decode
-// bound at the smallest layout of its GPU that holds the model (batch and
-// context as given), with as many replicas as the instance holds.
+// cost is the cost per million tokens on one offer (sizing.Job.Plan): the
+// expected speeds of the smallest layout of its GPU that serves
+// config.concurrency sequences, with as many replicas as its instances
+// hold.
 type cost struct {
-	offer    Offer
-	replicas int
-	perM     float64 // USD per million output tokens
+	offer               Offer
+	instances, replicas int
+	perM, inputPerM     float64 // USD per million output and prompt tokens
 }
 
 // report is everything Run prints.
@@ -377,30 +385,46 @@ func compute(cfg config, gpus []sizing.GPU, offers []Offer) (report, error) {
 		return a.gpu.ID < b.gpu.ID
 	})
 	if cfg.in.Workload == sizing.Inference && len(offers) > 0 {
-		fits := map[string]sizing.Fit{}
-		for _, g := range gpus {
-			if f, ok := sizing.MinFit(cfg.in, g); ok {
-				fits[g.ID] = f
-			}
-		}
-		for _, o := range offers {
-			f, ok := fits[o.GPU]
-			if !ok {
-				continue
-			}
-			if c := sizing.CostPerMillionTokens(f.Result.DecodeTokensPerSec, f.N, o.GPUs, o.PerHour); c > 0 {
-				rep.costs = append(rep.costs, cost{offer: o, replicas: o.GPUs / f.N, perM: c})
-			}
-		}
-		sort.SliceStable(rep.costs, func(i, j int) bool {
-			a, b := rep.costs[i], rep.costs[j]
-			if a.perM != b.perM {
-				return a.perM < b.perM
-			}
-			return a.offer.ID < b.offer.ID
-		})
+		rep.costs = perToken(cfg, gpus, offers)
 	}
 	return rep, nil
+}
+
+// perToken prices cfg's inference on offers with sizing.Job.Plan: every
+// offer whose GPU computes the weight format, cheapest per million output
+// tokens first.
+func perToken(cfg config, gpus []sizing.GPU, offers []Offer) []cost {
+	job := sizing.Job{Chosen: -1, DType: cfg.in.DType, Inference: true, PerTokenRows: -1}
+	serve := cfg.in
+	serve.Batch = cfg.concurrency
+	at := map[string]int{}
+	for i, g := range gpus {
+		at[g.ID] = i
+		job.GPUs = append(job.GPUs, g)
+		var fp, sp *sizing.Fit
+		if f, ok := sizing.MinFit(cfg.in, g); ok {
+			fp = &f
+		}
+		if f, ok := sizing.MinFit(serve, g); ok {
+			sp = &f
+		}
+		job.Fits, job.Serve = append(job.Fits, fp), append(job.Serve, sp)
+	}
+	var so []sizing.Offer
+	var from []Offer
+	for _, o := range offers {
+		if i, ok := at[o.GPU]; ok {
+			so = append(so, sizing.Offer{GPU: i, GPUs: o.GPUs, Price: o.PerHour})
+			from = append(from, o)
+		}
+	}
+	var out []cost
+	for _, c := range job.Plan(so).PerToken {
+		o := from[c.Offer]
+		out = append(out, cost{offer: o, instances: c.Instances, replicas: c.Instances * o.GPUs / job.Serve[so[c.Offer].GPU].N,
+			perM: c.OutputPerM, inputPerM: c.InputPerM})
+	}
+	return out
 }
 
 // costRows is how many offers the text report lists (-json has all).
@@ -529,20 +553,17 @@ func (r report) writeText(w io.Writer) {
 			verdict = "yes"
 		}
 		fmt.Fprintf(w, "Fits on %s: %s (%s usable of %s)\n", g.Name, verdict, gib(r.usable), gib(g.MemoryBytes))
+		f1 := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 		if r.res.DecodeTokensPerSec > 0 {
 			bound := "memory-bandwidth bound"
 			if r.res.DecodeComputeBound {
 				bound = "compute bound"
 			}
-			fmt.Fprintf(w, "Decode:    %s tokens/s for the batch of one replica (%s; roofline upper bound)\n", strconv.FormatFloat(r.res.DecodeTokensPerSec, 'f', 1, 64), bound)
-			fmt.Fprintf(w, "           %s tokens/s on all %d GPU(s), %s per GPU\n", strconv.FormatFloat(r.res.ThroughputTokensPerSec, 'f', 1, 64), in.GPUs, strconv.FormatFloat(r.res.TokensPerSecPerGPU, 'f', 1, 64))
+			fmt.Fprintf(w, "Decode:    about %s tokens/s expected for the batch of one replica, at most %s (roofline, %s)\n", f1(r.res.ExpectedDecode), f1(r.res.DecodeTokensPerSec), bound)
+			fmt.Fprintf(w, "           about %s tokens/s on all %d GPU(s), %s per GPU (at most %s)\n", f1(r.res.ExpectedThroughput), in.GPUs, f1(r.res.ExpectedPerGPU), f1(r.res.ThroughputTokensPerSec))
 		}
 		if r.res.TTFTSeconds > 0 {
-			prompt := in.PromptLen
-			if prompt == 0 {
-				prompt = in.SeqLen
-			}
-			fmt.Fprintf(w, "First token: at least %s for a %d-token prompt (roofline lower bound)\n", sizing.FormatLatency(r.res.TTFTSeconds), prompt)
+			fmt.Fprintf(w, "First token: about %s expected for a %d-token prompt, at least %s (roofline)\n", sizing.FormatLatency(r.res.ExpectedTTFT), in.PromptTokens(), sizing.FormatLatency(r.res.TTFTSeconds))
 		}
 	}
 	if r.res.PrefillFLOPs > 0 {
@@ -571,12 +592,13 @@ func (r report) writeText(w io.Writer) {
 
 	if len(r.costs) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Cost per million output tokens (on-demand, USD; from the decode bound, so a lower bound; cheapest %d of %d offers):\n",
-			min(costRows, len(r.costs)), len(r.costs))
+		fmt.Fprintf(w, "Cost per million tokens (on-demand, USD, at the expected speeds with %d concurrent sequences per replica; cheapest %d of %d offers):\n",
+			r.cfg.concurrency, min(costRows, len(r.costs)), len(r.costs))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, c := range r.costs[:min(costRows, len(r.costs))] {
-			fmt.Fprintf(tw, "  %s\t%d× %s\t%d replica(s)\t$%s/h\t$%s\n", c.offer.ID, c.offer.GPUs, c.offer.GPU, c.replicas,
-				strconv.FormatFloat(c.offer.PerHour, 'f', 2, 64), strconv.FormatFloat(c.perM, 'f', 4, 64))
+			fmt.Fprintf(tw, "  %s\t%d× %s\t%d instance(s), %d replica(s)\t$%s/h\tinput $%s\toutput $%s\n", c.offer.ID, c.offer.GPUs, c.offer.GPU,
+				c.instances, c.replicas, strconv.FormatFloat(c.offer.PerHour, 'f', 2, 64), strconv.FormatFloat(c.inputPerM, 'f', 4, 64),
+				strconv.FormatFloat(c.perM, 'f', 4, 64))
 		}
 		tw.Flush()
 	}
@@ -710,17 +732,25 @@ type jsonReport struct {
 	KVBytesPerToken  int64           `json:"kv_bytes_per_token"`
 	AdapterParams    int64           `json:"adapter_params"`
 	DataParallel     int             `json:"data_parallel"`
-	CostPerMillion   []jsonCost      `json:"cost_per_million_tokens"`
+	// The expected counterparts of the bounds above (sizing.Result).
+	ExpectedDecode     *float64   `json:"expected_decode_tokens_per_s"`
+	ExpectedTTFT       *float64   `json:"expected_ttft_seconds"`
+	ExpectedThroughput *float64   `json:"expected_throughput_tokens_per_s"`
+	Concurrency        int        `json:"concurrency"`
+	CostPerMillion     []jsonCost `json:"cost_per_million_tokens"`
 }
 
-// jsonCost is one offer's cost per million output tokens.
+// jsonCost is one offer's cost per million output tokens (usd_per_million_tokens)
+// and prompt tokens, on the instances that serve the concurrency.
 type jsonCost struct {
 	Offer      string  `json:"offer"`
 	GPU        string  `json:"gpu"`
 	GPUs       int     `json:"gpus"`
+	Instances  int     `json:"instances"`
 	Replicas   int     `json:"replicas"`
 	USDPerHour float64 `json:"usd_per_hour"`
 	USD        float64 `json:"usd_per_million_tokens"`
+	USDInput   float64 `json:"usd_per_million_input_tokens"`
 }
 
 func (r report) toJSON() jsonReport {
@@ -769,6 +799,8 @@ func (r report) toJSON() jsonReport {
 		ttft, tput, per := sig(r.res.TTFTSeconds), sig(r.res.ThroughputTokensPerSec), sig(r.res.TokensPerSecPerGPU)
 		cb := r.res.DecodeComputeBound
 		out.TTFTSeconds, out.ThroughputPerS, out.PerGPUPerS, out.DecodeCompute = &ttft, &tput, &per, &cb
+		ed, et, etp := sig(r.res.ExpectedDecode), sig(r.res.ExpectedTTFT), sig(r.res.ExpectedThroughput)
+		out.ExpectedDecode, out.ExpectedTTFT, out.ExpectedThroughput = &ed, &et, &etp
 	}
 	for _, mg := range r.mins {
 		if mg.n > 0 {
@@ -778,10 +810,11 @@ func (r report) toJSON() jsonReport {
 			out.MinGPUs[mg.gpu.ID] = nil
 		}
 	}
+	out.Concurrency = r.cfg.concurrency
 	out.CostPerMillion = []jsonCost{}
 	for _, c := range r.costs {
 		out.CostPerMillion = append(out.CostPerMillion, jsonCost{Offer: c.offer.ID, GPU: c.offer.GPU, GPUs: c.offer.GPUs,
-			Replicas: c.replicas, USDPerHour: c.offer.PerHour, USD: sig(c.perM)})
+			Instances: c.instances, Replicas: c.replicas, USDPerHour: c.offer.PerHour, USD: sig(c.perM), USDInput: sig(c.inputPerM)})
 	}
 	return out
 }

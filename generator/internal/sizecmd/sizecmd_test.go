@@ -118,9 +118,9 @@ func TestText(t *testing.T) {
 			"Fits on GeForce RTX 4090: yes (22.80 GiB usable of 24.00 GiB)",
 			// 1.008e12 B/s over the weights without the input embedding
 			// table (15.0e9 B) and the KV cache (0.54e9 B).
-			"Decode:    64.8 tokens/s for the batch of one replica (memory-bandwidth bound; roofline upper bound)",
+			"tokens/s expected for the batch of one replica, at most 64.8 (roofline, memory-bandwidth bound)",
 			// 6.16e13 FLOPs at 165.2e12 FLOP/s.
-			"First token: at least 372.7 ms for a 4096-token prompt (roofline lower bound)",
+			"expected for a 4096-token prompt, at least 372.7 ms (roofline)",
 			"Minimum GPUs (powers of two up to 4096; TP ≤ 8 within a node):",
 			"rtx-4090 GeForce RTX 4090 1",
 		}},
@@ -294,14 +294,16 @@ func TestJSONShape(t *testing.T) {
 	}
 }
 
-// TestCostPerMillion checks the cost rows of an inference run: an
-// instance runs as many replicas as it holds (eight 1-GPU replicas on the
-// 8-GPU H100 instance cost per token what one does on the 1-GPU one, the
-// tie going to the lower id), an instance smaller than the layout is left
-// out (the T4: bf16 Llama 3 8B needs two), and the cost is the hourly
-// price over the tokens of an hour at the decode bound that -gpu reports.
+// TestCostPerMillion checks the cost rows of an inference run
+// (sizing.Job.Plan at -concurrency): an instance runs as many replicas of
+// the serving layout as it holds (eight 1-GPU replicas on the 8-GPU H100
+// instance cost per token what one does on the 1-GPU one; the tie goes to
+// the smaller instance), a GPU whose serving layout needs more GPUs than
+// its instance has spans instances only in whole tensor-parallel groups,
+// and the cost is the hourly price over an hour's tokens at the expected
+// decode speed, which -batch 32 reports.
 func TestCostPerMillion(t *testing.T) {
-	code, out, errOut := run("-model", "llama-3-8b", "-gpu", "h100-sxm5-80gb", "-json")
+	code, out, errOut := run("-model", "llama-3-8b", "-gpu", "h100-sxm5-80gb", "-batch", "32", "-concurrency", "32", "-json")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -313,15 +315,22 @@ func TestCostPerMillion(t *testing.T) {
 	for _, c := range r.CostPerMillion {
 		got = append(got, c.Offer+" ×"+strconv.Itoa(c.Replicas))
 	}
-	// The RTX 4090 at 0.35 USD per GPU-hour decodes a third as fast as the
-	// H100 at 2: cheaper per token.
-	if strings.Join(got, ", ") != "cloud-d/4090x2 ×2, cloud-a/h100x8 ×8, cloud-b/h100x1 ×1" {
+	// 32 sequences of 4,096 tokens take the RTX 4090's 24 GiB twice over
+	// (two GPUs, one replica) but still cost less per token than the H100
+	// at 2 USD an hour.
+	if strings.Join(got, ", ") != "cloud-d/4090x2 ×1, cloud-b/h100x1 ×1, cloud-a/h100x8 ×8" {
 		t.Fatalf("rows %v", got)
 	}
-	want := 2 / (*r.DecodeTokensPerS * 3600) * 1e6
+	if r.Concurrency != 32 || r.ExpectedDecode == nil || !(*r.ExpectedDecode > 0) {
+		t.Fatalf("concurrency %d, expected decode %v", r.Concurrency, r.ExpectedDecode)
+	}
+	want := 2 / (*r.ExpectedDecode * 3600) * 1e6
 	for _, c := range r.CostPerMillion[1:] {
 		if math.Abs(c.USD/want-1) > 1e-5 { // sig rounds to 6 digits
 			t.Errorf("%s: %v USD per million tokens, want %v", c.Offer, c.USD, want)
+		}
+		if !(c.USDInput > 0 && c.USDInput < c.USD) {
+			t.Errorf("%s: %v USD per million input tokens, want a figure below the output's %v (prefill is batched)", c.Offer, c.USDInput, c.USD)
 		}
 	}
 	// Training has no cost rows; the text report lists the offers.
