@@ -15,7 +15,8 @@ import (
 // TestOverlayBadges builds the fixture with testdata/overlay-example and
 // checks that what the page scripts render marks a team's price as the
 // server-rendered tables do (badge, public price beside it): the
-// calculator's cheapest fitting offers and cost per token, the instance
+// calculator's offers of the chosen GPU, cheapest alternatives and cost
+// per token, the instance
 // comparison and the TCO lines.
 func TestOverlayBadges(t *testing.T) {
 	t.Parallel()
@@ -57,10 +58,14 @@ func TestOverlayBadges(t *testing.T) {
 	b.Navigate("calculator/?model=tiny-7b&workload=inference&gpus=1")
 	b.WaitReady(`#calc[data-ready="true"]`)
 	var got []string
+	// The chosen GPU's offers (Alpha 80GB: the contract and the spot
+	// discount), then the cheapest other GPU (the team's internal pool).
+	b.Eval(marks+`("#offers tbody")`, &got)
+	want("calculator, offers of the chosen GPU", got, "contract: contract price, valid until 2027-03-31 | public price 40.00 USD", "discount: 20% discount | public price 16.00 USD")
 	b.Eval(marks+`("#cheapest tbody")`, &got)
-	want("calculator, cheapest fitting offer", got, "internal: internal cost | ", "discount: 20% discount | public price 16.00 USD")
+	want("calculator, cheapest fitting alternative", got, "internal: internal cost | ")
 	b.Eval(marks+`("#pertoken tbody")`, &got)
-	want("calculator, cost per token", got, "contract: contract price, valid until 2027-03-31 | public price 40.00 USD", "internal: internal cost | ")
+	want("calculator, cost per token", got, "contract: contract price, valid until 2027-03-31 | public price 40.00 USD")
 
 	b.Navigate("compare/instances/?o=acme/alpha-8x&o=team-pool/pool-beta")
 	b.Poll(`!!document.querySelector("#instances-out table")`, `document.getElementById("instances-out").textContent`)
