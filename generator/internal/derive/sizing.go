@@ -99,15 +99,16 @@ func ServingInput(m sizing.Model, batch int) sizing.Input {
 }
 
 // Serving is a preset's inference speed and cost on one GPU model: the
-// roofline bounds of the engine (see the methodology page), at the
-// smallest layout that holds the model.
+// engine's expected speeds (the roofline bounds at the efficiencies fitted
+// to published measurements; see the methodology page), at the smallest
+// layout that holds the model. The calculator shows the same figures.
 type Serving struct {
 	GPU *catalog.GPU
-	// Latency is batch 1: Result.DecodeTokensPerSec is one stream's decode
-	// speed, Result.TTFTSeconds the time to first token of a ServePrompt
+	// Latency is batch 1: Result.ExpectedDecode is one stream's decode
+	// speed, Result.ExpectedTTFT the time to first token of a ServePrompt
 	// prompt; N GPUs.
 	Latency sizing.Fit
-	// Batch is batch ServeBatch: Result.TokensPerSecPerGPU is the decode
+	// Batch is batch ServeBatch: Result.ExpectedPerGPU is the decode
 	// throughput per GPU.
 	Batch sizing.Fit
 	// Cost is the cost per million output tokens at batch ServeBatch on
@@ -120,16 +121,16 @@ type Serving struct {
 
 // Decode is one stream's decode speed (batch 1), as the pages show it.
 func (s Serving) Decode() sizing.Quantity {
-	return sizing.RateQuantity(s.Latency.Result.DecodeTokensPerSec)
+	return sizing.RateQuantity(s.Latency.Result.ExpectedDecode)
 }
 
 // TTFT is the time to first token of a ServePrompt prompt at batch 1.
-func (s Serving) TTFT() sizing.Quantity { return sizing.LatencyQuantity(s.Latency.Result.TTFTSeconds) }
+func (s Serving) TTFT() sizing.Quantity { return sizing.LatencyQuantity(s.Latency.Result.ExpectedTTFT) }
 
 // PerGPU is the decode throughput per GPU at batch ServeBatch ("–" when
 // the batch does not fit).
 func (s Serving) PerGPU() sizing.Quantity {
-	return sizing.RateQuantity(s.Batch.Result.TokensPerSecPerGPU)
+	return sizing.RateQuantity(s.Batch.Result.ExpectedPerGPU)
 }
 
 // serving computes a preset's Serving on g; ok is false when the model
@@ -179,7 +180,7 @@ func (d *Data) computeServing(m *catalog.Model, g *catalog.GPU) (Serving, bool) 
 			if !ok {
 				continue
 			}
-			c := sizing.CostPerMillionTokens(b.Result.DecodeTokensPerSec, b.N, o.GPUCount, price)
+			c := sizing.CostPerMillionTokens(b.Result.ExpectedDecode, b.N, o.GPUCount, price)
 			if c > 0 && (sv.Offer == nil || c < sv.Cost || (c == sv.Cost && o.ID < sv.Offer.ID)) {
 				sv.Cost, sv.Offer, sv.Price = c, o, price
 			}
@@ -198,7 +199,7 @@ func (d *Data) ModelServing(m *catalog.Model) []Serving {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Latency.Result.DecodeTokensPerSec, out[j].Latency.Result.DecodeTokensPerSec
+		a, b := out[i].Latency.Result.ExpectedDecode, out[j].Latency.Result.ExpectedDecode
 		if a != b {
 			return a > b
 		}
