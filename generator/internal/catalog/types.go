@@ -132,7 +132,7 @@ type GPU struct {
 	FP16Only        bool         `toml:"fp16_only" doc:"True when bf16_tflops holds FP16 (Volta, Turing, Ascend)."`
 	FP8TFLOPS       *float64     `toml:"fp8_tflops" doc:"Dense FP8 TFLOPS."`
 	INT8TOPS        *float64     `toml:"int8_tops" doc:"Dense INT8 TOPS."`
-	Precisions      []string     `toml:"precisions" doc:"The formats the GPU's matrix units compute natively (fp16, bf16, fp8, fp4, int8), from the vendor's architecture documentation in sources; absent: not recorded, and the calculator then excludes the GPU for no precision."`
+	Precisions      []string     `toml:"precisions" doc:"The formats the GPU computes matrix products in at full rate (fp16, bf16, fp8, fp4, int8): its tensor or matrix units, or, on GPUs without them, packed vector instructions (Pascal's fp16, its int8 dot product); from the vendor's architecture documentation in sources. [] records none. Absent: not recorded, and the calculator never excludes the GPU on precision."`
 	TDPW            *float64     `toml:"tdp_w" doc:"Thermal design power in watts."`
 	Notes           string       `toml:"notes" doc:"Shown on the GPU page; disagreements between sources go here."`
 	Interconnect    Interconnect `toml:"interconnect" doc:"How the GPU talks to its peers."`
