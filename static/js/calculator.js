@@ -272,7 +272,8 @@ import { money } from "./_shared.mjs";
     $("why").textContent = w;
     $("why").hidden = !w;
     const l = r.layout;
-    $("layout").textContent = msg("calc.layout", String(inp.gpus), String(l.tp), String(l.pp), String(l.dp)) +
+    // Not fitting, the headline gives the layout that holds the job.
+    $("layout").textContent = !r.fits ? "" : msg("calc.layout", String(inp.gpus), String(l.tp), String(l.pp), String(l.dp)) +
       (l.cp > 1 ? msg("calc.layout.cp", "", String(l.cp)) : "") + (l.auto ? msg("calc.layout.auto") : "");
     $("total").textContent = Q(t.totalPerGPU);
     $("usable").textContent = t.usableBytes ? Q(t.usableBytes) : "";
@@ -342,6 +343,20 @@ import { money } from "./_shared.mjs";
       pt.appendChild(tr);
     }
     $("pertoken-none").hidden = p.perToken.length > 0;
+    for (const sel of ["#offers", "#cheapest", "#pertoken"]) labelCells(sel);
+  }
+
+  // labelCells names each data cell after its column (data-l), as the
+  // page's template does: on a phone the offer tables are cards, where a
+  // figure without its column's name is a bare number.
+  function labelCells(sel) {
+    const t = document.querySelector(sel);
+    const heads = [...t.tHead.rows[0].cells].map((h) => h.textContent);
+    for (const tr of t.tBodies[0].rows) {
+      [...tr.cells].forEach((c, k) => {
+        if (c.tagName === "TD" && heads[k]) c.dataset.l = heads[k];
+      });
+    }
   }
 
   function update(push) {

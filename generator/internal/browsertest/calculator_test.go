@@ -484,6 +484,9 @@ func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, g
 	if auto {
 		layout += g.msg("calc.layout.auto")
 	}
+	if !fits {
+		layout = "" // the headline gives the layout that holds the job
+	}
 	bound := g.msg("calc.bound.memory")
 	if res.DecodeComputeBound {
 		bound = g.msg("calc.bound.compute")

@@ -43,10 +43,21 @@ var layoutViewports = []struct {
 // layoutExtraPages are page shapes sitePages does not pick: a search
 // results page, a guide with long inline code, the GPU index by price,
 // the instance comparison with three offers, a GPU page with every
-// optional offer column chosen. (A page of the full price list,
+// optional offer column chosen, and the calculator's answers to a 70B
+// QLoRA and a 70B serving case in both editions (drawn by the
+// WebAssembly engine from the query), guides and the methodology with
+// wide Markdown tables. (A page of the full price list,
 // /pricing/all/2/, is among sitePages.)
 var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "gpus/by-price/",
-	layoutInstancesPage, "gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd"}
+	layoutInstancesPage, "gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd",
+	calcQLoRA, "zh/" + calcQLoRA, calcServing, "zh/" + calcServing,
+	"guides/five-dimensions/", "zh/guides/five-dimensions/", "zh/methodology/"}
+
+// The calculator cases of layoutExtraPages.
+const (
+	calcQLoRA   = "calculator/?model=llama-3-1-70b&workload=qlora&gpu=a100-sxm4-80gb"
+	calcServing = "calculator/?model=llama-3-1-70b&workload=inference&gpu=h100-sxm5-80gb&prompt=1024"
+)
 
 // layoutInstancesPage is the instance comparison of three offers.
 const layoutInstancesPage = "compare/instances/?o=aws/p5-48xlarge&o=lambda/gpu-8x-h100-sxm5&o=runpod/1x-h100-sxm-community-cloud"
@@ -59,7 +70,14 @@ var layoutReady = map[string]string{
 	"search/?q=h100":    `document.querySelector("#search-page-results li")`,
 	layoutInstancesPage: `document.querySelector("#instances-out table")`,
 	"gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd": `document.getElementById("col-tpd").checked`,
+	calcQLoRA:           calcReady,
+	"zh/" + calcQLoRA:   calcReady,
+	calcServing:         calcReady,
+	"zh/" + calcServing: calcReady,
 }
+
+// calcReady is true once the calculator has drawn the engine's answer.
+const calcReady = `document.querySelector('#calc[data-ready="true"]')`
 
 // layoutJS checks the layout rules on the page as rendered and returns,
 // for each rule, the breaches found (a short description of each).
@@ -318,7 +336,8 @@ func setViewport(b *Browser, width, height int64, mobile bool) {
 
 // layoutScreens are the pages TestLayout saves screenshots of when
 // GPU_ATLAS_SCREENS names a directory.
-var layoutScreens = map[string]string{"gpus/h100-sxm5-80gb/": "gpu", "pricing/": "pricing", "charts/": "charts", "calculator/": "calculator"}
+var layoutScreens = map[string]string{"gpus/h100-sxm5-80gb/": "gpu", "pricing/": "pricing", "charts/": "charts", "calculator/": "calculator",
+	calcQLoRA: "calc-qlora-en", "zh/" + calcQLoRA: "calc-qlora-zh", calcServing: "calc-serve-en", "zh/" + calcServing: "calc-serve-zh"}
 
 // TestLayout checks the layout rules (layoutRuleHelp) on one page of every
 // path shape of the real site, at 390 px (a phone) and 1280 px, in the
@@ -327,7 +346,7 @@ var layoutScreens = map[string]string{"gpus/h100-sxm5-80gb/": "gpu", "pricing/":
 // With GPU_ATLAS_LAYOUT_REPORT=FILE it also writes the breach counts per
 // page, viewport, scheme and rule to FILE as JSON; with
 // GPU_ATLAS_SCREENS=DIR it saves full-page screenshots of layoutScreens in
-// the light scheme at both widths to DIR.
+// both schemes at both widths to DIR.
 func TestLayout(t *testing.T) {
 	t.Parallel()
 	base := Site(t)
@@ -403,8 +422,8 @@ func TestLayout(t *testing.T) {
 									t.Errorf("%s: %s", rule, s)
 								}
 							}
-							if shot := layoutScreens[p]; screens != "" && shot != "" && scheme == "light" {
-								file := filepath.Join(screens, shot+"-"+vp.Name+".png")
+							if shot := layoutScreens[p]; screens != "" && shot != "" {
+								file := filepath.Join(screens, shot+"-"+vp.Name+"-"+scheme+".png")
 								if err := b.Screenshot(file); err != nil {
 									t.Errorf("screenshot: %v", err)
 								}

@@ -21,8 +21,10 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -452,6 +454,7 @@ func converter(raw bool) goldmark.Markdown {
 	opts := []goldmark.Option{
 		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()), // {#id} after a heading: the same anchor in every edition
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(tableWrap{}, 100))),
 	}
 	if raw {
 		opts = append(opts, goldmark.WithRendererOptions(html.WithUnsafe()))

@@ -313,6 +313,11 @@ func calcText(tr translator, in sizing.Input, res sizing.Result, g sizing.GPU, c
 		layout += tr.fill("calc.layout.cp", "", itoa(res.CP))
 	}
 	layout += tr.fill("calc.layout.auto")
+	if !p.Fits {
+		// The headline gives the layout that holds the job; the one of
+		// the reader's GPU count would contradict it.
+		layout = ""
+	}
 	bound := tr.fill("calc.bound.memory")
 	if res.DecodeComputeBound {
 		bound = tr.fill("calc.bound.compute")
