@@ -337,7 +337,8 @@ func setViewport(b *Browser, width, height int64, mobile bool) {
 // layoutScreens are the pages TestLayout saves screenshots of when
 // GPU_ATLAS_SCREENS names a directory.
 var layoutScreens = map[string]string{"gpus/h100-sxm5-80gb/": "gpu", "pricing/": "pricing", "charts/": "charts", "calculator/": "calculator",
-	calcQLoRA: "calc-qlora-en", "zh/" + calcQLoRA: "calc-qlora-zh", calcServing: "calc-serve-en", "zh/" + calcServing: "calc-serve-zh"}
+	calcQLoRA: "calc-qlora-en", "zh/" + calcQLoRA: "calc-qlora-zh", calcServing: "calc-serve-en", "zh/" + calcServing: "calc-serve-zh",
+	"guides/five-dimensions/": "guide-tables-en", "zh/guides/five-dimensions/": "guide-tables-zh", "zh/methodology/": "methodology-zh"}
 
 // TestLayout checks the layout rules (layoutRuleHelp) on one page of every
 // path shape of the real site, at 390 px (a phone) and 1280 px, in the

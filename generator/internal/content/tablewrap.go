@@ -1,8 +1,8 @@
 package content
 
 import (
-	"bytes"
 	"html/template"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -39,37 +39,16 @@ func renderTable(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.W
 func tableName(n ast.Node, src []byte) string {
 	for p := n.PreviousSibling(); p != nil; p = p.PreviousSibling() {
 		if h, ok := p.(*ast.Heading); ok {
-			return plainText(h, src)
+			return headingText(h, src)
 		}
 	}
+	var cells []string
 	if h := n.FirstChild(); h != nil {
-		return plainText(h, src)
+		for c := h.FirstChild(); c != nil; c = c.NextSibling() {
+			if t := strings.TrimSpace(inlineText(c, src)); t != "" {
+				cells = append(cells, t)
+			}
+		}
 	}
-	return ""
-}
-
-// plainText is the text of n's inline descendants, cells separated by
-// spaces.
-func plainText(n ast.Node, src []byte) string {
-	var b bytes.Buffer
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch t := c.(type) {
-		case *ast.Text:
-			b.Write(t.Segment.Value(src))
-			if t.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(t.Value)
-		case *east.TableCell:
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	return string(bytes.TrimSpace(b.Bytes()))
+	return strings.Join(cells, " ")
 }

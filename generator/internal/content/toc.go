@@ -33,10 +33,14 @@ func headings(doc ast.Node, source []byte) []Heading {
 
 // headingText returns the text of a heading: what goldmark's renderer
 // writes for its inline content, less the tags, unescaped.
-func headingText(h *ast.Heading, source []byte) string {
+func headingText(h *ast.Heading, source []byte) string { return inlineText(h, source) }
+
+// inlineText is headingText for any block whose children are inlines (a
+// heading, a table cell).
+func inlineText(n ast.Node, source []byte) string {
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
-	writeText(w, h, source)
+	writeText(w, n, source)
 	_ = w.Flush()
 	return unescapeHTML.Replace(b.String())
 }

@@ -53,8 +53,8 @@ func TestPlanPrecisionOnCatalog(t *testing.T) {
 				if slices.Contains(tc.never, id) {
 					t.Errorf("%s weights: %s offered (%s), which cannot run them", tc.dtype, id, rows[oc.Offer].Offer.ID)
 				}
-				if p := job.GPUs[offers[oc.Offer].GPU].Precisions; p != "" && !job.GPUs[offers[oc.Offer].GPU].Runs(tc.dtype) {
-					t.Errorf("%s weights: %s offered with precisions %q", tc.dtype, id, p)
+				if g := job.GPUs[offers[oc.Offer].GPU]; !g.Runs(tc.dtype) {
+					t.Errorf("%s weights: %s offered with precisions %q", tc.dtype, id, g.Precisions)
 				}
 			}
 		}

@@ -5,15 +5,13 @@ import (
 	"testing"
 )
 
-// GPUs of the references below, as the catalog records them
+// GPUs of the references below besides v2_test.go's, as the catalog records them
 // (data/gpus/*.toml: memory, memory_bandwidth_gbs, bf16_tflops,
 // fp8_tflops, the NVLink/Infinity Fabric interconnect's bandwidth_gbs;
 // derive.SizingGPU converts them the same way).
 var (
 	a100sxm80 = GPU{ID: "a100-sxm4-80gb", MemoryBytes: 80 << 30, BandwidthBytesPerSec: 2039e9, DenseBF16FLOPS: 312e12, LinkBytesPerSec: 600e9}
-	h100sxm   = GPU{ID: "h100-sxm5-80gb", MemoryBytes: 80 << 30, BandwidthBytesPerSec: 3350e9, DenseBF16FLOPS: 989.4e12, DenseFP8FLOPS: 1978.9e12, LinkBytesPerSec: 900e9}
 	h100pcie  = GPU{ID: "h100-pcie-80gb", MemoryBytes: 80 << 30, BandwidthBytesPerSec: 2000e9, DenseBF16FLOPS: 756e12, DenseFP8FLOPS: 1513e12}
-	h20link   = GPU{ID: "h20-96gb", MemoryBytes: 96 << 30, BandwidthBytesPerSec: 4000e9, DenseBF16FLOPS: 148e12, DenseFP8FLOPS: 296e12, LinkBytesPerSec: 900e9}
 	l40s      = GPU{ID: "l40s", MemoryBytes: 48 << 30, BandwidthBytesPerSec: 864e9, DenseBF16FLOPS: 362.05e12, DenseFP8FLOPS: 733e12}
 	rtx3090   = GPU{ID: "rtx-3090", MemoryBytes: 24 << 30, BandwidthBytesPerSec: 936e9, DenseBF16FLOPS: 71e12}
 	rtx6000a  = GPU{ID: "rtx-6000-ada", MemoryBytes: 48 << 30, BandwidthBytesPerSec: 960e9, DenseBF16FLOPS: 364.2e12, DenseFP8FLOPS: 728.5e12}
@@ -62,26 +60,26 @@ var references = []reference{
 
 	// Qwen speed benchmark (qwen.readthedocs.io, "Speed Benchmark",
 	// Qwen3): SGLang on one H20, a 1-token prompt, 2048 generated tokens.
-	{name: "Qwen SGLang Qwen3-8B bf16 H20", m: qwen3_8b, g: h20link, tp: 1, ctx: 1025, kind: "decode", measured: 81.73, tol: 2.2},
-	{name: "Qwen SGLang Qwen3-8B fp8 H20", m: qwen3_8b, dtype: FP8, g: h20link, tp: 1, ctx: 1025, kind: "decode", measured: 150.25, tol: 2.2},
-	{name: "Qwen SGLang Qwen3-32B bf16 H20", m: qwen3_32b, g: h20link, tp: 1, ctx: 1025, kind: "decode", measured: 20.72, tol: 2.2},
+	{name: "Qwen SGLang Qwen3-8B bf16 H20", m: qwen3_8b, g: h20, tp: 1, ctx: 1025, kind: "decode", measured: 81.73, tol: 2.2},
+	{name: "Qwen SGLang Qwen3-8B fp8 H20", m: qwen3_8b, dtype: FP8, g: h20, tp: 1, ctx: 1025, kind: "decode", measured: 150.25, tol: 2.2},
+	{name: "Qwen SGLang Qwen3-32B bf16 H20", m: qwen3_32b, g: h20, tp: 1, ctx: 1025, kind: "decode", measured: 20.72, tol: 2.2},
 
 	// NVIDIA NIM LLM benchmarking (docs.nvidia.com/nim/benchmarking/llm/
 	// 1.0.0/performance): Llama-3.3-70B-Instruct, NIM 1.8.0, 2 × H100
 	// 80GB SXM, fp8, TP2, concurrency 1; 5000 input / 500 output tokens:
 	// inter-token latency 18.58 ms, TTFT 406.77 ms; 500 input: 47.77 ms.
-	{name: "NIM Llama-3.3-70B fp8 TP2 H100 decode", m: llama33_70b, dtype: FP8, kv: FP8, g: h100sxm, tp: 2, prompt: 5000, ctx: 5250, kind: "decode", measured: 1000 / 18.58},
-	{name: "NIM Llama-3.3-70B fp8 TP2 H100 TTFT 5000", m: llama33_70b, dtype: FP8, kv: FP8, g: h100sxm, tp: 2, prompt: 5000, ctx: 5000, kind: "ttft", measured: 0.40677},
-	{name: "NIM Llama-3.3-70B fp8 TP2 H100 TTFT 500", m: llama33_70b, dtype: FP8, kv: FP8, g: h100sxm, tp: 2, prompt: 500, ctx: 500, kind: "ttft", measured: 0.04777},
+	{name: "NIM Llama-3.3-70B fp8 TP2 H100 decode", m: llama33_70b, dtype: FP8, kv: FP8, g: h100, tp: 2, prompt: 5000, ctx: 5250, kind: "decode", measured: 1000 / 18.58},
+	{name: "NIM Llama-3.3-70B fp8 TP2 H100 TTFT 5000", m: llama33_70b, dtype: FP8, kv: FP8, g: h100, tp: 2, prompt: 5000, ctx: 5000, kind: "ttft", measured: 0.40677},
+	{name: "NIM Llama-3.3-70B fp8 TP2 H100 TTFT 500", m: llama33_70b, dtype: FP8, kv: FP8, g: h100, tp: 2, prompt: 500, ctx: 500, kind: "ttft", measured: 0.04777},
 
 	// TensorRT-LLM performance.md (github.com/NVIDIA/TensorRT-LLM at
 	// 138f96d4), "Low Latency" (v0.5, batch 1, first-token latency) with
 	// Llama-2-7b and Llama-2-70b engines; H100 and L40S in FP8 with an FP8
 	// KV cache, A100 in FP16.
-	{name: "TRT-LLM Llama-2-7B fp8 H100 TTFT 128", m: llama2_7b, dtype: FP8, kv: FP8, g: h100sxm, tp: 1, prompt: 128, ctx: 128, kind: "ttft", measured: 0.007},
-	{name: "TRT-LLM Llama-2-7B fp8 H100 TTFT 2048", m: llama2_7b, dtype: FP8, kv: FP8, g: h100sxm, tp: 1, prompt: 2048, ctx: 2048, kind: "ttft", measured: 0.036},
-	{name: "TRT-LLM Llama-2-70B fp8 TP4 H100 TTFT 128", m: llama2_70b, dtype: FP8, kv: FP8, g: h100sxm, tp: 4, prompt: 128, ctx: 128, kind: "ttft", measured: 0.026},
-	{name: "TRT-LLM Llama-2-70B fp8 TP4 H100 TTFT 2048", m: llama2_70b, dtype: FP8, kv: FP8, g: h100sxm, tp: 4, prompt: 2048, ctx: 2048, kind: "ttft", measured: 0.109},
+	{name: "TRT-LLM Llama-2-7B fp8 H100 TTFT 128", m: llama2_7b, dtype: FP8, kv: FP8, g: h100, tp: 1, prompt: 128, ctx: 128, kind: "ttft", measured: 0.007},
+	{name: "TRT-LLM Llama-2-7B fp8 H100 TTFT 2048", m: llama2_7b, dtype: FP8, kv: FP8, g: h100, tp: 1, prompt: 2048, ctx: 2048, kind: "ttft", measured: 0.036},
+	{name: "TRT-LLM Llama-2-70B fp8 TP4 H100 TTFT 128", m: llama2_70b, dtype: FP8, kv: FP8, g: h100, tp: 4, prompt: 128, ctx: 128, kind: "ttft", measured: 0.026},
+	{name: "TRT-LLM Llama-2-70B fp8 TP4 H100 TTFT 2048", m: llama2_70b, dtype: FP8, kv: FP8, g: h100, tp: 4, prompt: 2048, ctx: 2048, kind: "ttft", measured: 0.109},
 	{name: "TRT-LLM Llama-2-7B fp8 L40S TTFT 128", m: llama2_7b, dtype: FP8, kv: FP8, g: l40s, tp: 1, prompt: 128, ctx: 128, kind: "ttft", measured: 0.014},
 	{name: "TRT-LLM Llama-2-7B fp8 L40S TTFT 2048", m: llama2_7b, dtype: FP8, kv: FP8, g: l40s, tp: 1, prompt: 2048, ctx: 2048, kind: "ttft", measured: 0.073},
 	{name: "TRT-LLM Llama-2-7B fp16 A100 TTFT 128", m: llama2_7b, dtype: FP16, g: a100sxm80, tp: 1, prompt: 128, ctx: 128, kind: "ttft", measured: 0.016},
@@ -90,7 +88,7 @@ var references = []reference{
 	{name: "TRT-LLM Llama-2-70B fp16 TP4 A100 TTFT 2048", m: llama2_70b, dtype: FP16, g: a100sxm80, tp: 4, prompt: 2048, ctx: 2048, kind: "ttft", measured: 0.377},
 	// The same file, "Peak Throughput" (v0.6.1; L40S v0.5): generated
 	// tokens/s per GPU at large batch, 128 input and 2048 output tokens.
-	{name: "TRT-LLM Llama-2-7B fp8 H100 batch 112", m: llama2_7b, dtype: FP8, kv: FP8, g: h100sxm, tp: 1, batch: 112, prompt: 128, ctx: 1152, kind: "throughput", measured: 6818},
+	{name: "TRT-LLM Llama-2-7B fp8 H100 batch 112", m: llama2_7b, dtype: FP8, kv: FP8, g: h100, tp: 1, batch: 112, prompt: 128, ctx: 1152, kind: "throughput", measured: 6818},
 	{name: "TRT-LLM Llama-2-7B fp8 L40S batch 64", m: llama2_7b, dtype: FP8, kv: FP8, g: l40s, tp: 1, batch: 64, prompt: 128, ctx: 1152, kind: "throughput", measured: 1622},
 	{name: "TRT-LLM Llama-2-7B fp16 A100 batch 60", m: llama2_7b, dtype: FP16, g: a100sxm80, tp: 1, batch: 60, prompt: 128, ctx: 1152, kind: "throughput", measured: 1928},
 

@@ -44,8 +44,8 @@ var (
 
 // GPUs of the measurements, from the catalog (data/gpus/*.toml).
 var (
-	h20     = GPU{ID: "h20-96gb", MemoryBytes: 96 << 30, BandwidthBytesPerSec: 4000e9, DenseBF16FLOPS: 148e12, DenseFP8FLOPS: 296e12}
-	h100    = GPU{ID: "h100-sxm5-80gb", MemoryBytes: 80 << 30, BandwidthBytesPerSec: 3350e9, DenseBF16FLOPS: 989.4e12, DenseFP8FLOPS: 1978.9e12}
+	h20     = GPU{ID: "h20-96gb", MemoryBytes: 96 << 30, BandwidthBytesPerSec: 4000e9, DenseBF16FLOPS: 148e12, DenseFP8FLOPS: 296e12, LinkBytesPerSec: 900e9}
+	h100    = GPU{ID: "h100-sxm5-80gb", MemoryBytes: 80 << 30, BandwidthBytesPerSec: 3350e9, DenseBF16FLOPS: 989.4e12, DenseFP8FLOPS: 1978.9e12, LinkBytesPerSec: 900e9}
 	rtx4090 = GPU{ID: "rtx-4090", MemoryBytes: 24 << 30, BandwidthBytesPerSec: 1008e9, DenseBF16FLOPS: 165.2e12, DenseFP8FLOPS: 330.3e12}
 	a6000   = GPU{ID: "rtx-a6000", MemoryBytes: 48 << 30, BandwidthBytesPerSec: 768e9, DenseBF16FLOPS: 154.8e12}
 )
