@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -34,6 +33,15 @@ type ExtraCost struct {
 	Price    *float64 `toml:"price" doc:"The charge per unit (egress may give tiers instead)."`
 	Unit     string   `toml:"unit" doc:"egress: gb or gib; public-ipv4: hour or month; block-storage: gb-month, gib-month, gb-hour or gib-hour; stopped-instance: hour, month or gb-month."`
 	Tiers    []Tier   `toml:"tiers" doc:"Egress volume tiers per month, in order; the last has no up_to_gb."`
+	// Applies is, for a public-ipv4 entry, when the charge applies:
+	// "bound" (the address is attached to a running instance) or "idle"
+	// (unattached, or its instance stopped); empty: either way.
+	Applies string `toml:"applies" doc:"public-ipv4 only: bound (the charge while the address is attached to a running instance) or idle (unattached, or its instance stopped); absent: either way."`
+	// FreeGB is, for egress and block storage priced flat, the monthly
+	// volume (in the entry's unit, GB or GiB) the provider does not charge
+	// for; the price applies to the volume above it. Tiered egress gives
+	// a free volume as a first tier priced 0.
+	FreeGB *float64 `toml:"free_gb" doc:"egress and block-storage priced flat only: the volume per month (in the entry's unit, GB or GiB) that is free; the price applies above it. With tiers, make the free volume a first tier priced 0."`
 	// ComputeBilled says, for a stopped-instance entry, whether the
 	// instance's hourly price is still charged while it is stopped.
 	ComputeBilled *bool     `toml:"compute_billed" doc:"stopped-instance only: whether the instance price is still charged while it is stopped."`
@@ -98,11 +106,18 @@ func (p *Provider) CostHistory(k CostKey) []ExtraCost {
 // else the first naming no region. region "" asks for an all-regions
 // entry only.
 func (p *Provider) CostFor(kind, region string) (ExtraCost, bool) {
+	return p.CostWhen(kind, "", region)
+}
+
+// CostWhen is CostFor among the entries that apply in a condition
+// (ExtraCost.Applies): those naming it and those naming none. applies ""
+// accepts every entry.
+func (p *Provider) CostWhen(kind, applies, region string) (ExtraCost, bool) {
 	var all *ExtraCost
 	cur := p.CurrentCosts()
 	for i := range cur {
 		e := &cur[i]
-		if e.Kind != kind {
+		if e.Kind != kind || (applies != "" && e.Applies != "" && e.Applies != applies) {
 			continue
 		}
 		if region != "" && e.Region == region {
@@ -116,65 +131,6 @@ func (p *Provider) CostFor(kind, region string) (ExtraCost, bool) {
 		return *all, true
 	}
 	return ExtraCost{}, false
-}
-
-// gibPerGB is how many GiB one GB (10^9 bytes) is.
-const gibPerGB = 1e9 / (1 << 30)
-
-// Amount returns the charge for qty in the entry's currency: GB moved out
-// for egress (tiers applied to the monthly volume), addresses kept for a
-// month (730 hours) for public-ipv4, GB kept for a month for
-// block-storage. qty is in GB (10^9 bytes); entries priced per GiB are
-// converted. It returns false when the entry has no price to apply (a
-// stopped-instance entry, or no price and no tiers).
-func (e ExtraCost) Amount(qty float64) (float64, bool) {
-	switch e.Kind {
-	case "egress":
-		vol := qty
-		if e.Unit == "gib" {
-			vol = qty * gibPerGB
-		}
-		if len(e.Tiers) > 0 {
-			total, below := 0.0, 0.0
-			for _, t := range e.Tiers {
-				upper := math.Inf(1)
-				if t.UpToGB != nil {
-					upper = *t.UpToGB
-				}
-				if vol > below {
-					total += (min(vol, upper) - below) * t.Price
-				}
-				below = upper
-			}
-			return total, true
-		}
-		if e.Price == nil {
-			return 0, false
-		}
-		return vol * *e.Price, true
-	case "public-ipv4":
-		if e.Price == nil {
-			return 0, false
-		}
-		if e.Unit == "month" {
-			return qty * *e.Price, true
-		}
-		return qty * 730 * *e.Price, true
-	case "block-storage":
-		if e.Price == nil {
-			return 0, false
-		}
-		switch e.Unit {
-		case "gib-month":
-			return qty * gibPerGB * *e.Price, true
-		case "gb-hour":
-			return qty * 730 * *e.Price, true
-		case "gib-hour":
-			return qty * gibPerGB * 730 * *e.Price, true
-		}
-		return qty * *e.Price, true
-	}
-	return 0, false
 }
 
 // checkExtraCosts validates a provider's [[extra_costs]] entries; the
@@ -235,6 +191,23 @@ func checkExtraCosts(c checker, p *Provider) {
 		}
 		if e.Kind != "egress" && len(e.Tiers) > 0 {
 			c.errorf(pre+".tiers", "tiers are for egress entries only")
+		}
+		if c.has(pre + ".applies") {
+			if e.Kind != "public-ipv4" {
+				c.errorf(pre+".applies", "applies is for public-ipv4 entries only (bound or idle addresses)")
+			} else {
+				c.oneOf(pre+".applies", e.Applies, AddressStates()...)
+			}
+		}
+		if e.FreeGB != nil {
+			switch {
+			case e.Kind != "egress" && e.Kind != "block-storage":
+				c.errorf(pre+".free_gb", "free_gb is for egress and block-storage entries only")
+			case *e.FreeGB < 0:
+				c.errorf(pre+".free_gb", "free_gb must not be negative, got %v", *e.FreeGB)
+			case len(e.Tiers) > 0:
+				c.errorf(pre+".free_gb", "with tiers, give the free volume as the first tier (up_to_gb = %v, price = 0) instead of free_gb", *e.FreeGB)
+			}
 		}
 		if e.Kind != "stopped-instance" && e.ComputeBilled != nil {
 			c.errorf(pre+".compute_billed", "compute_billed is for stopped-instance entries only")

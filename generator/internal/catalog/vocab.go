@@ -104,6 +104,11 @@ func ExtraCostKinds() []string {
 	return []string{"egress", "public-ipv4", "block-storage", "stopped-instance"}
 }
 
+// AddressStates returns the conditions a public-ipv4 charge may apply in:
+// bound (attached to a running instance) and idle (unattached, or its
+// instance stopped).
+func AddressStates() []string { return []string{"bound", "idle"} }
+
 // ExtraCostUnits returns the units an extra_costs entry of a kind may be
 // priced per: egress per GB (or GiB) moved out to the internet, a public
 // IPv4 address per hour or month, block storage per GB-month, GiB-month,

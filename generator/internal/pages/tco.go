@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"math"
 	"strconv"
 	"strings"
 
@@ -49,30 +48,17 @@ type tcoOffer struct {
 	Label    string    `json:"label"`
 	Currency string    `json:"currency"`
 	Region   string    `json:"region"` // the region text shown ("" when none)
-	Lines    []tcoLine `json:"lines"`
-	Inc      string    `json:"inc"`
-	Min      int       `json:"min"`
-	// Hidden-cost rates in the offer's currency; absent when the provider
-	// data records none. Storage is per GB-month, IP per address-month,
-	// egress a list of [upper bound in GB or null, price per GB] tiers.
-	Storage *float64      `json:"storage,omitempty"`
-	Egress  [][2]*float64 `json:"egress,omitempty"`
-	IP      *float64      `json:"ip,omitempty"`
-	Costs   []string      `json:"costs"`
-	Stopped string        `json:"stopped"`
+	// The arithmetic's data: price lines, billing increment, hidden-cost
+	// rates in the offer's currency (a rate not recorded is absent);
+	// Labels name the lines, in their order.
+	derive.TCOScript
+	Labels []string `json:"labels"`
+	Costs   []string `json:"costs"`
+	Stopped string   `json:"stopped"`
 	// StoppedNote is the data's note on a stopped instance and NoteLang
 	// its language when it is not the edition's ("en" on a Chinese page).
 	StoppedNote string `json:"stoppedNote,omitempty"`
 	NoteLang    string `json:"noteLang,omitempty"`
-}
-
-type tcoLine struct {
-	Label     string  `json:"label"`
-	Billing   string  `json:"billing"`
-	Term      int     `json:"term"` // committed: months; 0 for a prepaid day or week
-	Price     float64 `json:"price"`
-	Hourly    float64 `json:"hourly"`
-	UnitHours float64 `json:"unitHours"`
 }
 
 // tcoText is the page script's strings, from the UI-string catalog:
@@ -87,6 +73,11 @@ type tcoText struct {
 	MissingName map[string]string `json:"missingName"`
 	List        string            `json:"list"`
 	Sep         string            `json:"sep"` // between sentences
+	// ExtrasMissing (a format: the amount), ExtrasNone and AtLeast (a
+	// format: the total) mark figures that leave out a cost not recorded.
+	ExtrasMissing string `json:"extrasMissing"`
+	ExtrasNone    string `json:"extrasNone"`
+	AtLeast       string `json:"atLeast"`
 }
 
 // tcoLabel names a TCO line: the billing mode, a commitment's term,
@@ -136,6 +127,9 @@ func (s *Edition) regionText(o *catalog.Offer, region string) string {
 func (s *Edition) costText(c derive.TCOCost) string {
 	t := s.r.T
 	name := t("tco.cost." + c.Kind)
+	if c.Applies != "" {
+		name = t("tco.cost." + c.Kind + "." + c.Applies)
+	}
 	if c.Legacy {
 		return s.r.Text("tco.cost.legacy", name)
 	}
@@ -205,26 +199,11 @@ func (s *Edition) tcoPage() {
 	data := map[string]tcoOffer{}
 	for _, o := range s.cat.Offers {
 		region := derive.TCODefaultRegion(o)
-		// The rates: a month of one unit of each, priced as derive.TCO does.
-		rates := derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1}, &s.cat.FX)
 		t := tcoOffer{Label: s.r.Text("offer.label", o.Provider.LocalName(s.r.Lang()), o.Instance, o.GPUCount, o.GPU.Name),
-			Currency: o.Currency, Region: s.regionText(o, region), Inc: o.Provider.Billing.Increment, Costs: []string{}}
-		if o.Provider.Billing.MinimumSeconds != nil {
-			t.Min = *o.Provider.Billing.MinimumSeconds
-		}
-		for _, c := range rates.Costs {
-			v := c.Amount
-			switch c.Kind {
-			case "block-storage":
-				t.Storage = &v
-			case "public-ipv4":
-				t.IP = &v
-			}
-		}
-		t.Egress = s.egressTiers(o, region)
+			Currency: o.Currency, Region: s.regionText(o, region), TCOScript: derive.TCOScriptIn(o, region, &s.cat.FX), Labels: []string{}, Costs: []string{}}
 		full := derive.TCOIn(o, region, in, &s.cat.FX)
 		for _, l := range full.Lines {
-			t.Lines = append(t.Lines, tcoLine{Label: s.tcoLineLabel(l, o), Billing: l.Billing, Term: l.TermMonths, Price: l.Price, Hourly: l.Hourly, UnitHours: catalog.UnitHours(l.Unit)})
+			t.Labels = append(t.Labels, s.tcoLineLabel(l, o))
 		}
 		for _, c := range derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
 			t.Costs = append(t.Costs, s.costText(c))
@@ -239,6 +218,7 @@ func (s *Edition) tcoPage() {
 	}
 	tr := s.r.T
 	text := tcoText{Caption: tr("tco.caption"), BreakEven: tr("tco.breakeven"), NoBreakEven: tr("tco.nobreakeven"), Missing: tr("tco.missing"), List: tr("punct.list"), Sep: tr("punct.sp"),
+		ExtrasMissing: tr("tco.extras.missing"), ExtrasNone: tr("tco.extras.none"), AtLeast: tr("tco.total.atleast"),
 		MissingName: map[string]string{"storage": tr("tco.missing.storage"), "egress": tr("tco.missing.egress"), "public IP": tr("tco.missing.ip")}}
 	b, _ := json.Marshal(map[string]any{"offers": data, "text": text})
 	res := derive.TCO(def, in, &s.cat.FX)
@@ -266,48 +246,4 @@ func hasBreakEven(r derive.TCOResult) bool {
 		}
 	}
 	return false
-}
-
-// egressTiers returns the egress charge of the offer's region as tiers in
-// GB with prices per GB in the offer's currency, or nil when none is
-// recorded. A flat price is one unbounded tier.
-func (s *Edition) egressTiers(o *catalog.Offer, region string) [][2]*float64 {
-	p := o.Provider
-	costRegion := region
-	if costRegion == "" && len(o.Regions) > 0 {
-		costRegion = o.Regions[0]
-	}
-	conv := func(v float64, cur string) (float64, bool) { return s.cat.FX.Convert(v, cur, o.Currency) }
-	if e, ok := p.CostFor("egress", costRegion); ok && (e.Price != nil || len(e.Tiers) > 0) {
-		// Bounds and prices per GB: a GiB tier bound b is b / (GiB per GB)
-		// GB, a price per GiB x (GiB per GB) per GB.
-		scale := 1.0
-		if e.Unit == "gib" {
-			scale = 1e9 / (1 << 30)
-		}
-		tiers := e.Tiers
-		if len(tiers) == 0 {
-			tiers = []catalog.Tier{{Price: *e.Price}}
-		}
-		var out [][2]*float64
-		for _, t := range tiers {
-			price, ok := conv(t.Price*scale, e.Currency)
-			if !ok {
-				return nil
-			}
-			var bound *float64
-			if t.UpToGB != nil {
-				b := *t.UpToGB / scale
-				bound = &b
-			}
-			out = append(out, [2]*float64{bound, &price})
-		}
-		return out
-	}
-	if h := p.HiddenCosts; h != nil && h.EgressPerGB != nil {
-		if v, ok := conv(*h.EgressPerGB, h.Currency); ok && !math.IsNaN(v) {
-			return [][2]*float64{{nil, &v}}
-		}
-	}
-	return nil
 }
