@@ -45,14 +45,14 @@ type TCOLineView struct {
 // tcoOffer is one offer in the page's JSON: the prices of its default
 // region and the hidden-cost rates converted into its currency.
 type tcoOffer struct {
-	Label    string    `json:"label"`
-	Currency string    `json:"currency"`
-	Region   string    `json:"region"` // the region text shown ("" when none)
+	Label    string `json:"label"`
+	Currency string `json:"currency"`
+	Region   string `json:"region"` // the region text shown ("" when none)
 	// The arithmetic's data: price lines, billing increment, hidden-cost
 	// rates in the offer's currency (a rate not recorded is absent);
 	// Labels name the lines, in their order.
 	derive.TCOScript
-	Labels []string `json:"labels"`
+	Labels  []string `json:"labels"`
 	Costs   []string `json:"costs"`
 	Stopped string   `json:"stopped"`
 	// StoppedNote is the data's note on a stopped instance and NoteLang
