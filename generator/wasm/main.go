@@ -460,7 +460,7 @@ const (
 	shapeNoGPU   = `"fits":null,"runs":null,"usableBytes":null,`
 	shapeFigures = `"totalPerGPU":#,"pagedOut":#,"trainFLOPs":#,"trainSeconds":#,"prefillFLOPs":#,"ttft":#,"decode":#,` +
 		`"throughput":#,"perGPU":#,"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,"largest":$,` +
-		`"expected":{"decode":#,"ttft":#,"throughput":#,"perGPU":#,"prefill":#},"concurrency":#,` +
+		`"expected":{"decode":#,"ttft":#,"throughput":#,"perGPU":#,"prefill":#},"concurrency":#,"speedGPUs":#,` +
 		`"layout":{"tp":#,"pp":#,"cp":#,"dp":#,"auto":?},"text":{`
 	shapeTextGPU = `"usableBytes":%g,`
 	shapeText    = `"breakdown":{"weights":%g,"kvCache":%g,"activations":%g,"gradients":%g,"optimizer":%g,` +
@@ -502,24 +502,32 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 		shape = shapeBreakdown + shapeGPU + shapeFigures + shapeTextGPU
 		nums = append(nums, fits, runs, usable[0])
 	}
+	// Speeds and training time are those of the layout that holds the
+	// job when in.GPUs do not (pages.SpeedAt's rule).
+	sp, speedGPUs := res, in.GPUs
+	if gpu != nil && !sizing.Fits(res, *gpu) {
+		if f, ok := sizing.MinFit(in, *gpu); ok {
+			sp, speedGPUs = f.Result, f.N
+		}
+	}
 	compute, automatic := 0.0, 0.0
-	if res.DecodeComputeBound {
+	if sp.DecodeComputeBound {
 		compute = 1
 	}
 	if auto {
 		automatic = 1
 	}
-	nums = append(nums, float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, res.TrainSeconds,
-		res.PrefillFLOPs, res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec, res.TokensPerSecPerGPU,
+	nums = append(nums, float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, sp.TrainSeconds,
+		res.PrefillFLOPs, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec, sp.TokensPerSecPerGPU,
 		float64(res.KVBytesPerToken), float64(res.AdapterParams), compute,
-		res.ExpectedDecode, res.ExpectedTTFT, res.ExpectedThroughput, res.ExpectedPerGPU, res.PrefillTokensPerSec,
-		float64(req.concurrency),
+		sp.ExpectedDecode, sp.ExpectedTTFT, sp.ExpectedThroughput, sp.ExpectedPerGPU, sp.PrefillTokensPerSec,
+		float64(req.concurrency), float64(speedGPUs),
 		float64(res.TP), float64(res.PP), float64(res.CP), float64(res.DataParallel), automatic)
 	// Every figure also as display text (the "text" object), formatted by
 	// the functions the pages use, so both print identical strings.
 	nums = append(append(append(nums, usable...), parts...), float64(res.TotalPerGPU), float64(res.PagedOutBytes),
-		res.TrainFLOPs, res.TrainSeconds, res.TTFTSeconds, res.DecodeTokensPerSec, res.ThroughputTokensPerSec,
-		res.TokensPerSecPerGPU, res.PrefillFLOPs, res.ExpectedDecode, res.ExpectedTTFT, res.ExpectedThroughput, res.ExpectedPerGPU)
+		res.TrainFLOPs, sp.TrainSeconds, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec,
+		sp.TokensPerSecPerGPU, res.PrefillFLOPs, sp.ExpectedDecode, sp.ExpectedTTFT, sp.ExpectedThroughput, sp.ExpectedPerGPU)
 	largest, _ := bd.Largest()
 	b := fill(nil, shape+shapeText, nums, []string{largest})
 

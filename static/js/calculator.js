@@ -214,6 +214,8 @@ import { money } from "./_shared.mjs";
     if (!r.fits) {
       out.push(msg("calc.why.over", T("calc.part." + r.largest), Q(t.totalPerGPU), String(inp.gpus),
         t.usableBytes ? Q(t.usableBytes) : "", Q(t.breakdown[camel[r.largest] || r.largest])));
+      // The speeds are the engine's at the layout that holds the job.
+      if (m) out.push(msg("calc.why.speedat", name, String(m.n)));
     } else if (m && m.n < inp.gpus) {
       out.push(msg("calc.why.fewer", name, String(m.n), Q(m.totalText)));
     }
@@ -297,7 +299,7 @@ import { money } from "./_shared.mjs";
     $("r-paged").hidden = !(r.pagedOut > 0);
     $("decode").textContent = msg("calc.speed.decode", msg(r.computeBound ? "calc.bound.compute" : "calc.bound.memory"), Q(t.decode), Q(t.expDecode));
     $("ttft").textContent = msg("calc.speed.ttft", "", Q(t.ttft), String(inp.prompt || inp.seq), Q(t.expTTFT));
-    $("tput").textContent = msg("calc.speed.throughput", Q(t.throughput), Q(t.expThroughput), String(inp.gpus), Q(t.expPerGPU));
+    $("tput").textContent = msg("calc.speed.throughput", Q(t.throughput), Q(t.expThroughput), String(r.speedGPUs), Q(t.expPerGPU));
     $("prefill-flops").textContent = Q(t.prefillFLOPs);
     $("flops").textContent = Q(t.trainFLOPs);
     $("time").textContent = Q(t.trainSeconds);

@@ -150,6 +150,9 @@ var calcCases = []calcCase{
 		layout: "tensor parallel 4 × pipeline parallel 2 × data parallel 1"},
 	{name: "mixtral inference on mi300x batch 32", set: map[string]string{
 		"model": "mixtral-8x7b", "seq": "2048", "batch": "32", "gpu": "mi300x"}},
+	// Not fitting, the speeds are those of the headline's layout (2 × H100).
+	{name: "llama3-70b bf16 on one h100: needs 2, speeds at 2", reload: true, set: map[string]string{
+		"model": "llama-3-70b", "gpu": "h100-sxm5-80gb", "gpus": "1"}},
 	{name: "qwen2-7b fp32 on t4 does not fit", set: map[string]string{
 		"model": "qwen2-7b", "dtype": "fp32", "seq": "512", "gpu": "t4", "kv-dtype": "fp32"}},
 	{name: "mistral int8 batch 64 without flash on l4, 16-bit embeddings", set: map[string]string{
@@ -487,8 +490,10 @@ func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, g
 	if !fits {
 		layout = "" // the headline gives the layout that holds the job
 	}
+	// Not fitting, the speeds are those of the layout that holds the job.
+	sp, n := pages.SpeedAt(in, res, chosen, fits)
 	bound := g.msg("calc.bound.memory")
-	if res.DecodeComputeBound {
+	if sp.DecodeComputeBound {
 		bound = g.msg("calc.bound.compute")
 	}
 	gib := func(x int64) string { return g.q(sizing.GiBQuantity(x)) }
@@ -503,10 +508,10 @@ func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, g
 		"#b-weights": gib(b.Weights), "#b-kv_cache": gib(b.KVCache), "#b-activations": gib(b.Activations),
 		"#b-gradients": gib(b.Gradients), "#b-optimizer": gib(b.Optimizer), "#b-adapters": gib(b.Adapters),
 		"#b-gathered": gib(b.GatheredLayer), "#b-overhead": gib(b.Overhead), "#b-paged": gib(res.PagedOutBytes),
-		"#decode": g.msg("calc.speed.decode", bound, rate(res.DecodeTokensPerSec), rate(res.ExpectedDecode)),
-		"#ttft":   g.msg("calc.speed.ttft", "", lat(res.TTFTSeconds), itoa(in.PromptTokens()), lat(res.ExpectedTTFT)),
-		"#tput":   g.msg("calc.speed.throughput", rate(res.ThroughputTokensPerSec), rate(res.ExpectedThroughput), itoa(in.GPUs), rate(res.ExpectedPerGPU)),
-		"#flops":  g.q(sizing.FLOPsQuantity(res.TrainFLOPs)), "#time": g.q(sizing.DurationQuantity(res.TrainSeconds)),
+		"#decode": g.msg("calc.speed.decode", bound, rate(sp.DecodeTokensPerSec), rate(sp.ExpectedDecode)),
+		"#ttft":   g.msg("calc.speed.ttft", "", lat(sp.TTFTSeconds), itoa(in.PromptTokens()), lat(sp.ExpectedTTFT)),
+		"#tput":   g.msg("calc.speed.throughput", rate(sp.ThroughputTokensPerSec), rate(sp.ExpectedThroughput), itoa(n), rate(sp.ExpectedPerGPU)),
+		"#flops":  g.q(sizing.FLOPsQuantity(res.TrainFLOPs)), "#time": g.q(sizing.DurationQuantity(sp.TrainSeconds)),
 		"#prefill-flops": g.q(sizing.FLOPsQuantity(res.PrefillFLOPs)),
 	}
 	dash := g.msg("sizing.unit.none")

@@ -217,7 +217,7 @@ func (o calcOffer) MarshalJSON() ([]byte, error) {
 // hfconfig.MessageKeys).
 var calcKeys = [...]string{
 	"calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.need", "calc.headline.never", "calc.headline.error",
-	"calc.layout", "calc.layout.cp", "calc.layout.auto", "calc.layout.short", "calc.why.over", "calc.why.fewer", "calc.why.precision",
+	"calc.layout", "calc.layout.cp", "calc.layout.auto", "calc.layout.short", "calc.why.over", "calc.why.fewer", "calc.why.precision", "calc.why.speedat",
 	"calc.speed.decode", "calc.speed.ttft", "calc.speed.throughput", "calc.bound.memory", "calc.bound.compute",
 	"calc.mingpus.none", "calc.cheapest.none",
 	"calc.offers", "calc.offers.none", "calc.left.precision", "calc.left.stale",
@@ -319,11 +319,14 @@ func calcText(tr translator, in sizing.Input, res sizing.Result, g sizing.GPU, c
 		layout = ""
 	}
 	bound := tr.fill("calc.bound.memory")
-	if res.DecodeComputeBound {
-		bound = tr.fill("calc.bound.compute")
-	}
 	rate := func(x float64) string { return tr.q(sizing.RateQuantity(x)) }
 	lat := func(x float64) string { return tr.q(sizing.LatencyQuantity(x)) }
+	// Speeds and training time are those of the layout that holds the
+	// job (the headline's), not of a GPU count it does not fit on.
+	sp, n := SpeedAt(in, res, chosen, p.Fits)
+	if sp.DecodeComputeBound {
+		bound = tr.fill("calc.bound.compute")
+	}
 	return map[string]string{
 		"headline":    CalcHeadline(tr.t, in, res, g, chosen, p.Fits),
 		"why":         CalcWhy(tr.t, in, res, g, chosen, p.Fits),
@@ -332,14 +335,25 @@ func calcText(tr translator, in sizing.Input, res sizing.Result, g sizing.GPU, c
 		"fits":        fitWord,
 		"paged":       tr.gib(res.PagedOutBytes),
 		"layout":      layout,
-		"decode":      tr.fill("calc.speed.decode", bound, rate(res.DecodeTokensPerSec), rate(res.ExpectedDecode)),
-		"ttft":        tr.fill("calc.speed.ttft", "", lat(res.TTFTSeconds), itoa(in.PromptTokens()), lat(res.ExpectedTTFT)),
-		"throughput":  tr.fill("calc.speed.throughput", rate(res.ThroughputTokensPerSec), rate(res.ExpectedThroughput), itoa(in.GPUs), rate(res.ExpectedPerGPU)),
+		"decode":      tr.fill("calc.speed.decode", bound, rate(sp.DecodeTokensPerSec), rate(sp.ExpectedDecode)),
+		"ttft":        tr.fill("calc.speed.ttft", "", lat(sp.TTFTSeconds), itoa(in.PromptTokens()), lat(sp.ExpectedTTFT)),
+		"throughput":  tr.fill("calc.speed.throughput", rate(sp.ThroughputTokensPerSec), rate(sp.ExpectedThroughput), itoa(n), rate(sp.ExpectedPerGPU)),
 		"flops":       tr.q(sizing.FLOPsQuantity(res.TrainFLOPs)),
-		"time":        tr.q(sizing.DurationQuantity(res.TrainSeconds)),
+		"time":        tr.q(sizing.DurationQuantity(sp.TrainSeconds)),
 		"mingpusNone": tr.fill("calc.mingpus.none"),
 		"offers":      tr.fill("calc.offers", g.Name),
 	}
+}
+
+// SpeedAt returns the estimate whose speeds and training time the
+// calculator shows, and its GPU count: res on in.GPUs when the job fits,
+// else the layout that holds it (chosen), else res. The WebAssembly
+// binding's result follows the same rule (speedGPUs).
+func SpeedAt(in sizing.Input, res sizing.Result, chosen *sizing.Fit, fits bool) (sizing.Result, int) {
+	if !fits && chosen != nil {
+		return chosen.Result, chosen.N
+	}
+	return res, in.GPUs
 }
 
 // CalcHeadline is the calculator's answer for input in (estimate res) on
@@ -374,6 +388,9 @@ func CalcWhy(t func(string) string, in sizing.Input, res sizing.Result, g sizing
 	case !fits:
 		k, b := res.Breakdown.Largest()
 		out = append(out, tr.fill("calc.why.over", t("calc.part."+k), tr.gib(res.TotalPerGPU), itoa(in.GPUs), tr.gib(sizing.UsableBytes(g)), tr.gib(b)))
+		if chosen != nil {
+			out = append(out, tr.fill("calc.why.speedat", g.Name, itoa(chosen.N)))
+		}
 	case chosen != nil && chosen.N < in.GPUs:
 		out = append(out, tr.fill("calc.why.fewer", g.Name, itoa(chosen.N), tr.gib(chosen.Result.TotalPerGPU)))
 	}
