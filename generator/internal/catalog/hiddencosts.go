@@ -44,12 +44,13 @@ type ExtraCost struct {
 	FreeGB *float64 `toml:"free_gb" doc:"egress and block-storage priced flat only: the volume per month (in the entry's unit, GB or GiB) that is free; the price applies above it. With tiers, make the free volume a first tier priced 0."`
 	// ComputeBilled says, for a stopped-instance entry, whether the
 	// instance's hourly price is still charged while it is stopped.
-	ComputeBilled *bool     `toml:"compute_billed" doc:"stopped-instance only: whether the instance price is still charged while it is stopped."`
-	AsOf          time.Time `toml:"as_of" doc:"The date the charge was true (a TOML local date)."`
-	DateBasis     string    `toml:"date_basis" doc:"How as_of was established."`
-	Source        string    `toml:"source" doc:"The URL the charge was read from."`
-	Evidence      string    `toml:"evidence" doc:"first-party, first-party-docs-repo, third-party or community-dataset."`
-	Notes         string    `toml:"notes" doc:"What else is charged or free; shown on the provider page."`
+	ComputeBilled *bool               `toml:"compute_billed" doc:"stopped-instance only: whether the instance price is still charged while it is stopped."`
+	AsOf          time.Time           `toml:"as_of" doc:"The date the charge was true (a TOML local date)."`
+	DateBasis     string              `toml:"date_basis" doc:"How as_of was established."`
+	Source        string              `toml:"source" doc:"The URL the charge was read from."`
+	Evidence      string              `toml:"evidence" doc:"first-party, first-party-docs-repo, third-party or community-dataset."`
+	Notes         string              `toml:"notes" doc:"What else is charged or free; shown on the provider page."`
+	I18n          map[string]CostText `toml:"i18n" doc:"The name and notes in other languages: i18n = { zh = { name = \"...\", notes = \"...\" } }."`
 }
 
 // Tier is one volume tier of an egress charge: the price per unit for the

@@ -269,6 +269,58 @@ func plainDrachen(t *testing.T, root string) {
 	replaceIn(t, root, "data/providers/drachen.toml", "\n\n[i18n.zh]\nname = \"龙云\"\n", "\n")
 }
 
+// TestI18nTexts: a provider's and a GPU's notes take versions in other
+// languages in the i18n tables beside them; Untranslated lists, per file
+// and with the first one's position, the texts a zh page shows that have
+// none (a text already written in Chinese needs none); an empty version
+// is an error at its key.
+func TestI18nTexts(t *testing.T) {
+	root := fixtureSite(t)
+	plainDrachen(t, root)
+	replaceIn(t, root, "data/providers/drachen.toml", "[billing]\n", "[billing]\nnotes = \"Billed by the second.\"\n")
+	appendTo(t, root, "data/providers/drachen.toml", "\n[billing.i18n.zh]\nnotes = \"按秒计费。\"\n")
+	c, got := diagLines(t, root)
+	if c == nil {
+		t.Fatalf("does not load:\n%s", strings.Join(got, "\n"))
+	}
+	p := c.Provider("drachen")
+	if p.Billing.Notes == "" {
+		t.Fatal("the fixture's drachen has no billing notes to translate")
+	}
+	if got := p.Billing.NotesIn("zh"); got != "按秒计费。" {
+		t.Errorf("billing notes in zh: %q", got)
+	}
+	if got := p.Billing.NotesIn("de"); got != p.Billing.Notes {
+		t.Errorf("billing notes in de: %q, want the original", got)
+	}
+	byFile := map[string]Untranslated{}
+	for _, u := range c.Untranslated("zh") {
+		byFile[u.File] = u
+	}
+	for _, u := range byFile {
+		if u.Line == 0 || len(u.Keys) == 0 {
+			t.Errorf("%s: %+v, want a position and keys", u.File, u)
+		}
+	}
+	if u, ok := byFile["data/providers/drachen.toml"]; ok && slices.Contains(u.Keys, "billing.notes") {
+		t.Errorf("drachen's billing notes have a zh version but are reported: %v", u.Keys)
+	}
+	for _, g := range c.GPUs {
+		u, listed := byFile[g.File]
+		if want := g.Notes != "" && TextLang(g.Notes) != "zh-CN"; want != listed || (listed && u.Keys[0] != "notes") {
+			t.Errorf("%s (notes %q): listed %v %v", g.File, g.Notes, listed, u.Keys)
+		}
+	}
+
+	root = fixtureSite(t)
+	replaceIn(t, root, "data/providers/drachen.toml", "[billing]\n", "[billing]\nnotes = \"Billed by the second.\"\n")
+	appendTo(t, root, "data/providers/drachen.toml", "\n[billing.i18n.zh]\nnotes = \" \"\n")
+	_, got = diagLines(t, root)
+	if !slices.ContainsFunc(got, func(l string) bool { return strings.HasSuffix(l, "notes is empty: give the text or leave the key out") }) {
+		t.Errorf("an empty zh note is not reported:\n%s", strings.Join(got, "\n"))
+	}
+}
+
 func TestI18n(t *testing.T) {
 	root := fixtureSite(t)
 	plainDrachen(t, root)

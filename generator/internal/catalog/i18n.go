@@ -6,13 +6,176 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
-// ProviderText is a provider's name and description in another language
+// ProviderText is a provider's name and texts in another language
 // ([i18n.zh] name = "阿里云"). GPU names are never translated.
 type ProviderText struct {
-	Name        string `toml:"name" doc:"The provider's name in that language, e.g. 阿里云."`
-	Description string `toml:"description" doc:"The description in that language."`
+	Name         string `toml:"name" doc:"The provider's name in that language, e.g. 阿里云."`
+	Description  string `toml:"description" doc:"The description in that language."`
+	FreeTrial    string `toml:"free_trial" doc:"free_trial in that language."`
+	StorageNotes string `toml:"storage_notes" doc:"storage_notes in that language."`
+}
+
+// NoteText is a note in another language (billing, network, support,
+// hidden_costs, a reserved term, a GPU).
+type NoteText struct {
+	Notes string `toml:"notes" doc:"The notes in that language."`
+}
+
+// CostText is an extra cost's name and notes in another language.
+type CostText struct {
+	Name  string `toml:"name" doc:"The name in that language."`
+	Notes string `toml:"notes" doc:"The notes in that language."`
+}
+
+// Text is one data text a page shows and its versions in other
+// languages: Key is the TOML key of the original ("billing.notes",
+// "extra_costs.3.name"), I18nKey the table its versions go in
+// ("billing.i18n", "extra_costs.3.i18n") under the language and Field.
+type Text struct {
+	Key, I18nKey, Field string
+	Text                string
+	Versions            map[string]string
+}
+
+// In returns the text in a language: its version there, else the
+// original (which may be in another language: pages mark it).
+func (t Text) In(lang string) string {
+	if v := t.Versions[lang]; v != "" {
+		return v
+	}
+	return t.Text
+}
+
+// Missing says whether the text needs a version in lang: it is set, has
+// none, and is not written in lang already (TextLang).
+func (t Text) Missing(lang string) bool {
+	return t.Text != "" && t.Versions[lang] == "" && !strings.HasPrefix(TextLang(t.Text)+"-", lang+"-")
+}
+
+// versions collects one field of an i18n table by language.
+func versions[T any](m map[string]T, get func(T) string) map[string]string {
+	out := make(map[string]string, len(m))
+	for lang, t := range m {
+		out[lang] = get(t)
+	}
+	return out
+}
+
+func noteText(key, i18nKey, text string, m map[string]NoteText) Text {
+	return Text{Key: key, I18nKey: i18nKey, Field: "notes", Text: text, Versions: versions(m, func(t NoteText) string { return t.Notes })}
+}
+
+// Texts returns the provider's texts that pages show (not its name, nor
+// region names, nor source titles), in file order.
+func (p *Provider) Texts() []Text {
+	get := func(f func(ProviderText) string) map[string]string { return versions(p.I18n, f) }
+	out := []Text{
+		{Key: "description", I18nKey: "i18n", Field: "description", Text: p.Description, Versions: get(func(t ProviderText) string { return t.Description })},
+		noteText("billing.notes", "billing.i18n", p.Billing.Notes, p.Billing.I18n),
+	}
+	for i, r := range p.Billing.Reserved {
+		pre := fmt.Sprintf("billing.reserved.%d", i)
+		out = append(out, noteText(pre+".notes", pre+".i18n", r.Notes, r.I18n))
+	}
+	if n := p.Network; n != nil {
+		out = append(out, noteText("network.notes", "network.i18n", n.Notes, n.I18n))
+	}
+	if s := p.Support; s != nil {
+		out = append(out, noteText("support.notes", "support.i18n", s.Notes, s.I18n))
+	}
+	out = append(out,
+		Text{Key: "free_trial", I18nKey: "i18n", Field: "free_trial", Text: p.FreeTrial, Versions: get(func(t ProviderText) string { return t.FreeTrial })},
+		Text{Key: "storage_notes", I18nKey: "i18n", Field: "storage_notes", Text: p.StorageNotes, Versions: get(func(t ProviderText) string { return t.StorageNotes })})
+	if h := p.HiddenCosts; h != nil {
+		out = append(out, noteText("hidden_costs.notes", "hidden_costs.i18n", h.Notes, h.I18n))
+	}
+	for i, e := range p.ExtraCosts {
+		pre := fmt.Sprintf("extra_costs.%d", i)
+		out = append(out,
+			Text{Key: pre + ".name", I18nKey: pre + ".i18n", Field: "name", Text: e.Name, Versions: versions(e.I18n, func(t CostText) string { return t.Name })},
+			Text{Key: pre + ".notes", I18nKey: pre + ".i18n", Field: "notes", Text: e.Notes, Versions: versions(e.I18n, func(t CostText) string { return t.Notes })})
+	}
+	return out
+}
+
+// Texts returns the GPU's texts that pages show: its notes.
+func (g *GPU) Texts() []Text {
+	return []Text{noteText("notes", "i18n", g.Notes, g.I18n)}
+}
+
+// NotesIn returns the notes in a language, else the original.
+func (b Billing) NotesIn(lang string) string { return noteText("", "", b.Notes, b.I18n).In(lang) }
+
+// NotesIn returns the notes in a language, else the original.
+func (r Reserved) NotesIn(lang string) string { return noteText("", "", r.Notes, r.I18n).In(lang) }
+
+// NotesIn returns the notes in a language, else the original.
+func (n Network) NotesIn(lang string) string { return noteText("", "", n.Notes, n.I18n).In(lang) }
+
+// NotesIn returns the notes in a language, else the original.
+func (s Support) NotesIn(lang string) string { return noteText("", "", s.Notes, s.I18n).In(lang) }
+
+// NotesIn returns the notes in a language, else the original.
+func (h HiddenCosts) NotesIn(lang string) string { return noteText("", "", h.Notes, h.I18n).In(lang) }
+
+// NotesIn returns the notes in a language, else the original.
+func (g *GPU) NotesIn(lang string) string { return noteText("", "", g.Notes, g.I18n).In(lang) }
+
+// NameIn returns the extra cost's name in a language, else the original.
+func (e ExtraCost) NameIn(lang string) string {
+	if t := e.I18n[lang]; t.Name != "" {
+		return t.Name
+	}
+	return e.Name
+}
+
+// NotesIn returns the extra cost's notes in a language, else the original.
+func (e ExtraCost) NotesIn(lang string) string {
+	if t := e.I18n[lang]; t.Notes != "" {
+		return t.Notes
+	}
+	return e.Notes
+}
+
+// FreeTrialIn returns free_trial in a language, else the original.
+func (p *Provider) FreeTrialIn(lang string) string {
+	if t := p.I18n[lang]; t.FreeTrial != "" {
+		return t.FreeTrial
+	}
+	return p.FreeTrial
+}
+
+// StorageNotesIn returns storage_notes in a language, else the original.
+func (p *Provider) StorageNotesIn(lang string) string {
+	if t := p.I18n[lang]; t.StorageNotes != "" {
+		return t.StorageNotes
+	}
+	return p.StorageNotes
+}
+
+// TextLang is the language a data text is written in, read from its
+// script: "zh-CN" when at least 30% of its letters are Han characters,
+// else "en".
+func TextLang(s string) string {
+	han, letters := 0, 0
+	for _, c := range s {
+		switch {
+		case unicode.Is(unicode.Han, c):
+			han++
+			letters++
+		case unicode.IsLetter(c):
+			letters++
+		}
+	}
+	if letters > 0 && han*10 >= letters*3 {
+		return "zh-CN"
+	}
+	return "en"
 }
 
 // RegionText is a region's display name in another language
@@ -40,27 +203,70 @@ func (r Region) LocalName(lang string) string {
 
 var languagePattern = regexp.MustCompile(LanguagePattern())
 
-// checkI18n validates the shape of a provider's i18n tables and its
-// regions': language-code keys, and no empty texts.
-func checkI18n(c checker, p *Provider) {
-	check := func(pre string, lang string, texts map[string]string) {
+// checkI18n validates the shape of an entity's i18n tables (its texts'
+// and, for a provider, its names' and its regions'): language-code keys,
+// no empty texts. It returns
+// where each text is written, by key, for Catalog.Untranslated.
+func checkI18n(c checker, texts []Text, names map[string]map[string]string) map[string]tomlpos.Pos {
+	pos := map[string]tomlpos.Pos{}
+	check := func(pre, lang, field, v string) {
 		lp := pre + "." + lang
 		if !languagePattern.MatchString(lang) {
 			c.errorf(lp, "%q is not a language code (write a BCP 47 code such as zh, zh-Hant, pt-BR)", lang)
 		}
-		for _, k := range slices.Sorted(maps.Keys(texts)) {
-			if c.has(lp+"."+k) && strings.TrimSpace(texts[k]) == "" {
-				c.errorf(lp+"."+k, "%s is empty: give the text or leave the key out", k)
+		if c.has(lp+"."+field) && strings.TrimSpace(v) == "" {
+			c.errorf(lp+"."+field, "%s is empty: give the text or leave the key out", field)
+		}
+	}
+	for _, t := range texts {
+		if t.Text != "" {
+			l, col := c.pos(t.Key)
+			pos[t.Key] = tomlpos.Pos{Line: l, Col: col}
+		}
+		for _, lang := range slices.Sorted(maps.Keys(t.Versions)) {
+			check(t.I18nKey, lang, t.Field, t.Versions[lang])
+		}
+	}
+	for pre, byLang := range names {
+		for _, lang := range slices.Sorted(maps.Keys(byLang)) {
+			check(pre, lang, "name", byLang[lang])
+		}
+	}
+	return pos
+}
+
+// Untranslated is a data file's texts that pages in a language show and
+// that have no version in it: their keys, and where the first is.
+type Untranslated struct {
+	File      string
+	Line, Col int
+	Keys      []string
+}
+
+// Untranslated lists, per provider and GPU file (in catalog order), the
+// texts pages in lang show that have no version in lang (Text.Missing).
+func (c *Catalog) Untranslated(lang string) []Untranslated {
+	var out []Untranslated
+	add := func(file string, texts []Text, pos map[string]tomlpos.Pos) {
+		u := Untranslated{File: file}
+		for _, t := range texts {
+			if !t.Missing(lang) {
+				continue
 			}
+			if len(u.Keys) == 0 {
+				u.Line, u.Col = pos[t.Key].Line, pos[t.Key].Col
+			}
+			u.Keys = append(u.Keys, t.Key)
+		}
+		if len(u.Keys) > 0 {
+			out = append(out, u)
 		}
 	}
-	for _, lang := range slices.Sorted(maps.Keys(p.I18n)) {
-		t := p.I18n[lang]
-		check("i18n", lang, map[string]string{"name": t.Name, "description": t.Description})
+	for _, p := range c.Providers {
+		add(p.File, p.Texts(), p.textPos)
 	}
-	for i, r := range p.Regions {
-		for _, lang := range slices.Sorted(maps.Keys(r.I18n)) {
-			check(fmt.Sprintf("regions.%d.i18n", i), lang, map[string]string{"name": r.I18n[lang].Name})
-		}
+	for _, g := range c.GPUs {
+		add(g.File, g.Texts(), g.textPos)
 	}
+	return out
 }

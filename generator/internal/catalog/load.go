@@ -553,6 +553,7 @@ func checkGPU(c checker, g *GPU) {
 	c.require("interconnect", requiredOf[Interconnect]()...)
 	c.oneOf("interconnect.kind", g.Interconnect.Kind, InterconnectKinds()...)
 	c.positivePtr("interconnect.bandwidth_gbs", g.Interconnect.BandwidthGBs)
+	g.textPos = checkI18n(c, g.Texts(), nil)
 	c.sources("", g.Sources)
 }
 
@@ -604,7 +605,11 @@ func checkProvider(c checker, p *Provider, kinds []string) {
 		}
 	}
 	checkExtraCosts(c, p)
-	checkI18n(c, p)
+	names := map[string]map[string]string{"i18n": versions(p.I18n, func(t ProviderText) string { return t.Name })}
+	for i, r := range p.Regions {
+		names[fmt.Sprintf("regions.%d.i18n", i)] = versions(r.I18n, func(t RegionText) string { return t.Name })
+	}
+	p.textPos = checkI18n(c, p.Texts(), names)
 	c.sources("", p.Sources)
 }
 

@@ -116,27 +116,28 @@ type GPU struct {
 	ID   string `toml:"-"`
 	File string `toml:"-"`
 
-	Name            string       `toml:"name" doc:"Display name, e.g. \"H100 SXM5 80GB\"."`
-	Vendor          string       `toml:"vendor" doc:"NVIDIA, AMD, Intel, Huawei, Google, ..."`
-	Architecture    string       `toml:"architecture" doc:"The architecture, e.g. Hopper."`
-	ReleaseYear     int          `toml:"release_year" doc:"Year of release, 2010 to the current year."`
-	FormFactor      string       `toml:"form_factor" doc:"How the accelerator is packaged."`
-	Segment         string       `toml:"segment" doc:"The market segment."`
-	ExportVariantOf string       `toml:"export_variant_of" doc:"For A800/H800/H20-style export parts: the GPU id the part derives from."`
-	MemoryGB        float64      `toml:"memory_gb" doc:"Memory as the vendor quotes it (GPU \"GB\" is binary: 80 GB = 80 GiB)."`
-	MemoryType      string       `toml:"memory_type" doc:"Memory technology, e.g. HBM3."`
-	MemoryBWGBs     float64      `toml:"memory_bandwidth_gbs" doc:"Memory bandwidth in GB/s."`
-	FP32TFLOPS      *float64     `toml:"fp32_tflops" doc:"Dense, non-tensor FP32 TFLOPS."`
-	TF32TFLOPS      *float64     `toml:"tf32_tflops" doc:"Dense tensor TF32 TFLOPS (never the sparse figure)."`
-	BF16TFLOPS      *float64     `toml:"bf16_tflops" doc:"Dense tensor BF16 TFLOPS (FP16 where the part has no BF16; then set fp16_only = true)."`
-	FP16Only        bool         `toml:"fp16_only" doc:"True when bf16_tflops holds FP16 (Volta, Turing, Ascend)."`
-	FP8TFLOPS       *float64     `toml:"fp8_tflops" doc:"Dense FP8 TFLOPS."`
-	INT8TOPS        *float64     `toml:"int8_tops" doc:"Dense INT8 TOPS."`
-	Precisions      []string     `toml:"precisions" doc:"The formats the GPU computes matrix products in at full rate (fp16, bf16, fp8, fp4, int8): its tensor or matrix units, or, on GPUs without them, packed vector instructions (Pascal's fp16, its int8 dot product); from the vendor's architecture documentation in sources. [] records none. Absent: not recorded, and the calculator never excludes the GPU on precision."`
-	TDPW            *float64     `toml:"tdp_w" doc:"Thermal design power in watts."`
-	Notes           string       `toml:"notes" doc:"Shown on the GPU page; disagreements between sources go here."`
-	Interconnect    Interconnect `toml:"interconnect" doc:"How the GPU talks to its peers."`
-	Sources         []Source     `toml:"sources" doc:"Where the specifications come from; at least one."`
+	Name            string              `toml:"name" doc:"Display name, e.g. \"H100 SXM5 80GB\"."`
+	Vendor          string              `toml:"vendor" doc:"NVIDIA, AMD, Intel, Huawei, Google, ..."`
+	Architecture    string              `toml:"architecture" doc:"The architecture, e.g. Hopper."`
+	ReleaseYear     int                 `toml:"release_year" doc:"Year of release, 2010 to the current year."`
+	FormFactor      string              `toml:"form_factor" doc:"How the accelerator is packaged."`
+	Segment         string              `toml:"segment" doc:"The market segment."`
+	ExportVariantOf string              `toml:"export_variant_of" doc:"For A800/H800/H20-style export parts: the GPU id the part derives from."`
+	MemoryGB        float64             `toml:"memory_gb" doc:"Memory as the vendor quotes it (GPU \"GB\" is binary: 80 GB = 80 GiB)."`
+	MemoryType      string              `toml:"memory_type" doc:"Memory technology, e.g. HBM3."`
+	MemoryBWGBs     float64             `toml:"memory_bandwidth_gbs" doc:"Memory bandwidth in GB/s."`
+	FP32TFLOPS      *float64            `toml:"fp32_tflops" doc:"Dense, non-tensor FP32 TFLOPS."`
+	TF32TFLOPS      *float64            `toml:"tf32_tflops" doc:"Dense tensor TF32 TFLOPS (never the sparse figure)."`
+	BF16TFLOPS      *float64            `toml:"bf16_tflops" doc:"Dense tensor BF16 TFLOPS (FP16 where the part has no BF16; then set fp16_only = true)."`
+	FP16Only        bool                `toml:"fp16_only" doc:"True when bf16_tflops holds FP16 (Volta, Turing, Ascend)."`
+	FP8TFLOPS       *float64            `toml:"fp8_tflops" doc:"Dense FP8 TFLOPS."`
+	INT8TOPS        *float64            `toml:"int8_tops" doc:"Dense INT8 TOPS."`
+	Precisions      []string            `toml:"precisions" doc:"The formats the GPU computes matrix products in at full rate (fp16, bf16, fp8, fp4, int8): its tensor or matrix units, or, on GPUs without them, packed vector instructions (Pascal's fp16, its int8 dot product); from the vendor's architecture documentation in sources. [] records none. Absent: not recorded, and the calculator never excludes the GPU on precision."`
+	TDPW            *float64            `toml:"tdp_w" doc:"Thermal design power in watts."`
+	Notes           string              `toml:"notes" doc:"Shown on the GPU page; disagreements between sources go here."`
+	I18n            map[string]NoteText `toml:"i18n" doc:"The notes in other languages: [i18n.zh] notes = \"...\" (GPU names are not translated)."`
+	Interconnect    Interconnect        `toml:"interconnect" doc:"How the GPU talks to its peers."`
+	Sources         []Source            `toml:"sources" doc:"Where the specifications come from; at least one."`
 
 	// Offers are filled by Load, sorted by price. A back-reference: page
 	// fingerprints (package build) see only which offers they are, so a
@@ -145,6 +146,7 @@ type GPU struct {
 	Offers []*Offer `toml:"-" fingerprint:"ids"`
 
 	exportPos tomlpos.Pos
+	textPos   map[string]tomlpos.Pos // where each text is written (checkI18n)
 }
 
 // Interconnect is how a GPU talks to its peers.
@@ -181,8 +183,9 @@ type Provider struct {
 	// Offers are filled by Load; a back-reference, like GPU.Offers.
 	Offers []*Offer `toml:"-" fingerprint:"ids"`
 
-	broken  bool          // its file did not decode
-	costPos []tomlpos.Pos // where each extra_costs entry's currency is written
+	broken  bool                   // its file did not decode
+	costPos []tomlpos.Pos          // where each extra_costs entry's currency is written
+	textPos map[string]tomlpos.Pos // where each text is written (checkI18n)
 	// hiddenCurPos is where hidden_costs.currency is written.
 	hiddenCurPos tomlpos.Pos
 }
@@ -217,35 +220,41 @@ type Billing struct {
 	SpotNoticeSeconds *int       `toml:"spot_notice_seconds" doc:"The interruption notice for spot instances, in seconds."`
 	Notes             string     `toml:"notes" doc:"Notes on billing."`
 	Reserved          []Reserved `toml:"reserved" doc:"Committed-use terms; zero or more."`
+	// I18n holds the notes in other languages, as every note below.
+	I18n map[string]NoteText `toml:"i18n" doc:"The notes in other languages, keyed by language code: [billing.i18n.zh] notes = \"...\"."`
 }
 
 // Reserved is one committed-use term.
 type Reserved struct {
-	TermMonths     int      `toml:"term_months" doc:"The term in months, 1 to 60."`
-	MaxDiscountPct *float64 `toml:"max_discount_pct" doc:"The provider's published \"up to\" discount, in percent."`
-	Notes          string   `toml:"notes" doc:"Notes on the term."`
+	TermMonths     int                 `toml:"term_months" doc:"The term in months, 1 to 60."`
+	MaxDiscountPct *float64            `toml:"max_discount_pct" doc:"The provider's published \"up to\" discount, in percent."`
+	Notes          string              `toml:"notes" doc:"Notes on the term."`
+	I18n           map[string]NoteText `toml:"i18n" doc:"The notes in other languages: i18n = { zh = { notes = \"...\" } }."`
 }
 
 // Network describes a provider's cluster networking.
 type Network struct {
-	RDMA             string   `toml:"rdma" doc:"The RDMA fabric between instances."`
-	MaxBandwidthGbps *float64 `toml:"max_bandwidth_gbps" doc:"Maximum network bandwidth per instance, in Gbit/s."`
-	Notes            string   `toml:"notes" doc:"Notes on networking."`
+	RDMA             string              `toml:"rdma" doc:"The RDMA fabric between instances."`
+	MaxBandwidthGbps *float64            `toml:"max_bandwidth_gbps" doc:"Maximum network bandwidth per instance, in Gbit/s."`
+	Notes            string              `toml:"notes" doc:"Notes on networking."`
+	I18n             map[string]NoteText `toml:"i18n" doc:"The notes in other languages: [network.i18n.zh] notes = \"...\"."`
 }
 
 // Support describes a provider's SLA and support.
 type Support struct {
-	SLAPct *float64 `toml:"sla_pct" doc:"The published compute SLA, in percent (50 to 100)."`
-	Notes  string   `toml:"notes" doc:"Notes on support."`
+	SLAPct *float64            `toml:"sla_pct" doc:"The published compute SLA, in percent (50 to 100)."`
+	Notes  string              `toml:"notes" doc:"Notes on support."`
+	I18n   map[string]NoteText `toml:"i18n" doc:"The notes in other languages: [support.i18n.zh] notes = \"...\"."`
 }
 
 // HiddenCosts are the charges beyond the instance price.
 type HiddenCosts struct {
-	Currency          string   `toml:"currency" doc:"The currency of the amounts; a currency of data/fx.toml."`
-	EgressPerGB       *float64 `toml:"egress_per_gb" doc:"Internet egress per GB."`
-	PublicIPPerHour   *float64 `toml:"public_ip_per_hour" doc:"A public IPv4 address per hour."`
-	StoragePerGBMonth *float64 `toml:"storage_per_gb_month" doc:"Block storage per GB-month."`
-	Notes             string   `toml:"notes" doc:"Notes on other charges."`
+	Currency          string              `toml:"currency" doc:"The currency of the amounts; a currency of data/fx.toml."`
+	EgressPerGB       *float64            `toml:"egress_per_gb" doc:"Internet egress per GB."`
+	PublicIPPerHour   *float64            `toml:"public_ip_per_hour" doc:"A public IPv4 address per hour."`
+	StoragePerGBMonth *float64            `toml:"storage_per_gb_month" doc:"Block storage per GB-month."`
+	Notes             string              `toml:"notes" doc:"Notes on other charges."`
+	I18n              map[string]NoteText `toml:"i18n" doc:"The notes in other languages: [hidden_costs.i18n.zh] notes = \"...\"."`
 }
 
 // OfferFile is data/offers/<provider-id>.toml.

@@ -174,7 +174,7 @@ func (s *Edition) stoppedText(e *catalog.ExtraCost) (text, note string) {
 	if *e.ComputeBilled {
 		key = "tco.stopped.billed"
 	}
-	return s.r.T(key), e.Notes
+	return s.r.T(key), e.NotesIn(s.r.Lang())
 }
 
 func (s *Edition) tcoPage() {

@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
@@ -284,25 +283,8 @@ func (r *Renderer) jsonStrings(prefix string) string {
 	return string(b)
 }
 
-// TextLang is the language a data text is written in, read from its
-// script: "zh-CN" when at least 30% of its letters are Han characters,
-// else "en".
-func TextLang(s string) string {
-	han, letters := 0, 0
-	for _, c := range s {
-		switch {
-		case unicode.Is(unicode.Han, c):
-			han++
-			letters++
-		case unicode.IsLetter(c):
-			letters++
-		}
-	}
-	if letters > 0 && han*10 >= letters*3 {
-		return "zh-CN"
-	}
-	return "en"
-}
+// TextLang is catalog.TextLang: the language a data text is written in.
+func TextLang(s string) string { return catalog.TextLang(s) }
 
 // DataText shows a text from the data files (notes, descriptions, source
 // titles), which stay in the language they were written in: escaped, and
@@ -546,6 +528,9 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"rname":    r.RegionName,
 		"rlocal":   r.RegionLocal,
 		"pdesc":    r.ProviderDescription,
+		// lang is the edition's language code, for the data's texts in it
+		// ({{$p.Billing.NotesIn lang}}).
+		"lang": func() string { return r.lang },
 		"tf":       r.TF,
 		"tt":       r.Text,
 		"link":     Link,

@@ -242,6 +242,9 @@ func build(o Options, k *sink, start func() error) (built, *diag.List) {
 	if s == nil || !s.staticFiles() {
 		return built{}, d
 	}
+	if k.check {
+		untranslated(s.cat, s.editions, d)
+	}
 	// Without pages asked for first, each edition is finished before the
 	// next is made, so only one edition's pages are held. With them
 	// (Options.Dev.Priority), the compare, calculator, TCO and data pages
@@ -526,6 +529,18 @@ func priorityOrder(editions []catalog.Language, priority map[string]bool) []int 
 }
 
 // built is what build returns besides its diagnostics.
+// untranslated warns, per data file, of the texts an edition other than
+// the first shows that have no version in its language: the page shows
+// the original, marked with its language, until one is written.
+func untranslated(cat *catalog.Catalog, editions []catalog.Language, d *diag.List) {
+	for _, l := range editions[min(1, len(editions)):] {
+		for _, u := range cat.Untranslated(l.Code) {
+			d.Warnf(u.File, u.Line, u.Col, "%d text(s) shown on %s pages have no %s version (pages show the original, marked with its language): %s; add them under i18n.%s (see CONTRIBUTING.md, Texts in other languages)",
+				len(u.Keys), l.Code, l.Code, strings.Join(u.Keys, ", "), l.Code)
+		}
+	}
+}
+
 type built struct {
 	basePath string
 	memo     *Memo
