@@ -248,6 +248,7 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
         const sum = document.createElement("span");
         sum.className = "search-summary";
         sum.textContent = e.s;
+        if (e.l) sum.lang = e.l; // a data text in another language
         a.append(" ", sum);
       }
       li.append(a);
@@ -378,6 +379,7 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
         if (e.s) {
           const p = document.createElement("p");
           p.className = "search-snippet";
+          if (e.l) p.lang = e.l;
           marked(p, e.s, qs);
           li.append(p);
         }

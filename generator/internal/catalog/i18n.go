@@ -142,6 +142,14 @@ func (e ExtraCost) NotesIn(lang string) string {
 	return e.Notes
 }
 
+// DescriptionIn returns the description in a language, else the original.
+func (p *Provider) DescriptionIn(lang string) string {
+	if t := p.I18n[lang]; t.Description != "" {
+		return t.Description
+	}
+	return p.Description
+}
+
 // FreeTrialIn returns free_trial in a language, else the original.
 func (p *Provider) FreeTrialIn(lang string) string {
 	if t := p.I18n[lang]; t.FreeTrial != "" {

@@ -449,10 +449,7 @@ func (r *Renderer) RegionName(p *catalog.Provider, id string) string {
 // language where the data has one ([i18n.<lang>] description), else its
 // description.
 func (r *Renderer) ProviderDescription(p *catalog.Provider) string {
-	if t, ok := p.I18n[r.lang]; ok && t.Description != "" {
-		return t.Description
-	}
-	return p.Description
+	return p.DescriptionIn(r.lang)
 }
 
 // RegionLocal is a region's name in the edition's language when the data
@@ -522,15 +519,15 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 			}
 			return r.RootURL(h), nil
 		},
-		"rooturl":  r.RootURL,
-		"dtext":    r.DataText,
-		"pname":    func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
-		"rname":    r.RegionName,
-		"rlocal":   r.RegionLocal,
-		"pdesc":    r.ProviderDescription,
+		"rooturl": r.RootURL,
+		"dtext":   r.DataText,
+		"pname":   func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
+		"rname":   r.RegionName,
+		"rlocal":  r.RegionLocal,
+		"pdesc":   r.ProviderDescription,
 		// lang is the edition's language code, for the data's texts in it
 		// ({{$p.Billing.NotesIn lang}}).
-		"lang": func() string { return r.lang },
+		"lang":     func() string { return r.lang },
 		"tf":       r.TF,
 		"tt":       r.Text,
 		"link":     Link,

@@ -50,6 +50,10 @@ type Entry struct {
 	Aliases string `json:"a,omitempty"`
 	// Related are words of terms the summary names, ranked as the summary.
 	Related string `json:"w,omitempty"`
+	// SummaryLang is the summary's language when it is not the edition's
+	// (a provider description with no version in it yet: "en"), so the
+	// page marks it.
+	SummaryLang string `json:"l,omitempty"`
 }
 
 // Input is what the index is built from.
@@ -105,7 +109,7 @@ func Entries(in Input) []Entry {
 			out = append(out, gpuEntry(g))
 		}
 		for _, p := range c.Providers {
-			out = append(out, providerEntry(p))
+			out = append(out, providerEntry(p, in.Lang))
 		}
 		for _, o := range c.Offers {
 			out = append(out, offerEntry(o))
@@ -184,12 +188,18 @@ func gpuEntry(g *catalog.GPU) Entry {
 	return entry(g.Name, "gpus/"+g.ID+"/", KindGPU, s, g.ID, g.Segment, g.Interconnect.Kind, g.ExportVariantOf)
 }
 
-func providerEntry(p *catalog.Provider) Entry {
-	kw := []string{p.ID, p.Kind, p.Country}
+// providerEntry describes a provider in the edition's language: its local
+// name and description (the English name stays a keyword).
+func providerEntry(p *catalog.Provider, lang string) Entry {
+	kw := []string{p.ID, p.Name, p.Kind, p.Country}
 	for _, r := range p.Regions {
 		kw = append(kw, r.City, r.Country)
 	}
-	return entry(p.Name, "providers/"+p.ID+"/", KindProvider, short(p.Description, 110), kw...)
+	e := entry(p.LocalName(lang), "providers/"+p.ID+"/", KindProvider, short(p.DescriptionIn(lang), 110), kw...)
+	if l := catalog.TextLang(e.Summary); lang != "" && e.Summary != "" && !strings.HasPrefix(l+"-", lang+"-") {
+		e.SummaryLang = strings.SplitN(l, "-", 2)[0]
+	}
+	return e
 }
 
 // offerEntry describes an instance: its GPUs, memory and cheapest price

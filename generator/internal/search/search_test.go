@@ -20,14 +20,14 @@ func TestFixtureEntries(t *testing.T) {
 		got[e.Kind+" "+e.Title] = e
 	}
 	for _, want := range []Entry{
-		{"Alpha 80GB", "gpus/alpha-80gb/", "gpu", "ExampleCorp First · 80 GB HBM3 · SXM · 2022", "datacenter nvlink", "", ""},
-		{"Beta 24GB", "gpus/beta-24gb/", "gpu", "ExampleCorp Second · 24 GB GDDR6 · PCIe · 2023", "datacenter alpha 80gb", "", ""},
-		{"Acme Cloud", "providers/acme/", "provider", "A fixture provider.", "gpu us ashburn dublin ie", "", ""},
-		{"Acme Cloud alpha.8x", "providers/acme/", "offer", "8× Alpha 80GB · 640 GB · on-demand 40 USD/h", "spot", "", ""},
-		{"Acme Cloud beta.1x", "providers/acme/", "offer", "1× Beta 24GB · 24 GB · on-demand 0.75 USD/h", "", "", ""},
-		{"Tiny 7B", "models/tiny-7b/", "model", "Tiny · 6.74B parameters · 4096 context", "", "", ""},
-		{"A first guide", "guides/first-guide/", "guide", "Shows shortcodes and escaping.", "memory basics", "", ""},
-		{"Calculator", "calculator/", "page", "", "", "", ""},
+		{"Alpha 80GB", "gpus/alpha-80gb/", "gpu", "ExampleCorp First · 80 GB HBM3 · SXM · 2022", "datacenter nvlink", "", "", ""},
+		{"Beta 24GB", "gpus/beta-24gb/", "gpu", "ExampleCorp Second · 24 GB GDDR6 · PCIe · 2023", "datacenter alpha 80gb", "", "", ""},
+		{"Acme Cloud", "providers/acme/", "provider", "A fixture provider.", "gpu us ashburn dublin ie", "", "", ""},
+		{"Acme Cloud alpha.8x", "providers/acme/", "offer", "8× Alpha 80GB · 640 GB · on-demand 40 USD/h", "spot", "", "", ""},
+		{"Acme Cloud beta.1x", "providers/acme/", "offer", "1× Beta 24GB · 24 GB · on-demand 0.75 USD/h", "", "", "", ""},
+		{"Tiny 7B", "models/tiny-7b/", "model", "Tiny · 6.74B parameters · 4096 context", "", "", "", ""},
+		{"A first guide", "guides/first-guide/", "guide", "Shows shortcodes and escaping.", "memory basics", "", "", ""},
+		{"Calculator", "calculator/", "page", "", "", "", "", ""},
 	} {
 		if g, ok := got[want.Kind+" "+want.Title]; !ok || g != want {
 			t.Errorf("got  %+v\nwant %+v", g, want)
