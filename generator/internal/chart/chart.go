@@ -90,6 +90,9 @@ type Options struct {
 	// empty). They give the page's language.
 	Stats    [3]string
 	RangeTip string
+	// PointTip is a History point's tooltip: label, value and unit ("%s:
+	// %s %s" when empty), in the page's language.
+	PointTip string
 }
 
 // Chart is a rendered chart and its data as a table.

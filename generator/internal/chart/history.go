@@ -117,14 +117,18 @@ func History(points []TimePoint, o Options) (Chart, error) {
 	}
 	fmt.Fprintf(&g.b, `<path class="chart-line" d="%s" fill="none" stroke="currentColor" stroke-width="2"/>`, path.String())
 	g.b.WriteString(`<g class="chart-points">`)
+	tip := o.PointTip
+	if tip == "" {
+		tip = "%s: %s %s"
+	}
 	for _, p := range points {
 		label := p.Label
 		if label == "" {
 			label = p.Date.Format(time.DateOnly)
 		}
 		x, y := xAt(p.Date), sy.at(p.Value)
-		fmt.Fprintf(&g.b, `<g class="chart-point" data-id="%s" data-date="%s" data-value="%s"><circle cx="%s" cy="%s" r="4"/><title>%s: %s %s</title></g>`,
-			esc(p.ID), p.Date.Format(time.DateOnly), exact(p.Value), coord(x), coord(y), esc(label), esc(o.Y.format(p.Value)), esc(o.Y.Unit))
+		fmt.Fprintf(&g.b, `<g class="chart-point" data-id="%s" data-date="%s" data-value="%s"><circle cx="%s" cy="%s" r="4"/><title>%s</title></g>`,
+			esc(p.ID), p.Date.Format(time.DateOnly), exact(p.Value), coord(x), coord(y), esc(fmt.Sprintf(tip, label, o.Y.format(p.Value), o.Y.Unit)))
 		t.Rows = append(t.Rows, Row{ID: p.ID, Label: label, Values: []float64{p.Value}})
 	}
 	g.b.WriteString(`</g>`)

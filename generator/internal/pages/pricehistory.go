@@ -20,12 +20,14 @@ type PriceHistory struct {
 }
 
 // priceHistories draws the history of every current price of the offers
-// with two or more observations, in the order of rows (a price's regional
-// rows included: pass derive.Data.RegionRows).
+// whose observations changed (two or more, not all the same price), in
+// the order of rows (a price's regional rows included: pass
+// derive.Data.RegionRows). A flat history is no chart: the price table
+// already gives the price and its date.
 func (s *Edition) priceHistories(idPrefix string, rows []*derive.Row) []PriceHistory {
 	var out []PriceHistory
 	for _, r := range rows {
-		if len(r.History) < 2 {
+		if !changed(r.History) {
 			continue
 		}
 		o := r.Offer
@@ -57,14 +59,34 @@ func (s *Edition) priceHistories(idPrefix string, rows []*derive.Row) []PriceHis
 		id := fmt.Sprintf("%s-%d", idPrefix, len(out)+1)
 		c, err := chart.History(pts, chart.Options{ID: id, Title: title,
 			Desc: s.r.Text("history.desc", len(pts), s.r.Date(r.History[0].AsOf), s.r.Date(r.History[len(r.History)-1].AsOf)),
-			X:    chart.Axis{Label: s.r.T("history.axis.date")}, Y: chart.Axis{Label: s.r.T("history.axis.price"), Unit: unit, TitleFormat: s.r.T("chart.axis.title"), Format: func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }},
-			Label: s.r.T("history.col.date")})
+			X:    chart.Axis{Label: s.r.T("history.axis.date")}, Y: chart.Axis{Label: s.r.T("history.axis.price"), Unit: unit, TitleFormat: s.r.T("chart.axis.title"), Format: priceFigure},
+			Label: s.r.T("history.col.date"), PointTip: s.r.T("chart.point.tip")})
 		if err != nil {
 			continue // dates are unique per key (catalog checks), so this does not happen
 		}
 		out = append(out, PriceHistory{Row: r, Title: title, Unit: unit, Chart: c})
 	}
 	return out
+}
+
+// changed says whether a history has two or more observations and not all
+// of them the same price.
+func changed(h []derive.HistoryPoint) bool {
+	for _, o := range h[min(1, len(h)):] {
+		if o.Price != h[0].Price {
+			return true
+		}
+	}
+	return false
+}
+
+// priceFigure writes a price as the price tables do (render.Money without
+// the currency): three decimals under 1, else two.
+func priceFigure(v float64) string {
+	if v < 1 {
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
 // gpuHistories is the price histories of a GPU's offers, every region.
