@@ -15,6 +15,8 @@ require (
 	golang.org/x/sys v0.49.0 // output swap: renameat2(RENAME_EXCHANGE) replaces the output directory in one step on Linux
 )
 
+require golang.org/x/text v0.44.0
+
 require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/tdewolff/parse/v2 v2.8.20 // indirect

@@ -1,6 +1,9 @@
 package derive
 
 import (
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+
 	"cmp"
 	"slices"
 	"strings"
@@ -30,6 +33,23 @@ func ProvidersByName(ps []*catalog.Provider) []*catalog.Provider {
 	out := slices.Clone(ps)
 	slices.SortStableFunc(out, func(a, b *catalog.Provider) int {
 		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.ID, b.ID))
+	})
+	return out
+}
+
+// ProvidersByLocalName returns the providers by their name in a language
+// (Provider.LocalName), in that language's collation: Chinese names in
+// pinyin order (阿里云, 百度智能云, 华为云, 火山引擎, 腾讯云), Latin names
+// before them. It does not change ps.
+func ProvidersByLocalName(ps []*catalog.Provider, lang string) []*catalog.Provider {
+	out := slices.Clone(ps)
+	tag, err := language.Parse(lang)
+	if err != nil {
+		tag = language.English
+	}
+	c := collate.New(tag, collate.IgnoreCase)
+	slices.SortStableFunc(out, func(a, b *catalog.Provider) int {
+		return cmp.Or(c.CompareString(a.LocalName(lang), b.LocalName(lang)), cmp.Compare(a.ID, b.ID))
 	})
 	return out
 }

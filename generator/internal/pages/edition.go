@@ -92,6 +92,7 @@ func (s *Edition) Rest() {
 	s.calculator()
 	s.comparePages()
 	s.tcoPage()
+	s.matrixPages()
 	s.dataPages()
 }
 

@@ -3,6 +3,7 @@ package pages
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
@@ -31,6 +32,10 @@ type ProviderRow struct {
 	P       *catalog.Provider
 	Kind    string // "GPU cloud", not "gpu-cloud"
 	Country string // the country's name; "" when the catalog states none
+	// Newest is the date of its newest current price (zero: none), and
+	// NewestBand that date's age band (fresh, ageing, stale).
+	Newest     time.Time
+	NewestBand string
 }
 
 // ModelRow is a model preset in the model index, with its large numbers
@@ -102,8 +107,19 @@ func (s *Edition) indexPages() {
 	})
 
 	var ps []ProviderRow
-	for _, p := range derive.ProvidersByName(s.cat.Providers) {
-		ps = append(ps, ProviderRow{P: p, Kind: s.label("kind.", p.Kind), Country: s.label("country.", p.Country)})
+	for _, p := range derive.ProvidersByLocalName(s.cat.Providers, s.r.Lang()) {
+		r := ProviderRow{P: p, Kind: s.label("kind.", p.Kind), Country: s.label("country.", p.Country)}
+		for _, o := range p.Offers {
+			for _, pr := range o.Current() {
+				if pr.AsOf.After(r.Newest) {
+					r.Newest = pr.AsOf
+				}
+			}
+		}
+		if !r.Newest.IsZero() {
+			r.NewestBand = derive.Band(int(s.dd.Now.Sub(r.Newest).Hours()/24), s.cat.Site.Staleness)
+		}
+		ps = append(ps, r)
 	}
 	s.page(&render.Page{Kind: "providers", Path: "providers/", Title: t("providers.title"), Description: t("providers.description"),
 		Data: map[string]any{"Providers": ps}})

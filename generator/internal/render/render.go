@@ -535,6 +535,9 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"sizeunit": SizeUnit,
 		"i18njson": r.JSONStrings,
 		"money":    Money,
+		// figure is an amount as money writes it, without the currency
+		// (a table whose caption names it).
+		"figure": func(v float64) string { return strings.TrimSuffix(Money(v, ""), " ") },
 		"gib":      sizing.FormatGiB,
 		"flops":    sizing.FormatFLOPs,
 		"tps":      sizing.FormatRate,
