@@ -92,4 +92,3 @@ func (s *Edition) matrixPages() {
 	s.page(&render.Page{Kind: "matrix", Path: "matrix/", Title: t("matrix.title"), Description: t("matrix.description"), Data: byGPU})
 	s.page(&render.Page{Kind: "matrix", Path: "matrix/providers/", Title: t("matrix.providers.title"), Description: t("matrix.providers.description"), Data: byProv})
 }
-

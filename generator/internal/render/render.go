@@ -537,17 +537,17 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"money":    Money,
 		// figure is an amount as money writes it, without the currency
 		// (a table whose caption names it).
-		"figure": func(v float64) string { return strings.TrimSuffix(Money(v, ""), " ") },
-		"gib":      sizing.FormatGiB,
-		"flops":    sizing.FormatFLOPs,
-		"tps":      sizing.FormatRate,
-		"hours":    sizing.FormatDuration,
-		"num":      numAny,
-		"date":     r.Date,
-		"isodate":  func(t time.Time) string { return t.Format(time.DateOnly) },
-		"deref":    func(p *float64) float64 { return *p },
-		"derefi":   func(p *int) int { return *p },
-		"add":      func(a, b int) int { return a + b },
+		"figure":  func(v float64) string { return strings.TrimSuffix(Money(v, ""), " ") },
+		"gib":     sizing.FormatGiB,
+		"flops":   sizing.FormatFLOPs,
+		"tps":     sizing.FormatRate,
+		"hours":   sizing.FormatDuration,
+		"num":     numAny,
+		"date":    r.Date,
+		"isodate": func(t time.Time) string { return t.Format(time.DateOnly) },
+		"deref":   func(p *float64) float64 { return *p },
+		"derefi":  func(p *int) int { return *p },
+		"add":     func(a, b int) int { return a + b },
 		"seq": func(n int) []int {
 			out := make([]int, n)
 			for i := range out {
