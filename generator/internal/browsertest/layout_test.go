@@ -20,11 +20,12 @@ import (
 )
 
 // layoutRules names the rules of layoutJS, in report order.
-var layoutRules = []string{"scroll", "small", "broken", "overlap", "tap"}
+var layoutRules = []string{"scroll", "answer", "small", "broken", "overlap", "tap"}
 
 // layoutRuleHelp says what each rule requires.
 var layoutRuleHelp = map[string]string{
 	"scroll":  "no horizontal scrolling of the page itself (a wide table or code block scrolls in its own container)",
+	"answer":  "the column that answers a table's question (its th[data-answer], else the first after the row header: the price, the fit) is on screen before any sideways scroll",
 	"small":   "no rendered text under 12 px (SVG text at its rendered size)",
 	"broken":  "no word broken across lines inside a run of letters and digits (breaks at _ - . / and spaces are deliberate)",
 	"overlap": "no text box overlapping another text box",
@@ -46,12 +47,14 @@ var layoutViewports = []struct {
 // optional offer column chosen, and the calculator's answers to a 70B
 // QLoRA and a 70B serving case in both editions (drawn by the
 // WebAssembly engine from the query), guides and the methodology with
-// wide Markdown tables. (A page of the full price list,
+// wide Markdown tables, the Chinese home, provider index, price matrix
+// and price list. (A page of the full price list,
 // /pricing/all/2/, is among sitePages.)
 var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "gpus/by-price/",
 	layoutInstancesPage, "gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd",
 	calcQLoRA, "zh/" + calcQLoRA, calcServing, "zh/" + calcServing,
-	"guides/five-dimensions/", "zh/guides/five-dimensions/", "zh/methodology/"}
+	"guides/five-dimensions/", "zh/guides/five-dimensions/", "zh/methodology/",
+	"zh/", "zh/providers/", "zh/matrix/", "matrix/providers/", "zh/pricing/"}
 
 // The calculator cases of layoutExtraPages.
 const (
@@ -100,7 +103,7 @@ const calcReady = `document.querySelector('#calc[data-ready="true"]')`
 //     target and no other undersized target's circle (WCAG 2.5.8
 //     "spacing"). A checkbox or radio counts with its label.
 const layoutJS = `(() => {
-const out = {scroll: [], small: [], broken: [], overlap: [], tap: []};
+const out = {scroll: [], answer: [], small: [], broken: [], overlap: [], tap: []};
 const vw = document.documentElement.clientWidth;
 const name = (el) => {
 	if (!el || el.nodeType !== 1) return "?";
@@ -174,6 +177,23 @@ if (sw > vw + 1) {
 	};
 	walk(document.body);
 	out.scroll.push("page is " + sw + " px wide in a " + vw + " px viewport: " + wide.slice(0, 3).join("; "));
+}
+
+// answer: in every table shown, the answering column's header is within
+// the viewport (and its table's scroll box) as the page opens.
+for (const table of document.querySelectorAll("table")) {
+	if (hidden(table) || table.closest("[hidden]") || table.closest("details:not([open])")) continue;
+	const head = table.tHead && table.tHead.rows[0];
+	if (!head || head.cells.length < 2) continue;
+	const th = head.querySelector("th[data-answer]") || head.cells[1];
+	const r = th.getBoundingClientRect();
+	if (r.width < 1) continue;
+	const c = clipOf(th);
+	// A header clipped to nothing is visually hidden: the table shows as
+	// cards on a phone, each with its price first.
+	if (hidden(head) || (c && c.right - c.left < 4)) continue;
+	const right = Math.min(vw, c ? c.right : vw);
+	if (r.right > right + 1) out.answer.push(where(table) + " column " + JSON.stringify(snip(th.textContent)) + " ends at " + Math.round(r.right) + " px, past " + Math.round(right) + " px");
 }
 
 // text nodes

@@ -345,8 +345,29 @@ func (d *Data) stats(id string, keep func(*Row) bool) Stats {
 	return s
 }
 
-// Cheapest returns the cheapest on-demand row for a GPU, or nil.
-func (d *Data) Cheapest(id string) *Row { return d.GPUStats(id, "on-demand").MinRow }
+// Cheapest returns the cheapest on-demand row for a GPU that is not stale,
+// else (every on-demand price of the GPU is stale) the cheapest stale one,
+// whose Band says so; nil when the GPU has no on-demand price. A ranking
+// of current prices does not put a six-year-old figure first.
+func (d *Data) Cheapest(id string) *Row {
+	var best, stale *Row
+	for _, r := range d.byGPU[id] {
+		if r.Price.Billing != "on-demand" {
+			continue
+		}
+		at := &best
+		if r.Band == "stale" {
+			at = &stale
+		}
+		if *at == nil || r.PerGPUDC < (*at).PerGPUDC {
+			*at = r
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return stale
+}
 
 // Round2 rounds to cents for display and exports.
 func Round2(v float64) float64 { return math.Round(v*100) / 100 }

@@ -70,6 +70,14 @@ func (s *Edition) byVendor() []GPUSummary {
 
 // byPrice is the GPU summaries cheapest on-demand price per GPU-hour
 // first; GPUs without one follow in reading order.
+// stale is 1 for a GPU whose cheapest price is stale (derive.Data.Cheapest), else 0.
+func stale(g GPUSummary) int {
+	if g.Cheapest != nil && g.Cheapest.Band == "stale" {
+		return 1
+	}
+	return 0
+}
+
 func (s *Edition) byPrice() []GPUSummary {
 	out := s.byVendor()
 	slices.SortStableFunc(out, func(a, b GPUSummary) int {
@@ -81,7 +89,8 @@ func (s *Edition) byPrice() []GPUSummary {
 		case b.Cheapest == nil:
 			return -1
 		}
-		return cmp.Compare(a.Cheapest.PerGPUDC, b.Cheapest.PerGPUDC)
+		// A GPU whose only prices are stale ranks after every current one.
+		return cmp.Or(cmp.Compare(stale(a), stale(b)), cmp.Compare(a.Cheapest.PerGPUDC, b.Cheapest.PerGPUDC))
 	})
 	return out
 }
