@@ -104,17 +104,20 @@ import { fmt, money, readStrings } from "./_shared.mjs";
     const minVram = parseFloat(f["min-vram"].value) || 0;
     const maxPrice = parseFloat(f["max-price"].value);
     const region = f.region.value;
+    const city = f.city ? f.city.value : "";
     const cur = f.cur.value || base;
     const rate = fx[cur] || 1;
     const hideStale = !!(staleBox && staleBox.checked);
     // First-party: the provider's own page, document, API or docs repository.
     const firstParty = !!(f.evidence && f.evidence.checked);
-    const filtering = facets.some((k) => f[k].value) || region || minVram > 0 || !isNaN(maxPrice) || hideStale || firstParty;
+    const filtering = facets.some((k) => f[k].value) || region || city || minVram > 0 || !isNaN(maxPrice) || hideStale || firstParty;
     let matches = 0;
     for (const r of rows) {
       const d = r.dataset;
       let ok = facets.every((k) => !f[k].value || d[k] === f[k].value);
       ok = ok && (!region || d.regions.split(" ").includes(region));
+      // A city: every provider's regions there (data-cities, catalog.Region.CityKey).
+      ok = ok && (!city || (d.cities || "").split("|").includes(city));
       ok = ok && parseFloat(d.vram) >= minVram;
       ok = ok && (isNaN(maxPrice) || parseFloat(d.pergpu) * rate <= maxPrice);
       ok = ok && !(hideStale && d.band === "stale");

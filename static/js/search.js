@@ -39,6 +39,7 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
     offer: tr("kind.offer", "Instance"),
     model: tr("kind.model", "Model"),
     guide: tr("kind.guide", "Guide"),
+    page: tr("kind.page", "Page"),
   };
   const count = (n) => (n === 1 ? tr("one", "1 result") : fmt(tr("many", "%d results"), n));
 

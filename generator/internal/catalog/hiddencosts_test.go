@@ -117,7 +117,7 @@ unit = "gb"
 as_of = 2025-06-01
 source = "https://acme.example/network"
 evidence = "first-party"
-`, []string{`data/providers/acme.toml:38:8: kind "egres" is not one of: egress, public-ipv4, block-storage, stopped-instance (did you mean "egress"?)`}},
+`, []string{`data/providers/acme.toml:41:8: kind "egres" is not one of: egress, public-ipv4, block-storage, stopped-instance (did you mean "egress"?)`}},
 		{"a unit of another kind", `
 [[extra_costs]]
 kind = "egress"
@@ -127,7 +127,7 @@ unit = "gb-month"
 as_of = 2025-06-01
 source = "https://acme.example/network"
 evidence = "first-party"
-`, []string{`data/providers/acme.toml:41:8: unit "gb-month" is not one of: gb, gib (did you mean "gb"?)`}},
+`, []string{`data/providers/acme.toml:44:8: unit "gb-month" is not one of: gb, gib (did you mean "gb"?)`}},
 		{"a price without its unit", `
 [[extra_costs]]
 kind = "public-ipv4"
@@ -136,7 +136,7 @@ price = 0.005
 as_of = 2025-06-01
 source = "https://acme.example/network"
 evidence = "first-party"
-`, []string{`data/providers/acme.toml:40:9: a price needs its unit (unit = one of: hour, month)`}},
+`, []string{`data/providers/acme.toml:43:9: a price needs its unit (unit = one of: hour, month)`}},
 		{"unknown region and currency", `
 [[extra_costs]]
 kind = "egress"
@@ -148,8 +148,8 @@ as_of = 2025-06-01
 source = "https://acme.example/network"
 evidence = "first-party"
 `, []string{
-			`data/providers/acme.toml:39:10: unknown region "eu-wst" of provider acme (did you mean "eu-west"?)`,
-			`data/providers/acme.toml:40:12: currency "USDD" is not in data/fx.toml (did you mean "USD"?)`}},
+			`data/providers/acme.toml:42:10: unknown region "eu-wst" of provider acme (did you mean "eu-west"?)`,
+			`data/providers/acme.toml:43:12: currency "USDD" is not in data/fx.toml (did you mean "USD"?)`}},
 		{"missing evidence and source", `
 [[extra_costs]]
 kind = "egress"
@@ -158,14 +158,14 @@ price = 0.1
 unit = "gb"
 as_of = 2025-06-01
 `, []string{
-			`data/providers/acme.toml:37:1: missing required key "source" in [extra_costs]`,
-			`data/providers/acme.toml:37:1: missing required key "evidence" in [extra_costs]`}},
+			`data/providers/acme.toml:40:1: missing required key "source" in [extra_costs]`,
+			`data/providers/acme.toml:40:1: missing required key "evidence" in [extra_costs]`}},
 		{"tiers out of order", strings.Replace(egressTiers, "up_to_gb = 10240", "up_to_gb = 50", 1),
-			[]string{`data/providers/acme.toml:51:12: up_to_gb 50 must be greater than the previous tier's 100`}},
+			[]string{`data/providers/acme.toml:54:12: up_to_gb 50 must be greater than the previous tier's 100`}},
 		{"a bounded last tier", strings.Replace(egressTiers, "price = 0.05", "up_to_gb = 99999\nprice = 0.05", 1),
-			[]string{`data/providers/acme.toml:55:12: the last tier covers everything above the previous one: leave out up_to_gb`}},
+			[]string{`data/providers/acme.toml:58:12: the last tier covers everything above the previous one: leave out up_to_gb`}},
 		{"a flat price and tiers", strings.Replace(egressTiers, `unit = "gb"`, "unit = \"gb\"\nprice = 0.1", 1),
-			[]string{`data/providers/acme.toml:41:9: give egress either a flat price or [[extra_costs.tiers]], not both`}},
+			[]string{`data/providers/acme.toml:44:9: give egress either a flat price or [[extra_costs.tiers]], not both`}},
 		{"stopped instance without compute_billed", `
 [[extra_costs]]
 kind = "stopped-instance"
@@ -173,7 +173,7 @@ currency = "USD"
 as_of = 2025-06-01
 source = "https://acme.example/faq"
 evidence = "first-party"
-`, []string{`data/providers/acme.toml:38:8: a stopped-instance entry needs compute_billed = true or false: is the instance price still charged while it is stopped?`}},
+`, []string{`data/providers/acme.toml:41:8: a stopped-instance entry needs compute_billed = true or false: is the instance price still charged while it is stopped?`}},
 		{"observed twice on a date", `
 [[extra_costs]]
 kind = "block-storage"
@@ -192,7 +192,7 @@ unit = "gb-month"
 as_of = 2025-06-01
 source = "https://acme.example/storage"
 evidence = "first-party"
-`, []string{`data/providers/acme.toml:51:9: this block-storage charge is observed twice on 2025-06-01 (first at line 37): give each observation its own as_of date`}},
+`, []string{`data/providers/acme.toml:54:9: this block-storage charge is observed twice on 2025-06-01 (first at line 40): give each observation its own as_of date`}},
 		{"unknown key with did-you-mean", `
 [[extra_costs]]
 kind = "block-storage"
@@ -202,7 +202,7 @@ unit = "gb-month"
 as_of = 2025-06-01
 source = "https://acme.example/storage"
 evidnce = "first-party"
-`, []string{`data/providers/acme.toml:44:1: unknown key "evidnce" (did you mean "evidence"?)`}},
+`, []string{`data/providers/acme.toml:47:1: unknown key "evidnce" (did you mean "evidence"?)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,4 +360,25 @@ func TestI18n(t *testing.T) {
 			t.Errorf("want\n  %s\ngot\n  %s", want, strings.Join(got, "\n  "))
 		}
 	})
+}
+
+// TestRegionCity: a region's city key joins providers' regions in one city;
+// its city in a language comes from its name there.
+func TestRegionCity(t *testing.T) {
+	zh := func(n string) map[string]RegionText { return map[string]RegionText{"zh": {Name: n}} }
+	for _, tc := range []struct {
+		r        Region
+		key, zhC string
+	}{
+		{Region{ID: "cn-beijing", City: "Beijing", Country: "CN", I18n: zh("华北2（北京）")}, "CN/Beijing", "北京"},
+		{Region{ID: "ap-northeast-1", City: "Tokyo", Country: "JP", I18n: zh("亚太地区（东京）")}, "JP/Tokyo", "东京"},
+		{Region{ID: "us-east-1", City: "N. Virginia", Country: "US", I18n: zh("弗吉尼亚北部")}, "US/N. Virginia", "弗吉尼亚北部"},
+		{Region{ID: "ca-central-1", City: "Montreal", Country: "CA", I18n: zh("加拿大（中部）")}, "CA/Montreal", "加拿大（中部）"},
+		{Region{ID: "x", City: "Frankfurt", Country: "DE"}, "DE/Frankfurt", "Frankfurt"},
+		{Region{ID: "y"}, "", ""},
+	} {
+		if k, c := tc.r.CityKey(), tc.r.CityIn("zh"); k != tc.key || c != tc.zhC {
+			t.Errorf("%s: key %q, zh city %q; want %q, %q", tc.r.ID, k, c, tc.key, tc.zhC)
+		}
+	}
 }

@@ -200,6 +200,39 @@ func (p *Provider) LocalName(lang string) string {
 	return p.Name
 }
 
+// CityKey names the region's city across providers: its country and
+// city ("CN/Beijing"), or "" when the data gives no city. Regions of any
+// provider in one city share it (the price table's city filter).
+func (r Region) CityKey() string {
+	if r.City == "" {
+		return ""
+	}
+	return r.Country + "/" + r.City
+}
+
+// CityIn is the region's city in a language, read from its name there:
+// the part in brackets of a name such as 华北2（北京） or 亚太地区（东京）,
+// else a name without brackets (弗吉尼亚北部); the English city when the
+// data has no name in the language.
+func (r Region) CityIn(lang string) string {
+	t, ok := r.I18n[lang]
+	if !ok || t.Name == "" {
+		return r.City
+	}
+	n := t.Name
+	if i := strings.LastIndex(n, "（"); i >= 0 && strings.HasSuffix(n, "）") {
+		// 加拿大（中部）names an area, not a city: keep the whole name.
+		if in := strings.TrimSuffix(n[i+len("（"):], "）"); !strings.HasSuffix(in, "部") {
+			return in
+		}
+		return n
+	}
+	if i := strings.LastIndex(n, "("); i >= 0 && strings.HasSuffix(n, ")") {
+		return strings.TrimSpace(strings.TrimSuffix(n[i+1:], ")"))
+	}
+	return n
+}
+
 // LocalName returns the region's display name in the language, else
 // DisplayName.
 func (r Region) LocalName(lang string) string {

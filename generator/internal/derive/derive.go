@@ -5,6 +5,7 @@ package derive
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -29,8 +30,10 @@ type Row struct {
 	// RegionName is the region's display name ("" with Region "").
 	RegionName string
 	// Regions are the region ids the row applies to: Region, or the
-	// offer's regions.
+	// offer's regions; Cities their cities' keys (catalog.Region.CityKey),
+	// each once.
 	Regions []string
+	Cities  []string
 	// TermMonths is the commitment term of a committed price, 0 otherwise.
 	TermMonths int
 	// Payment and Commitment describe a committed price ("" when not
@@ -198,6 +201,13 @@ func (d *Data) row(o *catalog.Offer, p catalog.Price, history []catalog.Price) *
 		}
 	} else {
 		r.Regions = o.Regions
+	}
+	for _, id := range r.Regions {
+		for _, reg := range o.Provider.Regions {
+			if k := reg.CityKey(); reg.ID == id && k != "" && !slices.Contains(r.Cities, k) {
+				r.Cities = append(r.Cities, k)
+			}
+		}
 	}
 	for _, h := range history {
 		if m := h.Overlay; m != nil && m.Public != nil {

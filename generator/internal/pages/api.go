@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/chartdata"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/export"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/feed"
@@ -64,6 +65,8 @@ func (s *Edition) dataPages() {
 
 	idx, err := search.Index(search.Input{Catalog: s.cat, Pages: s.guides, GuidePath: GuidePath, Lang: s.lang.Code, Glossary: s.cat.Glossary,
 		KindKeywords: map[string]string{search.KindGPU: s.r.T("search.kw.gpu"), search.KindProvider: s.r.T("search.kw.provider"), search.KindModel: s.r.T("search.kw.model")},
+		Phrasing: search.Phrasing{Billing: s.billingLabels(), Price: s.r.T("search.sum.price"), Params: s.r.T("search.sum.params"),
+			Active: s.r.T("search.sum.active"), Context: s.r.T("search.sum.context")},
 		Extra: []search.Entry{
 			{Title: s.r.T("calc.title"), URL: "calculator/", Kind: "page", Summary: s.r.T("calc.description")},
 			{Title: s.r.T("compare.title"), URL: "compare/", Kind: "page", Summary: s.r.T("compare.description")},
@@ -78,4 +81,13 @@ func (s *Edition) dataPages() {
 	}
 	s.tree.Add(s.prefix+search.IndexPath, idx)
 	s.page(&render.Page{Kind: "search", Path: "search/", Title: s.r.T("search.title"), Description: s.r.T("search.description")})
+}
+
+// billingLabels are the billing modes' labels in the edition's language.
+func (s *Edition) billingLabels() map[string]string {
+	out := map[string]string{}
+	for _, m := range catalog.BillingModes() {
+		out[m] = s.r.T("billing." + m)
+	}
+	return out
 }

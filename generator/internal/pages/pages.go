@@ -2,6 +2,8 @@ package pages
 
 import (
 	"fmt"
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 	"html/template"
 	"maps"
 	"slices"
@@ -67,7 +69,7 @@ type GuideSection struct {
 const PricingLimit = 60
 
 // Option is a value of a filter select.
-type Option struct{ Value, Label string }
+type Option struct{ Value, Label, Group string }
 
 // PricingPage is the data of the full price table.
 type PricingPage struct {
@@ -285,6 +287,7 @@ func GuidePath(g *content.Page) string {
 // rows themselves.
 func (s *Edition) filters() map[string][]Option {
 	sets := map[string]map[string]string{}
+	group := map[string]string{} // a city's country, by city key
 	add := func(k, v, label string) {
 		if v == "" {
 			return
@@ -300,9 +303,28 @@ func (s *Edition) filters() map[string][]Option {
 		add("vendor", o.GPU.Vendor, o.GPU.Vendor)
 		add("form", o.GPU.FormFactor, o.GPU.FormFactor)
 		add("provider", o.Provider.ID, o.Provider.LocalName(s.lang.Code))
-		add("country", o.Provider.Country, o.Provider.Country)
-		for _, reg := range r.Regions {
-			add("region", reg, reg)
+		add("country", o.Provider.Country, s.label("country.", o.Provider.Country))
+		for _, id := range r.Regions {
+			for _, reg := range o.Provider.Regions {
+				if reg.ID != id {
+					continue
+				}
+				// The region's name in the edition's language, then its id.
+				label := id
+				if local := reg.LocalName(s.lang.Code); local != id {
+					label = s.r.Text("region.withid", local, id)
+				}
+				add("region", id, label)
+				if k := reg.CityKey(); k != "" {
+					if _, seen := sets["city"][k]; !seen {
+						add("city", k, reg.CityIn(s.lang.Code))
+						group[k] = s.label("country.", reg.Country)
+						if reg.Country == "" {
+							group[k] = s.r.T("filter.othercountry")
+						}
+					}
+				}
+			}
 		}
 		add("billing", r.Price.Billing, s.r.T("billing."+r.Price.Billing))
 		add("ic", o.GPU.Interconnect.Kind, o.GPU.Interconnect.Kind)
@@ -311,7 +333,7 @@ func (s *Edition) filters() map[string][]Option {
 	out := map[string][]Option{}
 	for k, m := range sets {
 		for _, v := range slices.Sorted(maps.Keys(m)) {
-			out[k] = append(out[k], Option{Value: v, Label: m[v]})
+			out[k] = append(out[k], Option{Value: v, Label: m[v], Group: group[v]})
 		}
 		if k == "count" {
 			sort.Slice(out[k], func(i, j int) bool {
@@ -320,7 +342,15 @@ func (s *Edition) filters() map[string][]Option {
 				return a < b
 			})
 		} else if k != "billing" {
-			sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].Label < out[k][j].Label })
+			// Cities by country, then name, in the edition's collation.
+			c := collate.New(language.Make(s.lang.Code), collate.IgnoreCase)
+			sort.SliceStable(out[k], func(i, j int) bool {
+				a, b := out[k][i], out[k][j]
+				if a.Group != b.Group {
+					return c.CompareString(a.Group, b.Group) < 0
+				}
+				return c.CompareString(a.Label, b.Label) < 0
+			})
 		}
 	}
 	return out

@@ -75,6 +75,25 @@ type Input struct {
 	// KindKeywords are extra keywords for every entry of a kind, in the
 	// edition's language (a GPU page is about its "价格", say).
 	KindKeywords map[string]string
+	// Phrasing writes the summaries of offers and models in the edition's
+	// language (English when a field is empty).
+	Phrasing Phrasing
+}
+
+// Phrasing is the formats of the generated summaries: Billing labels a
+// billing mode ("on-demand": "按量计费"); Price is "%s %s %s/h" (mode,
+// price, currency); Params, Active and Context take a figure ("%s
+// parameters", "%s active", "%s context").
+type Phrasing struct {
+	Billing                        map[string]string
+	Price, Params, Active, Context string
+}
+
+func (w Phrasing) or(f, def string) string {
+	if f == "" {
+		return def
+	}
+	return f
 }
 
 func defaultGuidePath(p *content.Page) string {
@@ -112,10 +131,10 @@ func Entries(in Input) []Entry {
 			out = append(out, providerEntry(p, in.Lang))
 		}
 		for _, o := range c.Offers {
-			out = append(out, offerEntry(o))
+			out = append(out, offerEntry(o, in.Lang, in.Phrasing))
 		}
 		for _, m := range c.Models {
-			out = append(out, modelEntry(m))
+			out = append(out, modelEntry(m, in.Phrasing))
 		}
 	}
 	path := in.GuidePath
@@ -204,29 +223,34 @@ func providerEntry(p *catalog.Provider, lang string) Entry {
 
 // offerEntry describes an instance: its GPUs, memory and cheapest price
 // (on-demand when it has one), exactly as the catalog holds it.
-func offerEntry(o *catalog.Offer) Entry {
+func offerEntry(o *catalog.Offer, lang string, w Phrasing) Entry {
 	price := ""
 	if len(o.Prices) > 0 {
 		p, ok := o.Price("on-demand")
 		if !ok {
 			p = o.Prices[0]
 		}
-		price = fmt.Sprintf("%s %s %s/h", p.Billing, num(p.Price), o.Currency)
+		mode := p.Billing
+		if l := w.Billing[mode]; l != "" {
+			mode = l
+		}
+		price = fmt.Sprintf(w.or(w.Price, "%s %s %s/h"), mode, num(p.Price), o.Currency)
 	}
 	s := join(fmt.Sprintf("%d× %s", o.GPUCount, o.GPU.Name), num(o.VRAMTotalGB)+" GB", price)
 	kw := []string{o.GPU.ID}
 	for _, p := range o.Prices {
 		kw = append(kw, p.Billing)
 	}
-	return entry(o.Provider.Name+" "+o.Instance, "providers/"+o.Provider.ID+"/", KindOffer, s, kw...)
+	kw = append(kw, o.Provider.Name)
+	return entry(o.Provider.LocalName(lang)+" "+o.Instance, "providers/"+o.Provider.ID+"/", KindOffer, s, kw...)
 }
 
-func modelEntry(m *catalog.Model) Entry {
-	params := Params(m.Params) + " parameters"
+func modelEntry(m *catalog.Model, w Phrasing) Entry {
+	params := fmt.Sprintf(w.or(w.Params, "%s parameters"), Params(m.Params))
 	if m.ActiveParams > 0 {
-		params += " (" + Params(m.ActiveParams) + " active)"
+		params += " (" + fmt.Sprintf(w.or(w.Active, "%s active"), Params(m.ActiveParams)) + ")"
 	}
-	s := join(m.Family, params, strconv.Itoa(m.MaxContext)+" context")
+	s := join(m.Family, params, fmt.Sprintf(w.or(w.Context, "%s context"), strconv.Itoa(m.MaxContext)))
 	kw := []string{m.ID}
 	if m.Experts > 0 {
 		kw = append(kw, "moe mixture of experts")
