@@ -301,6 +301,18 @@ func (l *loader) checkCalculator() {
 	if id := calc.GPU; id != "" && l.c.gpus[id] == nil {
 		l.site.errorf("calculator.gpu", "calculator gpu %q is not a GPU id%s", id, diag.DidYouMean(id, l.c.gpuIDs()))
 	}
+	for i, pair := range l.c.Site.Compare.Popular {
+		key := fmt.Sprintf("compare.popular.%d", i)
+		if len(pair) != 2 || pair[0] == pair[1] {
+			l.site.errorf(key, "a popular pair is two different GPU ids, got %q", pair)
+			continue
+		}
+		for _, id := range pair {
+			if l.c.gpus[id] == nil {
+				l.site.errorf(key, "compare pair: %q is not a GPU id%s", id, diag.DidYouMean(id, l.c.gpuIDs()))
+			}
+		}
+	}
 }
 
 // currencies returns the currencies of data/fx.toml (none when it has no

@@ -38,6 +38,8 @@ type Site struct {
 	Languages []Language `toml:"languages"`
 	// Calculator is the calculator's first estimate.
 	Calculator Calculator `toml:"calculator" doc:"The calculator's first estimate: the model preset and GPU it opens with."`
+	// Compare holds the compare index's popular pairs.
+	Compare Compare `toml:"compare" doc:"The compare index's popular pairs."`
 	// QuotaContact is whom a team's readers ask for GPU quota (set by an
 	// overlay's site.toml; "" on the public site).
 	QuotaContact string `toml:"-"`
@@ -48,6 +50,12 @@ type Site struct {
 type Calculator struct {
 	Model string `toml:"model" doc:"The id of the model preset the calculator opens with (data/models/ID.toml)."`
 	GPU   string `toml:"gpu" doc:"The id of the GPU the calculator opens with (data/gpus/ID.toml)."`
+}
+
+// Compare lists the pairs of GPUs readers compare most, shown first on the
+// compare index.
+type Compare struct {
+	Popular [][]string `toml:"popular" doc:"Pairs of GPU ids, e.g. [[\"rtx-4090\", \"l40s\"], [\"a800-sxm4-80gb\", \"h800-sxm5-80gb\"]]."`
 }
 
 // Staleness holds the price-age thresholds in days: a price is fresh up to

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"math"
+	"net/url"
 	"sort"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -43,26 +45,42 @@ var betterSpecs = map[string]func(*catalog.GPU) *float64{
 	"bf16":      func(g *catalog.GPU) *float64 { return g.BF16TFLOPS },
 	"fp8":       func(g *catalog.GPU) *float64 { return g.FP8TFLOPS },
 	"int8":      func(g *catalog.GPU) *float64 { return g.INT8TOPS },
+	// The link to its peers: NVLink 900 GB/s against 400 is a difference
+	// a training job feels.
+	"interconnect": func(g *catalog.GPU) *float64 { return g.Interconnect.BandwidthGBs },
 }
+
+// Tolerances under which two figures are the same for the compare marks:
+// spec figures are datasheet numbers rounded to two or three digits (67
+// against 66.9 TFLOPS is rounding, not a win); prices are shown to three
+// significant digits.
+const (
+	specTolerance  = 0.02
+	priceTolerance = 0.005
+)
 
 // better returns the index plus one of the best of vals (the largest when
 // more is true, else the smallest), or 0 when a value is missing (nil) or
-// the best is shared.
-func better(vals []*float64, more bool) int {
-	best, at, shared := 0.0, 0, false
+// the best is not ahead of every other by more than tol of itself (a
+// difference below the figures' precision is a tie).
+func better(vals []*float64, more bool, tol float64) int {
+	at := 0
 	for i, v := range vals {
 		if v == nil {
 			return 0
 		}
-		switch {
-		case at == 0 || more && *v > best || !more && *v < best:
-			best, at, shared = *v, i+1, false
-		case *v == best:
-			shared = true
+		if at == 0 || more && *v > *vals[at-1] || !more && *v < *vals[at-1] {
+			at = i + 1
 		}
 	}
-	if shared {
+	if at == 0 {
 		return 0
+	}
+	best := *vals[at-1]
+	for i, v := range vals {
+		if i+1 != at && math.Abs(*v-best) <= tol*math.Abs(best) {
+			return 0
+		}
 	}
 	return at
 }
@@ -75,7 +93,7 @@ func pairBetter(gs []CompareGPU) map[string]int {
 		for _, g := range gs {
 			vals = append(vals, f(g.GPU))
 		}
-		if b := better(vals, true); b > 0 {
+		if b := better(vals, true, specTolerance); b > 0 {
 			out[row] = b
 		}
 	}
@@ -93,7 +111,7 @@ func pairBetter(gs []CompareGPU) map[string]int {
 			v := st.Min
 			vals = append(vals, &v)
 		}
-		if b := better(vals, false); b > 0 {
+		if b := better(vals, false, priceTolerance); b > 0 {
 			out[m] = b
 		}
 	}
@@ -108,6 +126,9 @@ type ComparePair struct {
 
 // CompareIndex is the data of the compare picker.
 type CompareIndex struct {
+	// Popular are data/site.toml's popular pairs: a pair page, or the
+	// picker with the two GPUs when they are in different segments.
+	Popular  []ComparePair
 	Segments map[string][]ComparePair
 	Order    []string
 	GPUs     []*catalog.GPU
@@ -164,6 +185,23 @@ func (s *Edition) comparePages() {
 		}
 	}
 	s.instancesPage()
+	pages := map[string]bool{}
+	for _, list := range idx.Segments {
+		for _, p := range list {
+			pages[p.Path] = true
+		}
+	}
+	for _, pair := range s.cat.Site.Compare.Popular {
+		a, b := s.cat.GPU(pair[0]), s.cat.GPU(pair[1])
+		if a == nil || b == nil {
+			continue
+		}
+		p := PairPath(a.ID, b.ID)
+		if !pages[p] {
+			p = "compare/?" + url.Values{"gpu": {a.ID, b.ID}}.Encode()
+		}
+		idx.Popular = append(idx.Popular, ComparePair{Path: p, A: a, B: b})
+	}
 	idx.JSON = s.compareJSON()
 	s.page(&render.Page{Kind: "compareindex", Path: "compare/", Title: s.r.T("compare.title"), Description: s.r.T("compare.description"),
 		Data: idx, Scripts: []string{"js/compare.js"}})

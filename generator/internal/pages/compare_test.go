@@ -18,8 +18,13 @@ func TestBetter(t *testing.T) {
 		{[]*float64{f(80), nil}, true, 0},
 		{[]*float64{f(3), f(1), f(2)}, false, 2},
 		{[]*float64{f(3), f(3), f(2)}, true, 0},
+		// Below the figures' precision: FP32 67 against 66.9 TFLOPS is a tie.
+		{[]*float64{f(67), f(66.9)}, true, 0},
+		// NVLink 900 against 400 GB/s is not.
+		{[]*float64{f(400), f(900)}, true, 2},
+		{[]*float64{f(100), f(97)}, true, 1},
 	} {
-		if got := better(c.vals, c.more); got != c.want {
+		if got := better(c.vals, c.more, specTolerance); got != c.want {
 			t.Errorf("better(%v, more=%v) = %d, want %d", c.vals, c.more, got, c.want)
 		}
 	}

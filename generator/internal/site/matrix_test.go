@@ -60,3 +60,35 @@ func TestMatrixPages(t *testing.T) {
 		}
 	}
 }
+
+// TestPopularPairs: the compare index lists data/site.toml's popular pairs
+// first, in both editions: a pair page where one is made, else the picker
+// with both GPUs.
+func TestPopularPairs(t *testing.T) {
+	files, _ := repoSite(t)
+	c := testcat.Repo(t)
+	if len(c.Site.Compare.Popular) == 0 {
+		t.Fatal("data/site.toml has no [compare] popular pairs")
+	}
+	for _, pre := range []string{"", "zh/"} {
+		body := files[pre+"compare/index.html"]
+		i := strings.Index(body, `class="pairs popular"`)
+		if i < 0 {
+			t.Fatalf("%scompare/ has no popular pairs", pre)
+		}
+		list := body[i : i+strings.Index(body[i:], "</ul>")]
+		for _, p := range c.Site.Compare.Popular {
+			a, b := min(p[0], p[1]), max(p[0], p[1])
+			page := "/" + pre + "compare/" + a + "-vs-" + b + "/"
+			picker := "/" + pre + "compare/?gpu=" + p[0] + "&amp;gpu=" + p[1]
+			if !strings.Contains(list, `href="`+page+`"`) && !strings.Contains(list, `href="`+picker+`"`) {
+				t.Errorf("%scompare/: pair %v links neither %s nor %s", pre, p, page, picker)
+			}
+			if strings.Contains(list, `href="`+page+`"`) {
+				if _, ok := files[strings.TrimPrefix(page, "/")+"index.html"]; !ok {
+					t.Errorf("%s is linked but not built", page)
+				}
+			}
+		}
+	}
+}
