@@ -38,13 +38,16 @@ func TestInputsMatchDerive(t *testing.T) {
 				if st.N == 0 {
 					continue
 				}
+				// Points and bars are the cheapest current price
+				// (Cheapest: not stale where one is); the spread is every price.
+				low := d.Cheapest(g.ID).PerGPUDC
 				if g.BF16TFLOPS != nil {
-					if p := pts[pi]; p.ID != g.ID || p.X != *g.BF16TFLOPS || p.Y != st.Min || p.Href != "gpus/"+g.ID+"/" {
-						t.Errorf("point %+v for %s (min %v)", p, g.ID, st.Min)
+					if p := pts[pi]; p.ID != g.ID || p.X != *g.BF16TFLOPS || p.Y != low || p.Href != "gpus/"+g.ID+"/" {
+						t.Errorf("point %+v for %s (cheapest %v)", p, g.ID, low)
 					}
 					pi++
 				}
-				if b := bars[bi]; b.ID != g.ID || b.Value != st.Min/g.MemoryGB {
+				if b := bars[bi]; b.ID != g.ID || b.Value != low/g.MemoryGB {
 					t.Errorf("bar %+v for %s", b, g.ID)
 				}
 				bi++
