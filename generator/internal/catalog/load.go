@@ -572,6 +572,9 @@ func checkGPU(c checker, g *GPU) {
 func checkProvider(c checker, p *Provider, kinds []string) {
 	c.require("", requiredOf[Provider]()...)
 	c.url("homepage", p.Homepage)
+	if p.PricePage != "" {
+		c.url("price_page", p.PricePage)
+	}
 	if c.has("country") && !countryPattern.MatchString(p.Country) {
 		c.errorf("country", "country %q is not an ISO 3166-1 alpha-2 code (e.g. US, CN, DE)", p.Country)
 	}

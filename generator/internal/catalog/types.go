@@ -171,6 +171,7 @@ type Provider struct {
 
 	Name         string       `toml:"name" doc:"The provider's name."`
 	Homepage     string       `toml:"homepage" doc:"The provider's homepage (http or https)."`
+	PricePage    string       `toml:"price_page" doc:"The provider's own price page or price calculator (http or https); a page whose newest price is stale sends readers there (else to the homepage)."`
 	Country      string       `toml:"country" doc:"ISO 3166-1 alpha-2 code of the headquarters; omit when no source states it."`
 	Kind         string       `toml:"kind" doc:"What kind of cloud the provider is."`
 	Description  string       `toml:"description" doc:"One or two sentences, in our own words."`

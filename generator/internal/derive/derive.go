@@ -355,6 +355,23 @@ func (d *Data) stats(id string, keep func(*Row) bool) Stats {
 	return s
 }
 
+// Newest returns the date of a provider's newest current price and its
+// age band (fresh, ageing, stale); a zero time and "" when it has none.
+func (d *Data) Newest(p *catalog.Provider) (time.Time, string) {
+	var newest time.Time
+	for _, o := range p.Offers {
+		for _, pr := range o.Current() {
+			if pr.AsOf.After(newest) {
+				newest = pr.AsOf
+			}
+		}
+	}
+	if newest.IsZero() {
+		return newest, ""
+	}
+	return newest, Band(int(d.Now.Sub(newest).Hours()/24), d.Cat.Site.Staleness)
+}
+
 // Cheapest returns the cheapest on-demand row for a GPU that is not stale,
 // else (every on-demand price of the GPU is stale) the cheapest stale one,
 // whose Band says so; nil when the GPU has no on-demand price. A ranking

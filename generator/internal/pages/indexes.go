@@ -118,16 +118,7 @@ func (s *Edition) indexPages() {
 	var ps []ProviderRow
 	for _, p := range derive.ProvidersByLocalName(s.cat.Providers, s.r.Lang()) {
 		r := ProviderRow{P: p, Kind: s.label("kind.", p.Kind), Country: s.label("country.", p.Country)}
-		for _, o := range p.Offers {
-			for _, pr := range o.Current() {
-				if pr.AsOf.After(r.Newest) {
-					r.Newest = pr.AsOf
-				}
-			}
-		}
-		if !r.Newest.IsZero() {
-			r.NewestBand = derive.Band(int(s.dd.Now.Sub(r.Newest).Hours()/24), s.cat.Site.Staleness)
-		}
+		r.Newest, r.NewestBand = s.dd.Newest(p)
 		ps = append(ps, r)
 	}
 	s.page(&render.Page{Kind: "providers", Path: "providers/", Title: t("providers.title"), Description: t("providers.description"),

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
@@ -57,6 +58,11 @@ type ProviderPage struct {
 	Currency string
 	RepoURL  string
 	Limit    int // rows shown before "show all" (0: all)
+	// Newest is the date of the provider's newest current price and
+	// NewestBand its age band; the page says so at the top when it is
+	// stale (or there is none).
+	Newest     time.Time
+	NewestBand string
 }
 
 // GuideSection groups guides for the guides index.
@@ -211,7 +217,9 @@ func (s *Edition) pages() {
 			for _, o := range p.Offers {
 				rows = append(rows, v.dd.OfferRows(o.ID)...)
 			}
-			return &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}
+			pp := &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}
+			pp.Newest, pp.NewestBand = v.dd.Newest(p)
+			return pp
 		})
 	}
 	// The pricing pages share one sorting of the rows and one list of

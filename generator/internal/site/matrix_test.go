@@ -92,3 +92,42 @@ func TestPopularPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleProviderBanner: a provider page says at its top, in both
+// editions, when the provider's newest current price is stale (over a
+// year old) or missing, and links the provider's own site; a provider
+// with a newer price has no banner.
+func TestStaleProviderBanner(t *testing.T) {
+	files, _ := repoSite(t)
+	c := testcat.Repo(t)
+	now := time.Now().UTC()
+	dd := derive.New(c, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC))
+	stale := 0
+	for _, p := range c.Providers {
+		newest, band := dd.Newest(p)
+		want := newest.IsZero() || band == "stale"
+		for _, pre := range []string{"", "zh/"} {
+			body := files[pre+"providers/"+p.ID+"/index.html"]
+			i := strings.Index(body, `<p class="banner stale"`)
+			if (i >= 0) != want {
+				t.Errorf("%sproviders/%s: banner %v, want %v (newest price %s, %s)", pre, p.ID, i >= 0, want, newest.Format(time.DateOnly), band)
+				continue
+			}
+			if !want {
+				continue
+			}
+			banner := body[i : i+strings.Index(body[i:], "</p>")]
+			link := p.PricePage
+			if link == "" {
+				link = p.Homepage
+			}
+			if !strings.Contains(banner, `href="`+link+`"`) || (!newest.IsZero() && !strings.Contains(banner, newest.Format("2006"))) {
+				t.Errorf("%sproviders/%s: banner %q lacks the link %s or the date", pre, p.ID, banner, link)
+			}
+		}
+		if want {
+			stale++
+		}
+	}
+	t.Logf("%d of %d providers have a stale or missing newest price", stale, len(c.Providers))
+}
