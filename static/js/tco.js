@@ -42,9 +42,10 @@ import { monthly, HOURS } from "./_tco.mjs";
       th.scope = "row";
       th.textContent = o.labels[i];
       tr.append(th);
-      for (const v of [r.hours.toFixed(1), money(r.compute, cur), extrasText(r.extras), totalText(r.total)]) {
+      // The total, which answers the question, first (on screen on a phone).
+      for (const [v, cls] of [[totalText(r.total), "num total"], [money(r.compute, cur), "num"], [extrasText(r.extras), "num"], [r.hours.toFixed(1), "num"]]) {
         const td = document.createElement("td");
-        td.className = "num";
+        td.className = cls;
         td.textContent = v;
         tr.append(td);
       }

@@ -54,7 +54,7 @@ var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "
 	layoutInstancesPage, "gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd",
 	calcQLoRA, "zh/" + calcQLoRA, calcServing, "zh/" + calcServing,
 	"guides/five-dimensions/", "zh/guides/five-dimensions/", "zh/methodology/",
-	"zh/", "zh/providers/", "zh/matrix/", "matrix/providers/", "zh/pricing/"}
+	"zh/", "zh/providers/", "zh/matrix/", "matrix/providers/", "zh/pricing/", "zh/gpus/h100-sxm5-80gb/", "zh/tco/"}
 
 // The calculator cases of layoutExtraPages.
 const (
@@ -358,7 +358,8 @@ func setViewport(b *Browser, width, height int64, mobile bool) {
 // GPU_ATLAS_SCREENS names a directory.
 var layoutScreens = map[string]string{"gpus/h100-sxm5-80gb/": "gpu", "pricing/": "pricing", "charts/": "charts", "calculator/": "calculator",
 	calcQLoRA: "calc-qlora-en", "zh/" + calcQLoRA: "calc-qlora-zh", calcServing: "calc-serve-en", "zh/" + calcServing: "calc-serve-zh",
-	"guides/five-dimensions/": "guide-tables-en", "zh/guides/five-dimensions/": "guide-tables-zh", "zh/methodology/": "methodology-zh"}
+	"guides/five-dimensions/": "guide-tables-en", "zh/guides/five-dimensions/": "guide-tables-zh", "zh/methodology/": "methodology-zh",
+	"zh/": "home-zh", "zh/gpus/h100-sxm5-80gb/": "gpu-zh", "zh/pricing/": "pricing-zh", "zh/matrix/": "matrix-zh", "matrix/providers/": "matrix-providers-en", "zh/providers/": "providers-zh", "zh/tco/": "tco-zh"}
 
 // TestLayout checks the layout rules (layoutRuleHelp) on one page of every
 // path shape of the real site, at 390 px (a phone) and 1280 px, in the

@@ -96,7 +96,7 @@ func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase, labels []string) tcoShown 
 				extras = jsMoney(l.Extras, cur) + " + not recorded"
 			}
 		}
-		w.Rows = append(w.Rows, []string{label, jsToFixed(l.BilledHours, 1), jsMoney(l.Compute, cur), extras, total})
+		w.Rows = append(w.Rows, []string{label, total, jsMoney(l.Compute, cur), extras, jsToFixed(l.BilledHours, 1)})
 		if l.HasBreakEven {
 			notes = append(notes, label+" is cheaper than on-demand above "+jsToFixed(l.BreakEven*100, 0)+" % utilisation.")
 		}
