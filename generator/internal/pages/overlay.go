@@ -3,6 +3,7 @@ package pages
 import (
 	"fmt"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,16 +15,21 @@ import (
 
 // siteShortcode expands {{< site "field" >}}: a site setting, so that a
 // team's guide (how to request quota) names the contact its overlay's
-// site.toml sets instead of typing it again. An e-mail address becomes a
+// site.toml sets instead of typing it again, and the methodology gives the
+// price-age thresholds as numbers of days rather than config keys. An e-mail address becomes a
 // mailto link.
 func siteShortcode(c *catalog.Catalog, args []string) (string, error) {
-	fields := []string{"quota_contact", "title"}
+	fields := []string{"quota_contact", "title", "fresh_days", "stale_days"}
 	if len(args) != 1 {
 		return "", fmt.Errorf(`want {{< site "field" >}} (%s)`, strings.Join(fields, ", "))
 	}
 	switch args[0] {
 	case "title":
 		return mdText(c.Site.Title), nil
+	case "fresh_days":
+		return strconv.Itoa(c.Site.Staleness.FreshDays), nil
+	case "stale_days":
+		return strconv.Itoa(c.Site.Staleness.StaleDays), nil
 	case "quota_contact":
 		q := c.Site.QuotaContact
 		if q == "" {
