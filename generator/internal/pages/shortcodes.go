@@ -101,7 +101,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		price := render.Money(row.PerGPU, row.Offer.Currency)
 		if row.Offer.Currency != dd.Currency {
-			price += " " + fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency))
+			price += fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency)) // the format has its own spacing
 		}
 		date := func(d time.Time) string {
 			if r.dateStyles[lang] == "cjk" {
