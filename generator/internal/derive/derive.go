@@ -51,6 +51,12 @@ type Row struct {
 	// priced in more than one region: the regional range.
 	Spread *Spread
 
+	// BehindDays is, for a spot or committed price observed more than a
+	// year before the offer's newest on-demand price, how many days
+	// before (0 otherwise): shown beside the on-demand price it is not a
+	// current figure of the same offer, and pages mark it.
+	BehindDays int
+
 	PerGPU   float64 // hourly equivalent per GPU, in the offer's currency
 	PerGPUDC float64 // hourly equivalent per GPU in the display currency
 	InstDC   float64 // hourly equivalent per instance in the display currency
@@ -145,6 +151,7 @@ func NewWith(c *catalog.Catalog, now time.Time, fits *Fits) *Data {
 			d.Rows = append(d.Rows, r)
 		}
 		d.regional[o.ID] = rows
+		markBehind(rows)
 		// Headline rows: per mode, the cheapest region (first in file
 		// order among equals).
 		var order []Mode
@@ -353,6 +360,25 @@ func (d *Data) stats(id string, keep func(*Row) bool) Stats {
 		s.Median = (vals[len(vals)/2-1] + vals[len(vals)/2]) / 2
 	}
 	return s
+}
+
+// markBehind sets BehindDays on an offer's spot and committed rows
+// observed over a year before its newest on-demand price.
+func markBehind(rows []*Row) {
+	var od time.Time
+	for _, r := range rows {
+		if r.Price.Billing == "on-demand" && r.Price.AsOf.After(od) {
+			od = r.Price.AsOf
+		}
+	}
+	if od.IsZero() {
+		return
+	}
+	for _, r := range rows {
+		if days := int(od.Sub(r.Price.AsOf).Hours() / 24); r.Price.Billing != "on-demand" && days > 365 {
+			r.BehindDays = days
+		}
+	}
 }
 
 // Newest returns the date of a provider's newest current price and its

@@ -44,3 +44,24 @@ func TestMatrixCells(t *testing.T) {
 		t.Errorf("q: %+v", m[1].Cells)
 	}
 }
+
+// TestMarkBehind: an offer's spot or committed price observed more than a
+// year before its newest on-demand price is marked with the gap; one
+// within a year, and the on-demand price itself, are not.
+func TestMarkBehind(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	row := func(billing, asOf string) *Row { return &Row{Price: catalog.Price{Billing: billing, AsOf: day(asOf)}} }
+	od := row("on-demand", "2026-10-01")
+	oldSpot := row("spot", "2023-08-16")
+	newSpot := row("spot", "2026-01-01")
+	ri := row("committed", "2025-09-30")
+	markBehind([]*Row{oldSpot, od, newSpot, ri})
+	if oldSpot.BehindDays != 1142 || newSpot.BehindDays != 0 || ri.BehindDays != 366 || od.BehindDays != 0 {
+		t.Errorf("behind: old spot %d (want 1142), new spot %d, committed %d (want 366), on-demand %d", oldSpot.BehindDays, newSpot.BehindDays, ri.BehindDays, od.BehindDays)
+	}
+	lone := row("spot", "2020-01-01")
+	markBehind([]*Row{lone})
+	if lone.BehindDays != 0 {
+		t.Errorf("no on-demand price: behind %d", lone.BehindDays)
+	}
+}
