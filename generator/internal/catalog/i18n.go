@@ -42,19 +42,10 @@ type Text struct {
 	Versions            map[string]string
 }
 
-// In returns the text in a language: its version there, else the
-// original (which may be in another language: pages mark it).
-func (t Text) In(lang string) string {
-	if v := t.Versions[lang]; v != "" {
-		return v
-	}
-	return t.Text
-}
-
 // Missing says whether the text needs a version in lang: it is set, has
 // none, and is not written in lang already (TextLang).
 func (t Text) Missing(lang string) bool {
-	return t.Text != "" && t.Versions[lang] == "" && !strings.HasPrefix(TextLang(t.Text)+"-", lang+"-")
+	return t.Text != "" && t.Versions[lang] == "" && !WrittenIn(t.Text, lang)
 }
 
 // versions collects one field of an i18n table by language.
@@ -67,7 +58,7 @@ func versions[T any](m map[string]T, get func(T) string) map[string]string {
 }
 
 func noteText(key, i18nKey, text string, m map[string]NoteText) Text {
-	return Text{Key: key, I18nKey: i18nKey, Field: "notes", Text: text, Versions: versions(m, func(t NoteText) string { return t.Notes })}
+	return Text{Key: key, I18nKey: i18nKey, Field: "notes", Text: text, Versions: versions(m, notes)}
 }
 
 // Texts returns the provider's texts that pages show (not its name, nor
@@ -108,63 +99,65 @@ func (g *GPU) Texts() []Text {
 	return []Text{noteText("notes", "i18n", g.Notes, g.I18n)}
 }
 
-// NotesIn returns the notes in a language, else the original.
-func (b Billing) NotesIn(lang string) string { return noteText("", "", b.Notes, b.I18n).In(lang) }
+// localized is the text get reads from m's entry for lang, else orig:
+// every *In method below.
+func localized[T any](m map[string]T, lang string, get func(T) string, orig string) string {
+	if t, ok := m[lang]; ok {
+		if v := get(t); v != "" {
+			return v
+		}
+	}
+	return orig
+}
+
+func notes(t NoteText) string { return t.Notes }
 
 // NotesIn returns the notes in a language, else the original.
-func (r Reserved) NotesIn(lang string) string { return noteText("", "", r.Notes, r.I18n).In(lang) }
+func (b Billing) NotesIn(lang string) string { return localized(b.I18n, lang, notes, b.Notes) }
 
 // NotesIn returns the notes in a language, else the original.
-func (n Network) NotesIn(lang string) string { return noteText("", "", n.Notes, n.I18n).In(lang) }
+func (r Reserved) NotesIn(lang string) string { return localized(r.I18n, lang, notes, r.Notes) }
 
 // NotesIn returns the notes in a language, else the original.
-func (s Support) NotesIn(lang string) string { return noteText("", "", s.Notes, s.I18n).In(lang) }
+func (n Network) NotesIn(lang string) string { return localized(n.I18n, lang, notes, n.Notes) }
 
 // NotesIn returns the notes in a language, else the original.
-func (h HiddenCosts) NotesIn(lang string) string { return noteText("", "", h.Notes, h.I18n).In(lang) }
+func (s Support) NotesIn(lang string) string { return localized(s.I18n, lang, notes, s.Notes) }
 
 // NotesIn returns the notes in a language, else the original.
-func (g *GPU) NotesIn(lang string) string { return noteText("", "", g.Notes, g.I18n).In(lang) }
+func (h HiddenCosts) NotesIn(lang string) string { return localized(h.I18n, lang, notes, h.Notes) }
+
+// NotesIn returns the notes in a language, else the original.
+func (g *GPU) NotesIn(lang string) string { return localized(g.I18n, lang, notes, g.Notes) }
 
 // NameIn returns the extra cost's name in a language, else the original.
 func (e ExtraCost) NameIn(lang string) string {
-	if t := e.I18n[lang]; t.Name != "" {
-		return t.Name
-	}
-	return e.Name
+	return localized(e.I18n, lang, func(t CostText) string { return t.Name }, e.Name)
 }
 
 // NotesIn returns the extra cost's notes in a language, else the original.
 func (e ExtraCost) NotesIn(lang string) string {
-	if t := e.I18n[lang]; t.Notes != "" {
-		return t.Notes
-	}
-	return e.Notes
+	return localized(e.I18n, lang, func(t CostText) string { return t.Notes }, e.Notes)
 }
 
 // DescriptionIn returns the description in a language, else the original.
 func (p *Provider) DescriptionIn(lang string) string {
-	if t := p.I18n[lang]; t.Description != "" {
-		return t.Description
-	}
-	return p.Description
+	return localized(p.I18n, lang, func(t ProviderText) string { return t.Description }, p.Description)
 }
 
 // FreeTrialIn returns free_trial in a language, else the original.
 func (p *Provider) FreeTrialIn(lang string) string {
-	if t := p.I18n[lang]; t.FreeTrial != "" {
-		return t.FreeTrial
-	}
-	return p.FreeTrial
+	return localized(p.I18n, lang, func(t ProviderText) string { return t.FreeTrial }, p.FreeTrial)
 }
 
 // StorageNotesIn returns storage_notes in a language, else the original.
 func (p *Provider) StorageNotesIn(lang string) string {
-	if t := p.I18n[lang]; t.StorageNotes != "" {
-		return t.StorageNotes
-	}
-	return p.StorageNotes
+	return localized(p.I18n, lang, func(t ProviderText) string { return t.StorageNotes }, p.StorageNotes)
 }
+
+// WrittenIn says whether a text is written in the language of code lang
+// ("zh" for zh-CN text), by its script (TextLang).
+func WrittenIn(s, lang string) bool { return strings.HasPrefix(TextLang(s)+"-", lang+"-") }
 
 // TextLang is the language a data text is written in, read from its
 // script: "zh-CN" when at least 30% of its letters are Han characters,
@@ -194,10 +187,7 @@ type RegionText struct {
 
 // LocalName returns the provider's name in the language, else its name.
 func (p *Provider) LocalName(lang string) string {
-	if t, ok := p.I18n[lang]; ok && t.Name != "" {
-		return t.Name
-	}
-	return p.Name
+	return localized(p.I18n, lang, func(t ProviderText) string { return t.Name }, p.Name)
 }
 
 // CityKey names the region's city across providers: its country and

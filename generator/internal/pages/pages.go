@@ -339,6 +339,7 @@ func (s *Edition) filters() map[string][]Option {
 		add("count", strconv.Itoa(o.GPUCount), strconv.Itoa(o.GPUCount))
 	}
 	out := map[string][]Option{}
+	coll := collate.New(language.Make(s.lang.Code), collate.IgnoreCase)
 	for k, m := range sets {
 		for _, v := range slices.Sorted(maps.Keys(m)) {
 			out[k] = append(out[k], Option{Value: v, Label: m[v], Group: group[v]})
@@ -351,13 +352,12 @@ func (s *Edition) filters() map[string][]Option {
 			})
 		} else if k != "billing" {
 			// Cities by country, then name, in the edition's collation.
-			c := collate.New(language.Make(s.lang.Code), collate.IgnoreCase)
 			sort.SliceStable(out[k], func(i, j int) bool {
 				a, b := out[k][i], out[k][j]
 				if a.Group != b.Group {
-					return c.CompareString(a.Group, b.Group) < 0
+					return coll.CompareString(a.Group, b.Group) < 0
 				}
-				return c.CompareString(a.Label, b.Label) < 0
+				return coll.CompareString(a.Label, b.Label) < 0
 			})
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"strconv"
-	"strings"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -210,8 +209,8 @@ func (s *Edition) tcoPage() {
 		}
 		t.Stopped, t.StoppedNote = s.stoppedText(full.Stopped)
 		if t.StoppedNote != "" {
-			if l := render.TextLang(t.StoppedNote); !strings.HasPrefix(l+"-", s.r.Lang()+"-") {
-				t.NoteLang = l
+			if !catalog.WrittenIn(t.StoppedNote, s.r.Lang()) {
+				t.NoteLang = catalog.TextLang(t.StoppedNote)
 			}
 		}
 		data[o.ID] = t

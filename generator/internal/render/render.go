@@ -283,9 +283,6 @@ func (r *Renderer) jsonStrings(prefix string) string {
 	return string(b)
 }
 
-// TextLang is catalog.TextLang: the language a data text is written in.
-func TextLang(s string) string { return catalog.TextLang(s) }
-
 // DataText shows a text from the data files (notes, descriptions, source
 // titles), which stay in the language they were written in: escaped, and
 // wrapped in <span lang="..."> when that language is not the edition's,
@@ -294,11 +291,10 @@ func TextLang(s string) string { return catalog.TextLang(s) }
 // anything else English.
 func (r *Renderer) DataText(s string) template.HTML {
 	esc := template.HTMLEscapeString(s)
-	lang := TextLang(s)
-	if strings.SplitN(lang, "-", 2)[0] == r.lang || s == "" {
+	if s == "" || catalog.WrittenIn(s, r.lang) {
 		return template.HTML(esc)
 	}
-	return template.HTML(`<span lang="` + lang + `">` + esc + `</span>`)
+	return template.HTML(`<span lang="` + catalog.TextLang(s) + `">` + esc + `</span>`)
 }
 
 // TF formats a UI string with arguments: the catalog string is the

@@ -215,8 +215,8 @@ func providerEntry(p *catalog.Provider, lang string) Entry {
 		kw = append(kw, r.City, r.Country)
 	}
 	e := entry(p.LocalName(lang), "providers/"+p.ID+"/", KindProvider, short(p.DescriptionIn(lang), 110), kw...)
-	if l := catalog.TextLang(e.Summary); lang != "" && e.Summary != "" && !strings.HasPrefix(l+"-", lang+"-") {
-		e.SummaryLang = strings.SplitN(l, "-", 2)[0]
+	if lang != "" && e.Summary != "" && !catalog.WrittenIn(e.Summary, lang) {
+		e.SummaryLang = strings.SplitN(catalog.TextLang(e.Summary), "-", 2)[0]
 	}
 	return e
 }
