@@ -33,6 +33,7 @@ commands:
   schema      write the JSON Schemas of the data files (for editors) into a directory
   new         write a commented template for a new gpu, provider, offer, model or guide
   diff        report catalog changes between two trees (or a git revision and a tree) as Markdown
+  capture     ask the providers' own price APIs, store the answers as evidence, merge their prices as history
   import      turn a price table (fsdl, skypilot, gcp, azure, aws) into offers TOML for review, or -merge it as history
   nginx-conf  write nginx.conf for a built site with the headers of its _headers (the container image's server)
 
@@ -67,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdDiff(args[1:], stdout, stderr)
 	case "import":
 		return cmdImport(args[1:], stdout, stderr)
+	case "capture":
+		return cmdCapture(args[1:], stdout, stderr)
 	case "nginx-conf":
 		return cmdNginxConf(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":

@@ -129,11 +129,11 @@ func (c *Cache) read(abs, rel string, d *diag.List) (src []byte, e *cachedFile, 
 // file itself: the date, the overlay, and every file the load decoded
 // through the cache so far (the load decodes the offers files last). A nil
 // cache has none.
-func (c *Cache) depsKey(now time.Time, layer Layer) (k [sha256.Size]byte) {
+func (c *Cache) depsKey(now time.Time, layer Layer, captures string) (k [sha256.Size]byte) {
 	if c == nil {
 		return k
 	}
-	fmt.Fprintf(c.deps, "now %s\x00layer %q %q", now.Format(time.RFC3339Nano), layer.Dir, layer.Label)
+	fmt.Fprintf(c.deps, "now %s\x00layer %q %q\x00captures %s", now.Format(time.RFC3339Nano), layer.Dir, layer.Label, captures)
 	c.deps.Sum(k[:0])
 	return k
 }

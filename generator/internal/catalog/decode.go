@@ -193,6 +193,10 @@ func join(a, b string) string {
 type checker struct {
 	*file
 	now time.Time
+	// captures is the absolute CaptureDir cited captures are verified in
+	// ("" skips the file check); providerID the provider whose offers are
+	// checked ("" outside offers files).
+	captures, providerID string
 }
 
 func (c checker) positive(path string, v float64) {

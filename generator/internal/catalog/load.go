@@ -89,7 +89,7 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 	offerEntries := l.loadDeclarations(roots)
 	// The offers files last: what their checks read (the site, currency,
 	// GPU and provider files) is decoded by now.
-	deps := cache.depsKey(now, layer)
+	deps := cache.depsKey(now, layer, captureStamp(root))
 	offerFiles := l.decodeOffers(offerEntries, deps)
 	if len(roots) > 1 {
 		l.c.sortDeclarations()
@@ -142,7 +142,9 @@ type offerFile struct {
 	checked *checkedOffers
 }
 
-func (l *loader) check(f *file) checker { return checker{file: f, now: l.now} }
+func (l *loader) check(f *file) checker {
+	return checker{file: f, now: l.now, captures: filepath.Join(l.root, CaptureDir)}
+}
 
 // hasDataDir reports whether root has a data directory.
 func (l *loader) hasDataDir() bool {

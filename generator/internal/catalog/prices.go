@@ -184,6 +184,9 @@ func normalisePrice(p *Price) {
 // spot and committed prices against on-demand. It normalises the prices
 // (normalisePrice) and indexes their current observations.
 func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, datasets map[string]bool) {
+	if p != nil {
+		c.providerID = p.ID
+	}
 	regionIDs := make([]string, 0, len(p.Regions))
 	known := map[string]bool{}
 	for _, r := range p.Regions {
@@ -279,6 +282,7 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 			c.blank[pp+".evidence"] = true
 		}
 		c.oneOf(pp+".evidence", pr.Evidence, EvidenceKinds()...)
+		checkCapture(c, pp, pr)
 		switch {
 		case pr.Dataset != "" && c.has(pp+".evidence") && pr.Evidence != "community-dataset" && slices.Contains(EvidenceKinds(), pr.Evidence):
 			c.errorf(pp+".evidence", "evidence %q contradicts dataset %q: a price from a dataset is community-dataset evidence (drop evidence, or the dataset)", pr.Evidence, pr.Dataset)

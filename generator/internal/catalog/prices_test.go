@@ -184,7 +184,7 @@ price = 0.7
 as_of = 2022-06-01
 date_basis = "commit"
 source = "https://acme.example/pricing"
-`, []string{`data/offers/acme.toml:44:14: date_basis "commit" is not one of: page-date, commit-date, accessed, dataset-row-date, api-retrieved (did you mean "commit-date"?)`}},
+`, []string{`data/offers/acme.toml:44:14: date_basis "commit" is not one of: page-date, commit-date, accessed, dataset-row-date, api-retrieved, page-captured (did you mean "commit-date"?)`}},
 		{"a monthly price above on-demand", `
 [[offers.prices]]
 billing = "committed"

@@ -311,8 +311,10 @@ type Price struct {
 	Commitment string    `toml:"commitment" doc:"committed only: reserved-instance, savings-plan, committed-use-discount or subscription."`
 	Region     string    `toml:"region" doc:"A region id of the provider the price applies to; absent: the offer's regions."`
 	AsOf       time.Time `toml:"as_of" doc:"The date this price was true (a TOML local date: 2025-04-21)."`
-	DateBasis  string    `toml:"date_basis" doc:"How as_of was established: page-date, commit-date, accessed, dataset-row-date or api-retrieved."`
-	Source     string    `toml:"source" doc:"The URL the price was read from."`
+	DateBasis  string    `toml:"date_basis" doc:"How as_of was established: page-date, commit-date, accessed, dataset-row-date, api-retrieved (a capture of the provider's price API) or page-captured (a capture of its price page)."`
+	Source     string    `toml:"source" doc:"The URL the price was read from (for a captured price: the API's or page's address)."`
+	Capture    string    `toml:"capture" doc:"A stored capture the price was read from: its path under data/captures/ (provider/file.json), written by generator capture; the site publishes it under captures/."`
+	CaptureSHA string    `toml:"capture_sha256" doc:"With capture (required there): the SHA-256 of the capture file, in hex; check verifies it."`
 	Evidence   string    `toml:"evidence" doc:"first-party (the provider's page, document or API), first-party-docs-repo, third-party (a transcription) or community-dataset (implied by dataset)."`
 	Dataset    string    `toml:"dataset" doc:"The id of a dataset in site.toml the price came from."`
 	// Overlay is set on a price that comes from a team's overlay (a

@@ -96,7 +96,7 @@ func EvidenceKinds() []string {
 // DateBases returns the allowed values of date_basis: how an as_of date
 // was established.
 func DateBases() []string {
-	return []string{"page-date", "commit-date", "accessed", "dataset-row-date", "api-retrieved"}
+	return []string{"page-date", "commit-date", "accessed", "dataset-row-date", "api-retrieved", "page-captured"}
 }
 
 // ExtraCostKinds returns the allowed values of an extra_costs entry's kind.

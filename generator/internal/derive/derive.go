@@ -77,6 +77,7 @@ type HistoryPoint struct {
 	Price    float64 // as quoted, per unit, in the offer's currency
 	Hourly   float64 // the hourly equivalent, in the offer's currency
 	Source   string
+	Capture  string // the stored capture it was read from, if any (catalog.Price.Capture)
 	Evidence string
 }
 
@@ -220,7 +221,7 @@ func (d *Data) row(o *catalog.Offer, p catalog.Price, history []catalog.Price) *
 		if m := h.Overlay; m != nil && m.Public != nil {
 			h = *m.Public // the chart and history are the public observations
 		}
-		r.History = append(r.History, HistoryPoint{AsOf: h.AsOf, Price: h.Price, Hourly: h.Hourly(), Source: h.Source, Evidence: h.EvidenceKind()})
+		r.History = append(r.History, HistoryPoint{AsOf: h.AsOf, Price: h.Price, Hourly: h.Hourly(), Source: h.Source, Capture: h.Capture, Evidence: h.EvidenceKind()})
 	}
 	r.InstDC, _ = c.FX.Convert(r.HourlyEquivalent, o.Currency, d.Currency)
 	r.PerGPUDC = r.InstDC / float64(o.GPUCount)

@@ -254,7 +254,8 @@ func (a *azureImport) vmPrice(it azureItem, size, billing string) {
 		return
 	}
 	of := a.offerOf(it, sz, g)
-	base := price{unit: "hour", asOf: a.im.o.AsOf, dateBasis: a.im.o.DateBasis, source: a.im.o.Source, evidence: a.im.o.Evidence}
+	base := price{unit: "hour", asOf: a.im.o.AsOf, dateBasis: a.im.o.DateBasis, source: a.im.o.Source, evidence: a.im.o.Evidence,
+		capture: a.im.o.Capture, captureSHA: a.im.o.CaptureSHA}
 	p := base
 	p.billing = billing
 	a.vals[of.instance] = append(a.vals[of.instance], priced{mode: p, region: it.region, value: v, at: it.price})

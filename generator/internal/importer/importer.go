@@ -78,6 +78,10 @@ type Options struct {
 	// DateBasis is how AsOf (or the date the file states) was established
 	// (optional, written as each price's date_basis).
 	DateBasis string
+	// Capture and CaptureSHA, when set, are the stored capture the file
+	// is a body of (its path under data/captures/ and the capture file's
+	// SHA-256): every price cites them.
+	Capture, CaptureSHA string
 	// Currency is the currency of the prices when the file does not say
 	// (azure snapshots without currencyCode, aws); empty: USD for the
 	// formats whose source documents it.
@@ -309,6 +313,8 @@ type price struct {
 	source     string
 	evidence   string
 	dataset    string
+	// capture and captureSHA cite a stored capture (generator capture).
+	capture, captureSHA string
 }
 
 // parseNumber reads a price or size. It reports blanks (when required),
@@ -485,6 +491,10 @@ func (p price) toml() string {
 		kv(&b, "date_basis", tomlString(p.dateBasis))
 	}
 	kv(&b, "source", tomlString(p.source))
+	if p.capture != "" {
+		kv(&b, "capture", tomlString(p.capture))
+		kv(&b, "capture_sha256", tomlString(p.captureSHA))
+	}
 	if p.evidence != "" {
 		kv(&b, "evidence", tomlString(p.evidence))
 	}

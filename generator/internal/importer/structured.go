@@ -34,6 +34,8 @@ func sourceNote(format string) string {
 		return "Azure Retail Prices API items"
 	case "aws":
 		return "tsaol/aws-gpu instance data, generated from instances.vantage.sh"
+	case "capture":
+		return "captures of the provider's own price API, generator capture"
 	}
 	return format
 }
@@ -321,5 +323,6 @@ func (im *importer) provenanceOf(asOf time.Time, basis string) (provenance, erro
 // evidence.
 func (pv provenance) stamp(mode price, o Options) price {
 	mode.dateBasis, mode.asOf, mode.source, mode.evidence = pv.basis, pv.asOf, o.Source, o.Evidence
+	mode.capture, mode.captureSHA = o.Capture, o.CaptureSHA
 	return mode
 }

@@ -508,6 +508,14 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"t":   r.T,
 		"th":  r.TH,
 		"url": r.URL,
+		// evidence is where a price's source link goes: its published
+		// capture when it was read from one, else its source URL.
+		"evidence": func(source, capture string) string {
+			if capture != "" {
+				return r.URL(catalog.CaptureURL(capture))
+			}
+			return source
+		},
 		"asset": func(name string) (string, error) {
 			h, ok := r.assets[name]
 			if !ok {

@@ -68,7 +68,9 @@ func newSink(o Options, stream, check bool) *sink {
 // against the file.
 func (k *sink) put(p string, b []byte) ([]byte, error) {
 	p = path.Clean(strings.TrimPrefix(p, "/"))
-	if k.min != nil {
+	// Captures are evidence, published byte for byte (their SHA-256 is
+	// what the catalog cites), never minified.
+	if k.min != nil && !strings.HasPrefix(p, CapturesPath) {
 		if mt := assets.MediaType(p); mt != "" {
 			var out bytes.Buffer
 			out.Grow(len(b))

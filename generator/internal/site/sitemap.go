@@ -3,8 +3,13 @@ package site
 import (
 	"bytes"
 	"encoding/xml"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
 )
@@ -21,6 +26,32 @@ func (s *siteBuild) siteFiles() {
 		robots += "Sitemap: " + s.origin + s.base + "sitemap.xml\n"
 	}
 	s.tree.Add("robots.txt", []byte(robots))
+	s.captureFiles()
+}
+
+// CapturesPath is where the site publishes the captures of the providers'
+// price APIs and pages (catalog.CaptureDir), so a price read from one
+// links to what the provider answered.
+const CapturesPath = "captures/"
+
+// captureFiles adds every capture under the site root's
+// catalog.CaptureDir (its .json files; queries.toml is not one) at
+// CapturesPath, as it is.
+func (s *siteBuild) captureFiles() {
+	dir := filepath.Join(s.o.Root, catalog.CaptureDir)
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			s.tree.Add(CapturesPath+filepath.ToSlash(rel), b)
+		}
+		return nil
+	})
 }
 
 // sitemap lists every page (the 404 pages aside) with, where the site

@@ -1,0 +1,273 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/importer"
+)
+
+// Options says what a capture run asks and where it writes.
+type Options struct {
+	Root string // the site root: QueriesFile is read and captures written under it
+	// Providers limits the run to these providers; empty: every provider
+	// QueriesFile names.
+	Providers []string
+	// Env looks up credentials (os.Getenv); they never reach a capture.
+	Env     func(string) string
+	Fetcher Fetcher
+	// Log gets one line per provider: what was captured, skipped or
+	// failed, and why.
+	Log io.Writer
+}
+
+// Written is a capture a run wrote (or found already written, byte for
+// byte).
+type Written struct {
+	Name    string // its path under catalog.CaptureDir
+	SHA256  string // of the file
+	Capture *Capture
+}
+
+// Summary counts a run's providers.
+type Summary struct {
+	Captured, Skipped, Failed int
+}
+
+// Run asks each provider's source what QueriesFile lists and writes a
+// capture per provider. A provider whose credentials are not all in Env
+// is skipped with one line; one whose source fails is reported with one
+// line and the run goes on.
+func Run(ctx context.Context, o Options) ([]Written, Summary, error) {
+	q, err := LoadQueries(o.Root)
+	if err != nil {
+		return nil, Summary{}, err
+	}
+	ids := q.Providers()
+	if len(o.Providers) > 0 {
+		for _, id := range o.Providers {
+			if _, ok := q[id]; !ok {
+				return nil, Summary{}, fmt.Errorf("%s has no [%s] table (it names: %s)", QueriesFile, id, strings.Join(ids, ", "))
+			}
+		}
+		ids = o.Providers
+	}
+	var out []Written
+	var sum Summary
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", args...)
+		}
+	}
+	write := func(c *Capture) error {
+		name, sha, err := Write(o.Root, c)
+		if err != nil {
+			return err
+		}
+		out = append(out, Written{Name: name, SHA256: sha, Capture: c})
+		return nil
+	}
+	for _, id := range ids {
+		pq := q[id]
+		if len(pq.Pages) > 0 {
+			c := fetchPages(ctx, o.Fetcher, id, pq.Pages)
+			if err := write(c); err != nil {
+				return out, sum, err
+			}
+			logf("captured %s: %d page(s) -> %s/%s", id, len(c.Exchanges), catalog.CaptureDir, out[len(out)-1].Name)
+		}
+		src := sourceOf(id)
+		if src == nil {
+			if len(pq.Pages) == 0 {
+				logf("skip %s: no price API source for this provider in this build (pages = [...] keeps its price pages)", id)
+				sum.Skipped++
+			} else {
+				sum.Captured++
+			}
+			continue
+		}
+		if ro, ok := src.(interface{ RecordOnly() bool }); ok && ro.RecordOnly() {
+			logf("skip %s: %v", id, ErrRecordOnly)
+			sum.Skipped++
+			continue
+		}
+		if len(pq.Instances) == 0 && len(pq.SKUs) == 0 {
+			logf("skip %s: %s lists nothing to ask", id, QueriesFile)
+			sum.Skipped++
+			continue
+		}
+		if missing := Missing(src, o.Env); len(missing) > 0 {
+			logf("skip %s: %s not set (add them as repository secrets; see CONTRIBUTING.md)", id, strings.Join(missing, ", "))
+			sum.Skipped++
+			continue
+		}
+		c, err := src.Fetch(ctx, o.Fetcher, pq, o.Env)
+		switch {
+		case errors.Is(err, ErrRecordOnly):
+			logf("skip %s: %v", id, err)
+			sum.Skipped++
+			continue
+		case err != nil:
+			logf("failed %s: %v", id, err)
+			sum.Failed++
+			continue
+		}
+		if err := write(c); err != nil {
+			return out, sum, err
+		}
+		bad := 0
+		for _, e := range c.Exchanges {
+			if e.Status != 200 {
+				bad++
+			}
+		}
+		logf("captured %s: %d request(s), %d not answered 200 -> %s/%s", id, len(c.Exchanges), bad, catalog.CaptureDir, out[len(out)-1].Name)
+		sum.Captured++
+	}
+	return out, sum, nil
+}
+
+// sourceOf returns the API source of a provider, or nil.
+func sourceOf(provider string) Source {
+	for _, s := range Sources() {
+		if s.Provider() == provider {
+			return s
+		}
+	}
+	return nil
+}
+
+// resultParser is a source whose captures the importer reads whole.
+type resultParser interface {
+	ParseResult(c *Capture, cat *catalog.Catalog, sha string, now time.Time) (*importer.Result, []string)
+}
+
+// Observe reads the prices out of captures, without the network: each
+// capture through its source's parser. It returns one importer result
+// per capture that yielded prices (for importer.MergeInto) and every
+// problem found. Page captures yield none: a reviewer reads them.
+func Observe(cat *catalog.Catalog, caps []Written, now time.Time) ([]*importer.Result, []string) {
+	var results []*importer.Result
+	var problems []string
+	for _, w := range caps {
+		c := w.Capture
+		if c.API == "page" {
+			continue
+		}
+		src := SourceFor(c.Provider, c.API)
+		if src == nil {
+			problems = append(problems, fmt.Sprintf("%s: no parser for provider %s, api %s", w.Name, c.Provider, c.API))
+			continue
+		}
+		if rp, ok := src.(resultParser); ok {
+			res, ps := rp.ParseResult(c, cat, w.SHA256, now)
+			problems = append(problems, ps...)
+			if res != nil {
+				results = append(results, res)
+			}
+			continue
+		}
+		obs, ps := src.Parse(c)
+		problems = append(problems, ps...)
+		for i := range obs {
+			obs[i].Capture, obs[i].CaptureSHA = w.Name, w.SHA256
+		}
+		if len(obs) > 0 {
+			results = append(results, importer.Observations(cat, obs))
+		}
+	}
+	return results, problems
+}
+
+// ReadWritten reads captures already on disk (paths under root's
+// catalog.CaptureDir, or file paths) as Written, for Observe.
+func ReadWritten(root string, names []string) ([]Written, error) {
+	var out []Written
+	dir := filepath.Join(root, catalog.CaptureDir)
+	for _, n := range names {
+		p := n
+		if !filepath.IsAbs(p) && !strings.HasPrefix(filepath.ToSlash(p), catalog.CaptureDir+"/") {
+			p = filepath.Join(dir, filepath.FromSlash(n))
+		} else if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, fmt.Errorf("%s is not under %s", n, catalog.CaptureDir)
+		}
+		c, err := Read(p)
+		if err != nil {
+			return nil, err
+		}
+		sha, err := catalog.FileSHA256(p)
+		if err != nil {
+			return nil, err
+		}
+		name := filepath.ToSlash(rel)
+		if !slices.Contains([]string{c.Name()}, name) && !strings.HasPrefix(name, strings.TrimSuffix(c.Name(), ".json")) {
+			return nil, fmt.Errorf("%s: its name does not match its provider, date and api (%s)", n, c.Name())
+		}
+		out = append(out, Written{Name: name, SHA256: sha, Capture: c})
+	}
+	return out, nil
+}
+
+// Record makes a capture of an answer obtained elsewhere (the provider's
+// official CLI, its API Explorer) for a source this build does not call
+// itself: one exchange with the request's parameters and the body as
+// given. A request that holds what looks like a credential is refused.
+func Record(root, provider, api string, retrieved time.Time, req map[string]any, body []byte) (Written, error) {
+	src := SourceFor(provider, api)
+	if src == nil || api == "page" {
+		return Written{}, fmt.Errorf("no parser for provider %s, api %s (known: %s)", provider, api, knownAPIs())
+	}
+	if k := credentialKey(req); k != "" {
+		return Written{}, fmt.Errorf("the request holds %q, which looks like a credential: remove it (a capture is published)", k)
+	}
+	c := &Capture{Format: Format, Provider: provider, API: api, Endpoint: "recorded", Retrieved: retrieved.UTC(),
+		Note: "Recorded with generator capture -record: an answer obtained with the provider's own tools, as given."}
+	c.Exchanges = []Exchange{NewExchange(req, 200, body, nil)}
+	name, sha, err := Write(root, c)
+	return Written{Name: name, SHA256: sha, Capture: c}, err
+}
+
+func knownAPIs() string {
+	var out []string
+	for _, s := range Sources() {
+		if s.Provider() != "" {
+			out = append(out, s.Provider()+" "+s.API())
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// credentialKey returns the first key, at any depth, whose name looks
+// like a credential's; "" if none does.
+func credentialKey(v any) string {
+	switch m := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(m) {
+			l := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+			if l == "ak" || l == "sk" || strings.Contains(l, "secret") || strings.Contains(l, "password") || strings.Contains(l, "token") || strings.Contains(l, "accesskey") || l == "authorization" {
+				return k
+			}
+			if s := credentialKey(m[k]); s != "" {
+				return s
+			}
+		}
+	case []any:
+		for _, x := range m {
+			if s := credentialKey(x); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
