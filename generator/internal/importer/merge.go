@@ -371,6 +371,9 @@ func MergeInto(root string, res *Result) (*MergeReport, error) {
 				return rep, err
 			}
 			rep.Offers += f.Offers
+			for _, of := range f.offers {
+				rep.Prices += len(of.prices)
+			}
 			continue
 		}
 		if err != nil {

@@ -44,7 +44,7 @@ type Observed struct {
 func Observations(cat *catalog.Catalog, obs []Observed) *Result {
 	im := &importer{o: Options{Format: "capture", Catalog: cat}, reports: &diag.List{}, reported: map[int]bool{}}
 	if len(obs) > 0 {
-		im.o.Source = obs[0].Source
+		im.o.Source, im.o.File = obs[0].Source, "data/captures/"+obs[0].Capture
 	}
 	byKey := map[string]*offer{}
 	var offers []*offer
