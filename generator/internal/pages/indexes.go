@@ -23,8 +23,10 @@ type GPUGroup struct {
 type GPUIndex struct {
 	ByPrice  bool
 	Groups   []GPUGroup
-	GPUs     []GPUSummary
+	GPUs     GPUSummaries
 	Currency string
+	// StaleDays is the age past which a price is stale (data/site.toml).
+	StaleDays int
 }
 
 // ProviderRow is a provider in the provider index, with readable labels.
@@ -78,7 +80,21 @@ func stale(g GPUSummary) int {
 	return 0
 }
 
-func (s *Edition) byPrice() []GPUSummary {
+// GPUSummaries is a ranking of GPUs by their cheapest price.
+type GPUSummaries []GPUSummary
+
+// StaleOnly counts the GPUs whose cheapest price is stale (every
+// on-demand price they have is): a ranking hides them until the reader
+// asks for them.
+func (gs GPUSummaries) StaleOnly() int {
+	n := 0
+	for _, g := range gs {
+		n += stale(g)
+	}
+	return n
+}
+
+func (s *Edition) byPrice() GPUSummaries {
 	out := s.byVendor()
 	slices.SortStableFunc(out, func(a, b GPUSummary) int {
 		switch {
@@ -112,7 +128,7 @@ func (s *Edition) indexPages() {
 		return idx
 	})
 	s.pageData(&render.Page{Kind: "gpus", Path: "gpus/by-price/", Title: t("gpus.title.byprice"), Description: t("gpus.description")}, func(v *Edition) any {
-		return &GPUIndex{ByPrice: true, GPUs: v.byPrice(), Currency: cur}
+		return &GPUIndex{ByPrice: true, GPUs: v.byPrice(), Currency: cur, StaleDays: v.cat.Site.Staleness.StaleDays}
 	})
 
 	var ps []ProviderRow

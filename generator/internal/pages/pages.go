@@ -197,7 +197,7 @@ func (s *Edition) pages() {
 		return map[string]any{
 			"GPUs": v.byPrice(), "Sections": guideSections, "Counts": map[string]int{
 				"gpus": len(v.cat.GPUs), "providers": len(v.cat.Providers), "offers": len(v.cat.Offers), "prices": len(v.dd.Rows), "models": len(v.cat.Models)},
-			"Currency": cur, "Now": v.now,
+			"Currency": cur, "Now": v.now, "StaleDays": v.cat.Site.Staleness.StaleDays,
 		}
 	})
 	s.indexPages() // indexes.go: GPUs, providers, models
