@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,6 +163,10 @@ func (o *Offer) Price(billing string) (Price, bool) {
 	return best, found
 }
 
+// branchURL matches a repository file URL that names a branch (main,
+// master) instead of a commit.
+var branchURL = regexp.MustCompile(`^https://(github\.com/[^/]+/[^/]+/(blob|raw|tree)/(main|master)/|raw\.githubusercontent\.com/[^/]+/[^/]+/(refs/heads/)?(main|master)/)`)
+
 // normalisePrice rewrites a legacy billing mode as committed with its
 // term, an empty unit as hour, and an empty evidence kind with a dataset
 // as community-dataset.
@@ -283,6 +288,9 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 		}
 		c.oneOf(pp+".evidence", pr.Evidence, EvidenceKinds()...)
 		checkCapture(c, pp, pr)
+		if branchURL.MatchString(pr.Source) {
+			c.warnf(pp+".source", "source %q names a branch, whose file changes: pin it to the commit the figure was read from (.../blob/<commit>/path)", pr.Source)
+		}
 		switch {
 		case pr.Dataset != "" && c.has(pp+".evidence") && pr.Evidence != "community-dataset" && slices.Contains(EvidenceKinds(), pr.Evidence):
 			c.errorf(pp+".evidence", "evidence %q contradicts dataset %q: a price from a dataset is community-dataset evidence (drop evidence, or the dataset)", pr.Evidence, pr.Dataset)

@@ -185,6 +185,15 @@ as_of = 2022-06-01
 date_basis = "commit"
 source = "https://acme.example/pricing"
 `, []string{`data/offers/acme.toml:44:14: date_basis "commit" is not one of: page-date, commit-date, accessed, dataset-row-date, api-retrieved, page-captured (did you mean "commit-date"?)`}},
+		{"a source on a branch", `
+[[offers.prices]]
+billing = "on-demand"
+price = 0.7
+as_of = 2022-06-01
+date_basis = "commit-date"
+source = "https://raw.githubusercontent.com/acme/prices/refs/heads/main/gpu.yml"
+evidence = "third-party"
+`, []string{`data/offers/acme.toml:45:10: warning: source "https://raw.githubusercontent.com/acme/prices/refs/heads/main/gpu.yml" names a branch, whose file changes: pin it to the commit the figure was read from (.../blob/<commit>/path)`}},
 		{"a monthly price above on-demand", `
 [[offers.prices]]
 billing = "committed"
