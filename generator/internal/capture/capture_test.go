@@ -3,6 +3,8 @@ package capture
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -358,4 +360,33 @@ func resultText(res *importer.Result) []byte {
 		b = append(b, f.Text...)
 	}
 	return b
+}
+
+func TestFetchAWSStreamsTheOfferFile(t *testing.T) {
+	offer := body(t, "aws-offer.json")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.json" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(offer)
+	}))
+	defer srv.Close()
+	c, err := awsSource{}.Fetch(context.Background(), Fetcher{Client: srv.Client(), Endpoints: map[string]string{"aws": srv.URL}, Now: func() time.Time { return retrieved }},
+		Query{Regions: []string{"us-east-1", "xx-nowhere-1"}, SKUs: []string{"p5.48xlarge"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Exchanges) != 2 || c.Exchanges[0].Status != 200 || c.Exchanges[1].Status != 404 {
+		t.Fatalf("exchanges: %+v", c.Exchanges)
+	}
+	whole, _ := c.Exchanges[0].Request["source_file"].(map[string]any)
+	sum := sha256.Sum256(offer)
+	if whole == nil || whole["sha256"] != hex.EncodeToString(sum[:]) || whole["bytes"] != int64(len(offer)) {
+		t.Errorf("source_file %v, want the whole file's %d bytes and SHA-256", whole, len(offer))
+	}
+	obs, problems := awsSource{}.Parse(roundTrip(t, c))
+	if len(obs) != 1 || obs[0].Instance != "p5.48xlarge" || obs[0].Value != 55.04 || len(problems) != 1 || !strings.Contains(problems[0], "HTTP 404") {
+		t.Errorf("observations %+v, problems %q", obs, problems)
+	}
 }

@@ -421,7 +421,11 @@ func (im *importer) render(provider string, offers []*offer) []byte {
 	var b strings.Builder
 	directive, _ := schema.Directive("data/offers/" + provider + ".toml")
 	b.WriteString(directive + "\n")
-	fmt.Fprintf(&b, "%s -format %s\" from %s.\n", generatedMarker, im.o.Format, filepath.Base(im.o.File))
+	if im.o.Format == "capture" {
+		fmt.Fprintf(&b, "# Written by \"generator capture\" from %s.\n", im.o.File)
+	} else {
+		fmt.Fprintf(&b, "%s -format %s\" from %s.\n", generatedMarker, im.o.Format, filepath.Base(im.o.File))
+	}
 	b.WriteString("# For review: check every offer against the provider's own page before merging it into\n")
 	fmt.Fprintf(&b, "# data/offers/%s.toml, and run `go run ./generator check`.\n", provider)
 	switch im.o.Format {
