@@ -12,7 +12,7 @@ import (
 )
 
 // ProviderText is a provider's name and texts in another language
-// ([i18n.zh] name = "阿里云"). GPU names are never translated.
+// ([i18n.zh] name = "阿里云").
 type ProviderText struct {
 	Name         string `toml:"name" doc:"The provider's name in that language, e.g. 阿里云."`
 	Description  string `toml:"description" doc:"The description in that language."`
@@ -23,6 +23,14 @@ type ProviderText struct {
 // NoteText is a note in another language (billing, network, support,
 // hidden_costs, a reserved term, a GPU).
 type NoteText struct {
+	Notes string `toml:"notes" doc:"The notes in that language."`
+}
+
+// GPUText is a GPU's name and notes in another language. A name is
+// translated only where it holds words ("Tesla M60 (per GM204 GPU)"), not
+// a product name alone.
+type GPUText struct {
+	Name  string `toml:"name" doc:"The name in that language, where the English one holds words: \"Tesla M60（每颗 GM204 GPU）\"."`
 	Notes string `toml:"notes" doc:"The notes in that language."`
 }
 
@@ -96,7 +104,12 @@ func (p *Provider) Texts() []Text {
 
 // Texts returns the GPU's texts that pages show: its notes.
 func (g *GPU) Texts() []Text {
-	return []Text{noteText("notes", "i18n", g.Notes, g.I18n)}
+	return []Text{{Key: "notes", I18nKey: "i18n", Field: "notes", Text: g.Notes, Versions: versions(g.I18n, func(t GPUText) string { return t.Notes })}}
+}
+
+// LocalName returns the GPU's name in a language, else the original.
+func (g *GPU) LocalName(lang string) string {
+	return localized(g.I18n, lang, func(t GPUText) string { return t.Name }, g.Name)
 }
 
 // localized is the text get reads from m's entry for lang, else orig:
@@ -128,7 +141,9 @@ func (s Support) NotesIn(lang string) string { return localized(s.I18n, lang, no
 func (h HiddenCosts) NotesIn(lang string) string { return localized(h.I18n, lang, notes, h.Notes) }
 
 // NotesIn returns the notes in a language, else the original.
-func (g *GPU) NotesIn(lang string) string { return localized(g.I18n, lang, notes, g.Notes) }
+func (g *GPU) NotesIn(lang string) string {
+	return localized(g.I18n, lang, func(t GPUText) string { return t.Notes }, g.Notes)
+}
 
 // NameIn returns the extra cost's name in a language, else the original.
 func (e ExtraCost) NameIn(lang string) string {

@@ -143,7 +143,7 @@ type GPU struct {
 	Precisions      []string            `toml:"precisions" doc:"The formats the GPU computes matrix products in at full rate (fp16, bf16, fp8, fp4, int8): its tensor or matrix units, or, on GPUs without them, packed vector instructions (Pascal's fp16, its int8 dot product); from the vendor's architecture documentation in sources. [] records none. Absent: not recorded, and the calculator never excludes the GPU on precision."`
 	TDPW            *float64            `toml:"tdp_w" doc:"Thermal design power in watts."`
 	Notes           string              `toml:"notes" doc:"Shown on the GPU page; disagreements between sources go here."`
-	I18n            map[string]NoteText `toml:"i18n" doc:"The notes in other languages: [i18n.zh] notes = \"...\" (GPU names are not translated)."`
+	I18n            map[string]GPUText `toml:"i18n" doc:"The notes (and a name that holds words) in other languages: [i18n.zh] notes = \"...\"."`
 	Interconnect    Interconnect        `toml:"interconnect" doc:"How the GPU talks to its peers."`
 	Sources         []Source            `toml:"sources" doc:"Where the specifications come from; at least one."`
 

@@ -78,13 +78,21 @@ type Set struct {
 
 // Charts renders the three charts (ids PriceVsBF16ID, PricePerGBID and
 // SpreadID) with their texts from t, the edition's UI-string lookup (keys
-// chart.*), so every edition reads its own language.
-func Charts(d *derive.Data, t func(string) string) (Set, error) {
+// chart.*), and the GPUs' names in lang, so every edition reads its own
+// language.
+func Charts(d *derive.Data, t func(string) string, lang string) (Set, error) {
 	cur := d.Currency
+	name := map[string]string{}
+	for _, g := range d.Cat.GPUs {
+		name[g.ID] = g.LocalName(lang)
+	}
 	perGPUHour := fmt.Sprintf(t("chart.unit.pergpuhour"), cur)
 	var s Set
 	var err error
 	pts := PriceVsBF16(d)
+	for i := range pts {
+		pts[i].Label = name[pts[i].ID]
+	}
 	s.PriceVsBF16, err = chart.Scatter(pts, chart.Options{
 		ID:     PriceVsBF16ID,
 		Title:  t("chart.scatter.title"),
@@ -98,6 +106,9 @@ func Charts(d *derive.Data, t func(string) string) (Set, error) {
 		return Set{}, err
 	}
 	bars := PricePerGB(d)
+	for i := range bars {
+		bars[i].Label = name[bars[i].ID]
+	}
 	s.PricePerGB, err = chart.Bars(bars, chart.Options{
 		ID:     PricePerGBID,
 		Title:  t("chart.pergb.title"),
@@ -110,6 +121,9 @@ func Charts(d *derive.Data, t func(string) string) (Set, error) {
 		return Set{}, err
 	}
 	series := Spread(d)
+	for i := range series {
+		series[i].Label = name[series[i].ID]
+	}
 	s.Spread, err = chart.Ranges(series, chart.Options{
 		ID:       SpreadID,
 		Title:    t("chart.spread.title"),

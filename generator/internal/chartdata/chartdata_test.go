@@ -71,7 +71,7 @@ func TestCharts(t *testing.T) {
 	for _, tc := range data(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			en := strs.For("en")
-			s, err := Charts(tc.d, func(k string) string { return en[k] })
+			s, err := Charts(tc.d, func(k string) string { return en[k] }, "en")
 			if err != nil {
 				t.Fatal(err)
 			}

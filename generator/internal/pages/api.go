@@ -56,7 +56,7 @@ func (s *Edition) dataPages() {
 		s.tree.Add(s.prefix+feed.ChangesPath, b)
 	}
 
-	set, err := chartdata.Charts(s.dd, s.r.T)
+	set, err := chartdata.Charts(s.dd, s.r.T, s.lang.Code)
 	if err != nil {
 		s.d.Errorf("data", 0, 0, "charts: %v", err)
 	} else {

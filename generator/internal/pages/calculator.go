@@ -84,11 +84,21 @@ var memoryInName = regexp.MustCompile(`\d\s?GB\b`)
 // "GB200 NVL72 (per Blackwell GPU)"), kept short so that the select shows
 // it whole on a 390 px phone. The result and the GPU table give every
 // GPU's memory.
-func GPULabel(g *catalog.GPU) string {
-	if memoryInName.MatchString(g.Name) || strings.Contains(g.Name, "(") {
-		return g.Name
+func GPULabel(g *catalog.GPU, lang string) string {
+	name := g.LocalName(lang)
+	if memoryInName.MatchString(name) || strings.ContainsAny(name, "(（") {
+		return name
 	}
-	return g.Name + " (" + render.Num(g.MemoryGB) + " GB)"
+	return name + " (" + render.Num(g.MemoryGB) + " GB)"
+}
+
+// sizingGPU is derive.SizingGPU with the GPU's name in the edition's
+// language, as the calculator's script data gives it to the WebAssembly
+// engine, so both word their answers alike.
+func (s *Edition) sizingGPU(g *catalog.GPU) sizing.GPU {
+	sg := derive.SizingGPU(g)
+	sg.Name = g.LocalName(s.lang.Code)
+	return sg
 }
 
 // partKeys are the breakdown components, in bar order, with their UI
@@ -256,7 +266,7 @@ func (s *Edition) calculator() {
 	tr := translator{t: s.r.T}
 	m, g := c.Model(def.ModelID), c.GPU(def.GPUID)
 	in := sizing.DefaultInput(derive.SizingModel(m))
-	sg := derive.SizingGPU(g)
+	sg := s.sizingGPU(g)
 	in = sizing.AutoLayout(in, &sg)
 	res, err := sizing.Estimate(in, &sg)
 	if err != nil {
@@ -267,7 +277,7 @@ func (s *Edition) calculator() {
 		Fits: sizing.Fits(res, sg), Scenarios: derive.Scenarios(), Currency: s.dd.Currency,
 		Targets: sizing.LoRATargetNames()}
 	for _, cg := range c.GPUs {
-		p.GPULabels = append(p.GPULabels, GPULabel(cg))
+		p.GPULabels = append(p.GPULabels, GPULabel(cg, s.lang.Code))
 	}
 	p.Parts = Parts(res.Breakdown, func(k string) string { return s.r.T("calc.part." + k) }, tr.gib)
 	fitsOf := s.calcMinGPUs(p, in, tr)
@@ -406,7 +416,7 @@ func (s *Edition) calcMinGPUs(p *CalculatorPage, in sizing.Input, tr translator)
 	fitsOf := map[string]sizing.Fit{}
 	dash := tr.q(sizing.RateQuantity(0))
 	for _, cg := range s.cat.GPUs {
-		sg := derive.SizingGPU(cg)
+		sg := s.sizingGPU(cg)
 		row := CalcMin{GPU: cg, Memory: tr.gib(sg.MemoryBytes), Decode: dash, TTFT: dash}
 		if f, ok := sizing.MinFit(in, sg); ok {
 			fitsOf[cg.ID] = f
@@ -451,8 +461,8 @@ func (s *Edition) calcScriptData() calcData {
 			Optimizer: string(r.Optimizer), NoMaster: r.NoMaster}
 	}
 	for _, cg := range c.GPUs {
-		sg := derive.SizingGPU(cg)
-		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: cg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,
+		sg := s.sizingGPU(cg)
+		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: sg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,
 			BF16Flops: sg.DenseBF16FLOPS, FP8Flops: sg.DenseFP8FLOPS, FP32Flops: sg.FP32FLOPS, Link: sg.LinkBytesPerSec,
 			Precisions: sg.Precisions, MemoryGB: cg.MemoryGB})
 	}

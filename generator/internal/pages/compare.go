@@ -178,8 +178,8 @@ func (s *Edition) comparePages() {
 				a, b := gs[i], gs[j] // s.cat.GPUs is sorted by id: canonical order
 				p := PairPath(a.ID, b.ID)
 				idx.Segments[seg] = append(idx.Segments[seg], ComparePair{Path: p, A: a, B: b})
-				s.page(&render.Page{Kind: "compare", Path: p, Title: fmt.Sprintf(s.r.T("compare.pair.title"), a.Name, b.Name),
-					Description: fmt.Sprintf(s.r.T("compare.pair.description"), a.Name, b.Name),
+				s.page(&render.Page{Kind: "compare", Path: p, Title: fmt.Sprintf(s.r.T("compare.pair.title"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
+					Description: fmt.Sprintf(s.r.T("compare.pair.description"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
 					Data:        s.pairPage(a, b, models)})
 			}
 		}
@@ -253,7 +253,7 @@ func (s *Edition) compareJSON() template.JS {
 			specs[s.r.T("spec."+id)] = v
 		}
 		c := s.compareGPU(g)
-		x := gpu{Name: g.Name, Specs: specs, OnDemand: conv(c.OnDemand), Spot: conv(c.Spot)}
+		x := gpu{Name: g.LocalName(s.lang.Code), Specs: specs, OnDemand: conv(c.OnDemand), Spot: conv(c.Spot)}
 		for _, f := range c.Fits {
 			x.Fits = append(x.Fits, f.MinGPUs)
 		}
@@ -375,7 +375,7 @@ func (s *Edition) instancesPage() {
 		if g.Interconnect.BandwidthGBs != nil {
 			ic += ", " + render.Num(*g.Interconnect.BandwidthGBs) + " GB/s"
 		}
-		x := instanceOffer{Provider: o.Provider.LocalName(s.r.Lang()), ProviderID: o.Provider.ID, Instance: o.Instance, GPU: g.Name, GPUID: g.ID, Count: o.GPUCount,
+		x := instanceOffer{Provider: o.Provider.LocalName(s.r.Lang()), ProviderID: o.Provider.ID, Instance: o.Instance, GPU: g.LocalName(s.lang.Code), GPUID: g.ID, Count: o.GPUCount,
 			VRAM: o.VRAMPerGPUGB, VRAMTotal: o.VRAMTotalGB, VCPU: o.VCPU, RAM: o.RAMGB, Disk: o.LocalDiskGB, Net: o.NetworkGbps,
 			BF16: g.BF16TFLOPS, BW: g.MemoryBWGBs, IC: ic, Regions: o.Regions}
 		if x.VRAMTotal == 0 {

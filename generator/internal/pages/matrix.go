@@ -69,7 +69,7 @@ func (s *Edition) matrixPages() {
 	for _, m := range rows {
 		g := s.cat.GPU(m.GPU)
 		if n := len(byGPU.Groups); n == 0 || byGPU.Groups[n-1].ID != "g-"+g.ID {
-			byGPU.Groups = append(byGPU.Groups, MatrixGroup{ID: "g-" + g.ID, Name: g.Name, URL: "gpus/" + g.ID + "/"})
+			byGPU.Groups = append(byGPU.Groups, MatrixGroup{ID: "g-" + g.ID, Name: g.LocalName(s.lang.Code), URL: "gpus/" + g.ID + "/"})
 		}
 		p := s.cat.Provider(m.Provider)
 		grp := &byGPU.Groups[len(byGPU.Groups)-1]
@@ -81,7 +81,7 @@ func (s *Edition) matrixPages() {
 		for _, m := range rows {
 			if m.Provider == p.ID {
 				g := s.cat.GPU(m.GPU)
-				grp.Lines = append(grp.Lines, line(g.Name, "gpus/"+g.ID+"/", m))
+				grp.Lines = append(grp.Lines, line(g.LocalName(s.lang.Code), "gpus/"+g.ID+"/", m))
 			}
 		}
 		if len(grp.Lines) > 0 {

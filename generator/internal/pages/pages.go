@@ -202,7 +202,7 @@ func (s *Edition) pages() {
 	})
 	s.indexPages() // indexes.go: GPUs, providers, models
 	for _, g := range s.cat.GPUs {
-		s.pageData(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.Name, Description: gpuDescription(g, s.r), Scripts: []string{"js/tables.js"}}, func(v *Edition) any {
+		s.pageData(&render.Page{Kind: "gpu", Path: "gpus/" + g.ID + "/", Title: g.LocalName(s.lang.Code), Description: gpuDescription(g, s.r), Scripts: []string{"js/tables.js"}}, func(v *Edition) any {
 			return v.gpuPage(g)
 		})
 	}
@@ -279,7 +279,7 @@ func (s *Edition) finishGuide(h templateHTML) templateHTML {
 }
 
 func gpuDescription(g *catalog.GPU, r *render.Renderer) string {
-	return r.Text("gpu.description", g.Name, g.Vendor+" "+g.Architecture, render.Num(g.MemoryGB)+" GB "+g.MemoryType)
+	return r.Text("gpu.description", g.LocalName(r.Lang()), g.Vendor+" "+g.Architecture, render.Num(g.MemoryGB)+" GB "+g.MemoryType)
 }
 
 // GuidePath is where a content page is served: /<slug>/ for the FAQ and
@@ -307,7 +307,7 @@ func (s *Edition) filters() map[string][]Option {
 	}
 	for _, r := range s.dd.Rows {
 		o := r.Offer
-		add("gpu", o.GPU.ID, o.GPU.Name)
+		add("gpu", o.GPU.ID, o.GPU.LocalName(s.lang.Code))
 		add("vendor", o.GPU.Vendor, o.GPU.Vendor)
 		add("form", o.GPU.FormFactor, o.GPU.FormFactor)
 		add("provider", o.Provider.ID, o.Provider.LocalName(s.lang.Code))

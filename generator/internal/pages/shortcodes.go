@@ -71,7 +71,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		switch args[1] {
 		case "name":
-			return mdText(g.Name), nil
+			return mdText(g.LocalName(lang)), nil
 		case "memory_gb":
 			return render.Num(g.MemoryGB) + " GB", nil
 		case "memory_bandwidth_gbs":
@@ -126,7 +126,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 				if err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("[%s](%s)", mdText(g.Name), r.url("gpus/"+g.ID+"/")), nil
+				return fmt.Sprintf("[%s](%s)", mdText(g.LocalName(lang)), r.url("gpus/"+g.ID+"/")), nil
 			case "provider":
 				p := c.Provider(v)
 				if p == nil && c.Hidden("providers", v) {

@@ -198,7 +198,7 @@ func (s *Edition) tcoPage() {
 	data := map[string]tcoOffer{}
 	for _, o := range s.cat.Offers {
 		region := derive.TCODefaultRegion(o)
-		t := tcoOffer{Label: s.r.Text("offer.label", o.Provider.LocalName(s.r.Lang()), o.Instance, o.GPUCount, o.GPU.Name),
+		t := tcoOffer{Label: s.r.Text("offer.label", o.Provider.LocalName(s.r.Lang()), o.Instance, o.GPUCount, o.GPU.LocalName(s.lang.Code)),
 			Currency: o.Currency, Region: s.regionText(o, region), TCOScript: derive.TCOScriptIn(o, region, &s.cat.FX), Labels: []string{}, Costs: []string{}}
 		full := derive.TCOIn(o, region, in, &s.cat.FX)
 		for _, l := range full.Lines {

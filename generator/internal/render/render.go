@@ -526,6 +526,7 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"rooturl": r.RootURL,
 		"dtext":   r.DataText,
 		"pname":   func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
+		"gname":   func(g interface{ LocalName(string) string }) string { return g.LocalName(r.lang) },
 		"rname":   r.RegionName,
 		"rlocal":  r.RegionLocal,
 		"pdesc":   r.ProviderDescription,

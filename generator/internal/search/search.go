@@ -125,7 +125,7 @@ func Entries(in Input) []Entry {
 	var out []Entry
 	if c := in.Catalog; c != nil {
 		for _, g := range c.GPUs {
-			out = append(out, gpuEntry(g))
+			out = append(out, gpuEntry(g, in.Lang))
 		}
 		for _, p := range c.Providers {
 			out = append(out, providerEntry(p, in.Lang))
@@ -198,13 +198,13 @@ func join(parts ...string) string {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-func gpuEntry(g *catalog.GPU) Entry {
+func gpuEntry(g *catalog.GPU, lang string) Entry {
 	year := ""
 	if g.ReleaseYear > 0 {
 		year = strconv.Itoa(g.ReleaseYear)
 	}
 	s := join(g.Vendor+" "+g.Architecture, num(g.MemoryGB)+" GB "+g.MemoryType, g.FormFactor, year)
-	return entry(g.Name, "gpus/"+g.ID+"/", KindGPU, s, g.ID, g.Segment, g.Interconnect.Kind, g.ExportVariantOf)
+	return entry(g.LocalName(lang), "gpus/"+g.ID+"/", KindGPU, s, g.ID, g.Segment, g.Interconnect.Kind, g.ExportVariantOf)
 }
 
 // providerEntry describes a provider in the edition's language: its local
@@ -236,7 +236,7 @@ func offerEntry(o *catalog.Offer, lang string, w Phrasing) Entry {
 		}
 		price = fmt.Sprintf(w.or(w.Price, "%s %s %s/h"), mode, num(p.Price), o.Currency)
 	}
-	s := join(fmt.Sprintf("%d× %s", o.GPUCount, o.GPU.Name), num(o.VRAMTotalGB)+" GB", price)
+	s := join(fmt.Sprintf("%d× %s", o.GPUCount, o.GPU.LocalName(lang)), num(o.VRAMTotalGB)+" GB", price)
 	kw := []string{o.GPU.ID}
 	for _, p := range o.Prices {
 		kw = append(kw, p.Billing)
