@@ -12,8 +12,8 @@ func TestRankingsHideStalePrices(t *testing.T) {
 	b := New(t, base)
 	type rows struct {
 		Shown, All, Stale int
-		LastStale     bool // the stale rows come last
-		Toggle        bool
+		LastStale         bool // the stale rows come last
+		Toggle            bool
 	}
 	read := func() rows {
 		var r rows

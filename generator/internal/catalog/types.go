@@ -124,28 +124,28 @@ type GPU struct {
 	ID   string `toml:"-"`
 	File string `toml:"-"`
 
-	Name            string              `toml:"name" doc:"Display name, e.g. \"H100 SXM5 80GB\"."`
-	Vendor          string              `toml:"vendor" doc:"NVIDIA, AMD, Intel, Huawei, Google, ..."`
-	Architecture    string              `toml:"architecture" doc:"The architecture, e.g. Hopper."`
-	ReleaseYear     int                 `toml:"release_year" doc:"Year of release, 2010 to the current year."`
-	FormFactor      string              `toml:"form_factor" doc:"How the accelerator is packaged."`
-	Segment         string              `toml:"segment" doc:"The market segment."`
-	ExportVariantOf string              `toml:"export_variant_of" doc:"For A800/H800/H20-style export parts: the GPU id the part derives from."`
-	MemoryGB        float64             `toml:"memory_gb" doc:"Memory as the vendor quotes it (GPU \"GB\" is binary: 80 GB = 80 GiB)."`
-	MemoryType      string              `toml:"memory_type" doc:"Memory technology, e.g. HBM3."`
-	MemoryBWGBs     float64             `toml:"memory_bandwidth_gbs" doc:"Memory bandwidth in GB/s."`
-	FP32TFLOPS      *float64            `toml:"fp32_tflops" doc:"Dense, non-tensor FP32 TFLOPS."`
-	TF32TFLOPS      *float64            `toml:"tf32_tflops" doc:"Dense tensor TF32 TFLOPS (never the sparse figure)."`
-	BF16TFLOPS      *float64            `toml:"bf16_tflops" doc:"Dense tensor BF16 TFLOPS (FP16 where the part has no BF16; then set fp16_only = true)."`
-	FP16Only        bool                `toml:"fp16_only" doc:"True when bf16_tflops holds FP16 (Volta, Turing, Ascend)."`
-	FP8TFLOPS       *float64            `toml:"fp8_tflops" doc:"Dense FP8 TFLOPS."`
-	INT8TOPS        *float64            `toml:"int8_tops" doc:"Dense INT8 TOPS."`
-	Precisions      []string            `toml:"precisions" doc:"The formats the GPU computes matrix products in at full rate (fp16, bf16, fp8, fp4, int8): its tensor or matrix units, or, on GPUs without them, packed vector instructions (Pascal's fp16, its int8 dot product); from the vendor's architecture documentation in sources. [] records none. Absent: not recorded, and the calculator never excludes the GPU on precision."`
-	TDPW            *float64            `toml:"tdp_w" doc:"Thermal design power in watts."`
-	Notes           string              `toml:"notes" doc:"Shown on the GPU page; disagreements between sources go here."`
+	Name            string             `toml:"name" doc:"Display name, e.g. \"H100 SXM5 80GB\"."`
+	Vendor          string             `toml:"vendor" doc:"NVIDIA, AMD, Intel, Huawei, Google, ..."`
+	Architecture    string             `toml:"architecture" doc:"The architecture, e.g. Hopper."`
+	ReleaseYear     int                `toml:"release_year" doc:"Year of release, 2010 to the current year."`
+	FormFactor      string             `toml:"form_factor" doc:"How the accelerator is packaged."`
+	Segment         string             `toml:"segment" doc:"The market segment."`
+	ExportVariantOf string             `toml:"export_variant_of" doc:"For A800/H800/H20-style export parts: the GPU id the part derives from."`
+	MemoryGB        float64            `toml:"memory_gb" doc:"Memory as the vendor quotes it (GPU \"GB\" is binary: 80 GB = 80 GiB)."`
+	MemoryType      string             `toml:"memory_type" doc:"Memory technology, e.g. HBM3."`
+	MemoryBWGBs     float64            `toml:"memory_bandwidth_gbs" doc:"Memory bandwidth in GB/s."`
+	FP32TFLOPS      *float64           `toml:"fp32_tflops" doc:"Dense, non-tensor FP32 TFLOPS."`
+	TF32TFLOPS      *float64           `toml:"tf32_tflops" doc:"Dense tensor TF32 TFLOPS (never the sparse figure)."`
+	BF16TFLOPS      *float64           `toml:"bf16_tflops" doc:"Dense tensor BF16 TFLOPS (FP16 where the part has no BF16; then set fp16_only = true)."`
+	FP16Only        bool               `toml:"fp16_only" doc:"True when bf16_tflops holds FP16 (Volta, Turing, Ascend)."`
+	FP8TFLOPS       *float64           `toml:"fp8_tflops" doc:"Dense FP8 TFLOPS."`
+	INT8TOPS        *float64           `toml:"int8_tops" doc:"Dense INT8 TOPS."`
+	Precisions      []string           `toml:"precisions" doc:"The formats the GPU computes matrix products in at full rate (fp16, bf16, fp8, fp4, int8): its tensor or matrix units, or, on GPUs without them, packed vector instructions (Pascal's fp16, its int8 dot product); from the vendor's architecture documentation in sources. [] records none. Absent: not recorded, and the calculator never excludes the GPU on precision."`
+	TDPW            *float64           `toml:"tdp_w" doc:"Thermal design power in watts."`
+	Notes           string             `toml:"notes" doc:"Shown on the GPU page; disagreements between sources go here."`
 	I18n            map[string]GPUText `toml:"i18n" doc:"The notes (and a name that holds words) in other languages: [i18n.zh] notes = \"...\"."`
-	Interconnect    Interconnect        `toml:"interconnect" doc:"How the GPU talks to its peers."`
-	Sources         []Source            `toml:"sources" doc:"Where the specifications come from; at least one."`
+	Interconnect    Interconnect       `toml:"interconnect" doc:"How the GPU talks to its peers."`
+	Sources         []Source           `toml:"sources" doc:"Where the specifications come from; at least one."`
 
 	// Offers are filled by Load, sorted by price. A back-reference: page
 	// fingerprints (package build) see only which offers they are, so a
