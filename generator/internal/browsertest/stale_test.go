@@ -1,6 +1,10 @@
 package browsertest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+)
 
 // TestRankingsHideStalePrices, in both editions: the home table and the
 // GPU index by price leave out GPUs whose only prices are stale, and the
@@ -40,6 +44,43 @@ func TestRankingsHideStalePrices(t *testing.T) {
 		b.Eval(`document.querySelector("#show-stale").click(), true`, nil)
 		if r2 := read(); r2.Shown != r2.All {
 			t.Errorf("/%s after the checkbox: %d of %d rows shown, want all", page, r2.Shown, r2.All)
+		}
+	}
+}
+
+// TestPhoneFoldsLongOfferTables: at 390 px a GPU or provider page shows
+// its first render.PhoneRows offers and a checkbox that shows the rest; at
+// 1280 px every row shows and the checkbox does not.
+func TestPhoneFoldsLongOfferTables(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	b := New(t, base)
+	count := func() (shown, all int, toggle bool) {
+		var r struct {
+			Shown, All int
+			Toggle     bool
+		}
+		b.Eval(`(() => { const trs = [...document.querySelectorAll("table.offers tbody tr")];
+			const l = document.querySelector("label.all-offers");
+			return {Shown: trs.filter((tr) => getComputedStyle(tr).display !== "none").length, All: trs.length,
+				Toggle: !!l && getComputedStyle(l).display !== "none"}; })()`, &r)
+		return r.Shown, r.All, r.Toggle
+	}
+	for _, page := range []string{"gpus/h100-sxm5-80gb/", "zh/providers/aws/"} {
+		setViewport(b, 390, 844, true)
+		b.Navigate(page)
+		shown, all, toggle := count()
+		if all <= render.PhoneRows || shown != render.PhoneRows || !toggle {
+			t.Errorf("/%s at 390 px: %d of %d rows shown, checkbox %v; want %d and a checkbox", page, shown, all, toggle, render.PhoneRows)
+		}
+		b.Eval(`document.querySelector("#all-offers").click(), true`, nil)
+		if shown, all, _ := count(); shown != all {
+			t.Errorf("/%s at 390 px after the checkbox: %d of %d rows shown", page, shown, all)
+		}
+		setViewport(b, 1280, 900, false)
+		b.Navigate(page)
+		if shown, all, toggle := count(); shown != all || toggle {
+			t.Errorf("/%s at 1280 px: %d of %d rows shown, checkbox %v; want all, no checkbox", page, shown, all, toggle)
 		}
 	}
 }

@@ -384,6 +384,11 @@ func (r *Renderer) Text(key string, args ...any) string {
 }
 
 // Lang is the edition's language code ("en", "zh").
+// PhoneRows is how many offers a GPU or provider page shows on a phone
+// before the reader asks for all of them (template func phonerows): the
+// rest are in the page, folded by CSS; wider screens show every row.
+const PhoneRows = 10
+
 func (r *Renderer) Lang() string { return r.lang }
 
 // Tag is the edition's BCP 47 tag ("en", "zh-CN").
@@ -526,6 +531,7 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"rooturl": r.RootURL,
 		"dtext":   r.DataText,
 		"pname":   func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
+		"phonerows": func() int { return PhoneRows },
 		"gname":   func(g interface{ LocalName(string) string }) string { return g.LocalName(r.lang) },
 		"rname":   r.RegionName,
 		"rlocal":  r.RegionLocal,
