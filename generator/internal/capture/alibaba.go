@@ -104,35 +104,24 @@ type alibabaAnswer struct {
 }
 
 func (alibabaSource) Parse(c *Capture) ([]importer.Observed, []string) {
-	var out []importer.Observed
-	var problems []string
-	for i, e := range c.Exchanges {
+	return eachAnswer(c, func(e Exchange) (importer.Observed, string) {
 		var a alibabaAnswer
 		jsonErr := json.Unmarshal([]byte(e.Body), &a)
 		if a.Code != "" && jsonErr == nil {
-			hint := ""
-			if strings.HasPrefix(a.Code, "Throttling") {
-				hint = " (throttled: capture again later)"
-			}
-			problems = append(problems, problem(c, i, "error %s: %s%s", a.Code, a.Message, hint))
-			continue
+			return importer.Observed{}, apiError(a.Code, a.Message, strings.HasPrefix(a.Code, "Throttling"))
 		}
 		if msg := httpProblem(e); msg != "" {
-			problems = append(problems, problem(c, i, "%s", msg))
-			continue
+			return importer.Observed{}, msg
 		}
 		instance, _ := e.Request["InstanceType"].(string)
 		unit, _ := e.Request["PriceUnit"].(string)
 		switch {
 		case jsonErr != nil || a.PriceInfo == nil || a.PriceInfo.Price == nil:
-			problems = append(problems, problem(c, i, "%s: not a DescribePrice answer (no PriceInfo.Price): nothing read from it", instance))
-			continue
+			return importer.Observed{}, instance + ": not a DescribePrice answer (no PriceInfo.Price): nothing read from it"
 		case a.PriceInfo.Price.OriginalPrice == nil || !(*a.PriceInfo.Price.OriginalPrice > 0):
-			problems = append(problems, problem(c, i, "%s: no OriginalPrice above zero", instance))
-			continue
+			return importer.Observed{}, instance + ": no OriginalPrice above zero"
 		case a.PriceInfo.Price.Currency != "CNY" && a.PriceInfo.Price.Currency != "USD":
-			problems = append(problems, problem(c, i, "%s: currency %q, not CNY or USD", instance, a.PriceInfo.Price.Currency))
-			continue
+			return importer.Observed{}, fmt.Sprintf("%s: currency %q, not CNY or USD", instance, a.PriceInfo.Price.Currency)
 		}
 		ob := importer.Observed{Provider: "alibaba-cloud", Instance: instance, Currency: a.PriceInfo.Price.Currency, Value: *a.PriceInfo.Price.OriginalPrice, Source: alibabaDocs}
 		switch unit {
@@ -141,11 +130,8 @@ func (alibabaSource) Parse(c *Capture) ([]importer.Observed, []string) {
 		case "Month":
 			ob.Billing, ob.Unit, ob.TermMonths, ob.Commitment, ob.Payment = "committed", "month", 1, "subscription", "all-upfront"
 		default:
-			problems = append(problems, problem(c, i, "%s: PriceUnit %q is not one this parser reads", instance, unit))
-			continue
+			return importer.Observed{}, fmt.Sprintf("%s: PriceUnit %q is not one this parser reads", instance, unit)
 		}
-		fillObserved(&ob, c, i, e)
-		out = append(out, ob)
-	}
-	return out, problems
+		return ob, ""
+	})
 }

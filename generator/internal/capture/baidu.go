@@ -74,27 +74,19 @@ type baiduAnswer struct {
 }
 
 func (baiduSource) Parse(c *Capture) ([]importer.Observed, []string) {
-	var out []importer.Observed
-	var problems []string
-	for i, e := range c.Exchanges {
+	return eachAnswer(c, func(e Exchange) (importer.Observed, string) {
 		var a baiduAnswer
 		jsonErr := json.Unmarshal([]byte(e.Body), &a)
 		if jsonErr == nil && a.Code != "" {
-			hint := ""
-			if strings.Contains(strings.ToLower(a.Code), "throttl") || strings.Contains(strings.ToLower(a.Code), "ratelimit") {
-				hint = " (throttled: capture again later)"
-			}
-			problems = append(problems, problem(c, i, "error %s: %s%s", a.Code, a.Message, hint))
-			continue
+			l := strings.ToLower(a.Code)
+			return importer.Observed{}, apiError(a.Code, a.Message, strings.Contains(l, "throttl") || strings.Contains(l, "ratelimit"))
 		}
 		if msg := httpProblem(e); msg != "" {
-			problems = append(problems, problem(c, i, "%s", msg))
-			continue
+			return importer.Observed{}, msg
 		}
 		spec, _ := e.Request["spec"].(string)
 		if jsonErr != nil || a.Price == nil {
-			problems = append(problems, problem(c, i, "%s: not a price answer (no price list): nothing read from it", spec))
-			continue
+			return importer.Observed{}, spec + ": not a price answer (no price list): nothing read from it"
 		}
 		var found []string
 		for _, sp := range *a.Price {
@@ -105,18 +97,13 @@ func (baiduSource) Parse(c *Capture) ([]importer.Observed, []string) {
 			}
 		}
 		if len(found) != 1 {
-			problems = append(problems, problem(c, i, "%s: %d prices for the spec in the answer, want 1", spec, len(found)))
-			continue
+			return importer.Observed{}, fmt.Sprintf("%s: %d prices for the spec in the answer, want 1", spec, len(found))
 		}
 		v, err := strconv.ParseFloat(found[0], 64)
 		if err != nil || !(v > 0) {
-			problems = append(problems, problem(c, i, "%s: specPrice %q is not a price above zero", spec, found[0]))
-			continue
+			return importer.Observed{}, fmt.Sprintf("%s: specPrice %q is not a price above zero", spec, found[0])
 		}
-		ob := importer.Observed{Provider: "baidu-ai-cloud", Instance: spec, Currency: "CNY", Value: v, Source: baiduDocs,
-			Billing: "committed", Unit: "month", TermMonths: 1, Commitment: "subscription", Payment: "all-upfront"}
-		fillObserved(&ob, c, i, e)
-		out = append(out, ob)
-	}
-	return out, problems
+		return importer.Observed{Provider: "baidu-ai-cloud", Instance: spec, Currency: "CNY", Value: v, Source: baiduDocs,
+			Billing: "committed", Unit: "month", TermMonths: 1, Commitment: "subscription", Payment: "all-upfront"}, ""
+	})
 }

@@ -68,11 +68,7 @@ func (huaweiSource) Parse(c *Capture) ([]importer.Observed, []string) {
 		var a huaweiAnswer
 		jsonErr := json.Unmarshal([]byte(e.Body), &a)
 		if jsonErr == nil && a.ErrorCode != "" {
-			hint := ""
-			if a.ErrorCode == "APIGW.0308" || a.ErrorCode == "CBC.0999" {
-				hint = " (throttled: capture again later)"
-			}
-			problems = append(problems, problem(c, i, "error %s: %s%s", a.ErrorCode, a.ErrorMsg, hint))
+			problems = append(problems, problem(c, i, "%s", apiError(a.ErrorCode, a.ErrorMsg, a.ErrorCode == "APIGW.0308")))
 			continue
 		}
 		if msg := httpProblem(e); msg != "" {

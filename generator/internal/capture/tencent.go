@@ -100,38 +100,26 @@ type tencentAnswer struct {
 }
 
 func (tencentSource) Parse(c *Capture) ([]importer.Observed, []string) {
-	var out []importer.Observed
-	var problems []string
-	for i, e := range c.Exchanges {
+	return eachAnswer(c, func(e Exchange) (importer.Observed, string) {
 		if msg := httpProblem(e); msg != "" {
-			problems = append(problems, problem(c, i, "%s", msg))
-			continue
+			return importer.Observed{}, msg
 		}
 		var a tencentAnswer
 		if err := json.Unmarshal([]byte(e.Body), &a); err != nil || a.Response == nil {
-			problems = append(problems, problem(c, i, "not an InquiryPriceRunInstances answer: nothing read from it"))
-			continue
+			return importer.Observed{}, "not an InquiryPriceRunInstances answer: nothing read from it"
 		}
 		if er := a.Response.Error; er != nil {
-			hint := ""
-			if strings.HasPrefix(er.Code, "RequestLimitExceeded") {
-				hint = " (throttled: capture again later)"
-			}
-			problems = append(problems, problem(c, i, "error %s: %s%s", er.Code, er.Message, hint))
-			continue
+			return importer.Observed{}, apiError(er.Code, er.Message, strings.HasPrefix(er.Code, "RequestLimitExceeded"))
 		}
 		instance, _ := e.Request["InstanceType"].(string)
 		charge, _ := e.Request["InstanceChargeType"].(string)
 		ob, msg := tencentObservation(a, instance, charge)
 		if msg != "" {
-			problems = append(problems, problem(c, i, "%s %s: %s", instance, charge, msg))
-			continue
+			return ob, fmt.Sprintf("%s %s: %s", instance, charge, msg)
 		}
-		fillObserved(&ob, c, i, e)
 		ob.Source = tencentDocs
-		out = append(out, ob)
-	}
-	return out, problems
+		return ob, ""
+	})
 }
 
 func tencentObservation(a tencentAnswer, instance, charge string) (importer.Observed, string) {
