@@ -528,14 +528,14 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 			}
 			return r.RootURL(h), nil
 		},
-		"rooturl": r.RootURL,
-		"dtext":   r.DataText,
-		"pname":   func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
+		"rooturl":   r.RootURL,
+		"dtext":     r.DataText,
+		"pname":     func(p interface{ LocalName(string) string }) string { return p.LocalName(r.lang) },
 		"phonerows": func() int { return PhoneRows },
-		"gname":   func(g interface{ LocalName(string) string }) string { return g.LocalName(r.lang) },
-		"rname":   r.RegionName,
-		"rlocal":  r.RegionLocal,
-		"pdesc":   r.ProviderDescription,
+		"gname":     func(g interface{ LocalName(string) string }) string { return g.LocalName(r.lang) },
+		"rname":     r.RegionName,
+		"rlocal":    r.RegionLocal,
+		"pdesc":     r.ProviderDescription,
 		// lang is the edition's language code, for the data's texts in it
 		// ({{$p.Billing.NotesIn lang}}).
 		"lang":     func() string { return r.lang },
