@@ -220,7 +220,7 @@ import { money } from "./_shared.mjs";
       out.push(msg("calc.why.fewer", name, String(m.n), Q(m.totalText)));
     }
     if (r.runs === false) out.push(msg("calc.why.precision", name, inp.dtype));
-    return out.join(" ");
+    return out.join(T("punct.sp"));
   }
 
   // planRows fills a table body with the engine's plan rows ([offer, n,
@@ -330,7 +330,7 @@ import { money } from "./_shared.mjs";
     const left = [];
     if (p.unsupported > 0) left.push(msg("calc.left.precision", inp.dtype, String(p.unsupported)));
     if (p.stale > 0) left.push(msg("calc.left.stale", "", String(p.stale), String(data.staleDays)));
-    $("left").textContent = left.join(" ");
+    $("left").textContent = left.join(T("punct.sp"));
     $("left").hidden = !left.length;
     const pt = document.querySelector("#pertoken tbody");
     pt.replaceChildren();

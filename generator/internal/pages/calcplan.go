@@ -120,7 +120,7 @@ func CalcPlanText(p sizing.Plan, j sizing.Job, rows []*derive.Row, t func(string
 	if p.Stale > 0 {
 		left = append(left, tr.fill("calc.left.stale", "", strconv.Itoa(p.Stale), strconv.Itoa(staleDays)))
 	}
-	out.Left = strings.Join(left, " ")
+	out.Left = strings.Join(left, tr.t("punct.sp"))
 	return out
 }
 

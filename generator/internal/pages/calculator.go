@@ -234,7 +234,7 @@ var calcKeys = [...]string{
 	"calc.pertoken.none", "calc.config.ok", "calc.config.generic", "calc.config.loading",
 	"calc.col.jobcost", "calc.col.permtok",
 	"calc.err.internal", "calc.err.type", "calc.err.array", "calc.err.model", "calc.err.engine",
-	"calc.offer",
+	"calc.offer", "punct.sp",
 }
 
 // translator renders the engine's keyed messages and quantities with the
@@ -407,7 +407,7 @@ func CalcWhy(t func(string) string, in sizing.Input, res sizing.Result, g sizing
 	if !g.Runs(in.DType) {
 		out = append(out, tr.fill("calc.why.precision", g.Name, string(in.DType)))
 	}
-	return strings.Join(out, " ")
+	return strings.Join(out, t("punct.sp"))
 }
 
 // calcMinGPUs fills the table of the fewest GPUs of each kind that hold

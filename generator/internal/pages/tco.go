@@ -84,6 +84,10 @@ type tcoText struct {
 func (s *Edition) tcoLabel(l derive.TCOLine) string {
 	t, f := s.r.T, s.r.Text
 	label := t("billing." + l.Billing)
+	sub := l.Billing == "committed" && l.Commitment == "subscription"
+	if sub { // 包年包月: the kind names the mode, not a bracket after "committed"
+		label = t("billing.subscription")
+	}
 	if l.Billing == "committed" && l.TermMonths > 0 {
 		label += f("billing.withterm", s.termLabel(l.TermMonths))
 	}
@@ -91,11 +95,11 @@ func (s *Edition) tcoLabel(l derive.TCOLine) string {
 		if l.Payment != "" {
 			label += f("billing.withterm", t("payment."+l.Payment))
 		}
-		if l.Commitment != "" {
+		if l.Commitment != "" && !sub {
 			label += f("punct.paren", t("commitment."+l.Commitment))
 		}
 	}
-	if l.Unit != "" && l.Unit != "hour" {
+	if l.Unit != "" && l.Unit != "hour" && !(sub && l.Unit == "month" && l.TermMonths == 1) {
 		label += f("billing.withterm", t("unit.per."+l.Unit))
 	}
 	return label
