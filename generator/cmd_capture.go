@@ -45,9 +45,6 @@ func cmdCapture(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "not in the environment is skipped with one line. Exit 0, or 1 when every provider asked failed.")
 		fmt.Fprintln(stderr, "\nSources and the environment variables they need:")
 		for _, s := range capture.Sources() {
-			if s.Provider() == "" {
-				continue
-			}
 			env := strings.Join(s.Credentials(), ", ")
 			if ro, ok := s.(interface{ RecordOnly() bool }); ok && ro.RecordOnly() {
 				env = "recorded answers only (-record): see CONTRIBUTING.md"

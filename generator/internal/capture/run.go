@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -158,7 +157,7 @@ func Observe(cat *catalog.Catalog, caps []Written, now time.Time) ([]*importer.R
 	var problems []string
 	for _, w := range caps {
 		c := w.Capture
-		if c.API == "page" {
+		if c.API == PageAPI {
 			continue
 		}
 		src := SourceFor(c.Provider, c.API)
@@ -211,7 +210,7 @@ func ReadWritten(root string, names []string) ([]Written, error) {
 			return nil, err
 		}
 		name := filepath.ToSlash(rel)
-		if !slices.Contains([]string{c.Name()}, name) && !strings.HasPrefix(name, strings.TrimSuffix(c.Name(), ".json")) {
+		if !strings.HasPrefix(name, strings.TrimSuffix(c.Name(), ".json")) { // provider/date-api.json, or -2.json, -3.json ...
 			return nil, fmt.Errorf("%s: its name does not match its provider, date and api (%s)", n, c.Name())
 		}
 		out = append(out, Written{Name: name, SHA256: sha, Capture: c})
@@ -225,7 +224,7 @@ func ReadWritten(root string, names []string) ([]Written, error) {
 // given. A request that holds what looks like a credential is refused.
 func Record(root, provider, api string, retrieved time.Time, req map[string]any, body []byte) (Written, error) {
 	src := SourceFor(provider, api)
-	if src == nil || api == "page" {
+	if src == nil {
 		return Written{}, fmt.Errorf("no parser for provider %s, api %s (known: %s)", provider, api, knownAPIs())
 	}
 	if k := credentialKey(req); k != "" {

@@ -56,16 +56,16 @@ func (f Fetcher) now() time.Time {
 
 // Sources returns every source this build has, sorted by provider.
 func Sources() []Source {
-	s := []Source{azureSource{}, awsSource{}, tencentSource{}, alibabaSource{}, baiduSource{}, huaweiSource{}, pageSource{}}
+	s := []Source{azureSource{}, awsSource{}, tencentSource{}, alibabaSource{}, baiduSource{}, huaweiSource{}}
 	sort.Slice(s, func(i, j int) bool { return s[i].Provider() < s[j].Provider() })
 	return s
 }
 
 // SourceFor returns the source that reads a capture of the provider and
-// API, or nil.
+// API, or nil (page captures have none: a reviewer reads them).
 func SourceFor(provider, api string) Source {
 	for _, s := range Sources() {
-		if s.API() == api && (s.Provider() == provider || s.Provider() == "") {
+		if s.API() == api && s.Provider() == provider {
 			return s
 		}
 	}

@@ -22,9 +22,12 @@ var capturePath = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*/[A-Za-z0-9][A-Za-z
 
 var hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// CaptureURL is the site path a capture is published at ("captures/" +
+// CapturePath is the site folder captures are published in.
+const CapturePath = "captures/"
+
+// CaptureURL is the site path a capture is published at (CapturePath +
 // its path under CaptureDir).
-func CaptureURL(capture string) string { return "captures/" + capture }
+func CaptureURL(capture string) string { return CapturePath + capture }
 
 // FileSHA256 returns the hex SHA-256 of a file's bytes.
 func FileSHA256(name string) (string, error) {
@@ -72,8 +75,7 @@ func checkCapture(c checker, pp string, pr *Price) {
 	if c.captures == "" {
 		return
 	}
-	name := filepath.Join(c.captures, filepath.FromSlash(pr.Capture))
-	got, err := FileSHA256(name)
+	got, err := c.sums.of(filepath.Join(c.captures, filepath.FromSlash(pr.Capture)))
 	switch {
 	case errorsIsNotExist(err):
 		c.errorf(pp+".capture", "capture %s/%s does not exist: commit the capture generator capture wrote, or fix the path", CaptureDir, pr.Capture)
@@ -82,6 +84,31 @@ func checkCapture(c checker, pp string, pr *Price) {
 	case got != pr.CaptureSHA:
 		c.errorf(pp+".capture_sha256", "capture %s/%s has SHA-256 %s, not the %s recorded here: the capture was changed after the price was read from it (captures are evidence: never edit one; capture again)", CaptureDir, pr.Capture, got, pr.CaptureSHA)
 	}
+}
+
+// captureSums memoizes FileSHA256 by path for one load: an Azure or AWS
+// capture is cited by every price read from it.
+type captureSums map[string]struct {
+	sum string
+	err error
+}
+
+func (s *captureSums) of(name string) (string, error) {
+	if s == nil {
+		return FileSHA256(name)
+	}
+	if *s == nil {
+		*s = captureSums{}
+	}
+	if r, ok := (*s)[name]; ok {
+		return r.sum, r.err
+	}
+	sum, err := FileSHA256(name)
+	(*s)[name] = struct {
+		sum string
+		err error
+	}{sum, err}
+	return sum, err
 }
 
 func errorsIsNotExist(err error) bool { return err != nil && os.IsNotExist(err) }

@@ -197,6 +197,9 @@ type checker struct {
 	// ("" skips the file check); providerID the provider whose offers are
 	// checked ("" outside offers files).
 	captures, providerID string
+	// sums hashes each capture file once per load, however many prices
+	// cite it (nil: hash on every use).
+	sums *captureSums
 }
 
 func (c checker) positive(path string, v float64) {

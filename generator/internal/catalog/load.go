@@ -121,6 +121,8 @@ type loader struct {
 	c     *Catalog
 	// fxOK is set when data/fx.toml decoded.
 	fxOK bool
+	// sums are the capture files' hashes, read once per load.
+	sums captureSums
 	// datasets holds the ids of data/site.toml's datasets.
 	datasets map[string]bool
 	// site checks data/site.toml (its file is nil when it did not decode).
@@ -143,7 +145,7 @@ type offerFile struct {
 }
 
 func (l *loader) check(f *file) checker {
-	return checker{file: f, now: l.now, captures: filepath.Join(l.root, CaptureDir)}
+	return checker{file: f, now: l.now, captures: filepath.Join(l.root, CaptureDir), sums: &l.sums}
 }
 
 // hasDataDir reports whether root has a data directory.

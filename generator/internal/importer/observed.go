@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -61,7 +62,7 @@ func Observations(cat *catalog.Catalog, obs []Observed) *Result {
 			offers = append(offers, of)
 			byKey[ob.Provider+"\x00"+ob.Instance] = of
 		}
-		if !containsString(of.regions, ob.Region) {
+		if !slices.Contains(of.regions, ob.Region) {
 			of.regions = append(of.regions, ob.Region)
 		}
 		of.prices = append(of.prices, price{billing: ob.Billing, value: strconv.FormatFloat(ob.Value, 'f', -1, 64), unit: ob.Unit,
@@ -85,7 +86,7 @@ func (im *importer) observedOffer(ob Observed, byKey map[string]*offer) (*offer,
 	if p == nil {
 		return nil, fmt.Sprintf("unknown provider %q", ob.Provider)
 	}
-	if !hasRegion(p, ob.Region) {
+	if !slices.ContainsFunc(p.Regions, func(r catalog.Region) bool { return r.ID == ob.Region }) {
 		return nil, fmt.Sprintf("region %q is not a region of data/providers/%s.toml: add it there first", ob.Region, ob.Provider)
 	}
 	if !(ob.Value > 0) {
@@ -120,28 +121,10 @@ func (im *importer) observedOffer(ob Observed, byKey map[string]*offer) (*offer,
 	case ob.GPUCount < 1:
 		return nil, "the query's gpu_count must be 1 or more"
 	}
-	if !containsString(cat.FX.Currencies(), ob.Currency) {
+	if !slices.Contains(cat.FX.Currencies(), ob.Currency) {
 		return nil, fmt.Sprintf("currency %q is not one data/fx.toml converts", ob.Currency)
 	}
 	of.gpu, of.count, of.currency = g, ob.GPUCount, ob.Currency
 	of.note = fmt.Sprintf("Captured from the provider's own price API by generator capture (%s); vCPU and memory as the provider's instance-type page states them are to be added by a reviewer.", ob.Capture)
 	return of, ""
-}
-
-func containsString(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
-func hasRegion(p *catalog.Provider, id string) bool {
-	for _, r := range p.Regions {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/assets"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/parallel"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/precompress"
@@ -70,7 +71,7 @@ func (k *sink) put(p string, b []byte) ([]byte, error) {
 	p = path.Clean(strings.TrimPrefix(p, "/"))
 	// Captures are evidence, published byte for byte (their SHA-256 is
 	// what the catalog cites), never minified.
-	if k.min != nil && !strings.HasPrefix(p, CapturesPath) {
+	if k.min != nil && !strings.HasPrefix(p, catalog.CapturePath) {
 		if mt := assets.MediaType(p); mt != "" {
 			var out bytes.Buffer
 			out.Grow(len(b))

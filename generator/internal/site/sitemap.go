@@ -29,14 +29,9 @@ func (s *siteBuild) siteFiles() {
 	s.captureFiles()
 }
 
-// CapturesPath is where the site publishes the captures of the providers'
-// price APIs and pages (catalog.CaptureDir), so a price read from one
-// links to what the provider answered.
-const CapturesPath = "captures/"
-
 // captureFiles adds every capture under the site root's
 // catalog.CaptureDir (its .json files; queries.toml is not one) at
-// CapturesPath, as it is.
+// catalog.CapturePath, as it is.
 func (s *siteBuild) captureFiles() {
 	dir := filepath.Join(s.o.Root, catalog.CaptureDir)
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -48,7 +43,7 @@ func (s *siteBuild) captureFiles() {
 			return nil
 		}
 		if b, err := os.ReadFile(p); err == nil {
-			s.tree.Add(CapturesPath+filepath.ToSlash(rel), b)
+			s.tree.Add(catalog.CapturePath+filepath.ToSlash(rel), b)
 		}
 		return nil
 	})
