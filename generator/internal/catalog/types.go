@@ -203,19 +203,22 @@ type Provider struct {
 type Region struct {
 	ID      string                `toml:"id" doc:"The provider's own region id where it has one."`
 	Name    string                `toml:"name" doc:"The region's display name, e.g. \"US East (N. Virginia)\"."`
-	City    string                `toml:"city" doc:"The city the region is in."`
+	City    string                `toml:"city" doc:"The city the region is in, where the source names one (never a country or state: those go in country and state)."`
+	State   string                `toml:"state" doc:"The state, province or area the region is in where the source names no city, e.g. \"Virginia\"."`
 	Country string                `toml:"country" doc:"ISO 3166-1 alpha-2 code of the region's country."`
 	I18n    map[string]RegionText `toml:"i18n" doc:"The region's name in other languages: i18n = { zh = { name = \"华北2（北京）\" } }."`
 }
 
 // DisplayName is the region's name for readers: its name, else its city,
-// else its id.
+// else its state, else its id.
 func (r Region) DisplayName() string {
 	switch {
 	case r.Name != "":
 		return r.Name
 	case r.City != "":
 		return r.City
+	case r.State != "":
+		return r.State
 	}
 	return r.ID
 }
