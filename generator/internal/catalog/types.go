@@ -320,6 +320,9 @@ type Price struct {
 	CaptureSHA string    `toml:"capture_sha256" doc:"With capture (required there): the SHA-256 of the capture file, in hex; check verifies it."`
 	Evidence   string    `toml:"evidence" doc:"first-party (the provider's page, document or API), first-party-docs-repo, third-party (a transcription) or community-dataset (implied by dataset)."`
 	Dataset    string    `toml:"dataset" doc:"The id of a dataset in site.toml the price came from."`
+	// ComputedFrom says how the price was computed where the source did
+	// not quote it as is (pages show it beside the price).
+	ComputedFrom string `toml:"computed_from" doc:"Where the source quotes another figure and this price was computed from it, the computation and the quoted figure, e.g. \"8 x the quoted per-GPU price of 2.49 USD/h\"; absent for a price quoted as is."`
 	// Overlay is set on a price that comes from a team's overlay (a
 	// contract price, a discount, an internal pool's cost); nil on
 	// public prices.
