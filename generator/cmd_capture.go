@@ -42,7 +42,9 @@ func cmdCapture(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "parameters, body, SHA-256, retrieval time; never a credential) as data/captures/<provider>/<date>-<api>.json,")
 		fmt.Fprintln(stderr, "and merges the prices read from them into data/offers/ as new observations (history; nothing is overwritten),")
 		fmt.Fprintln(stderr, "each citing its capture and the capture's SHA-256 (check verifies both). A provider whose credentials are")
-		fmt.Fprintln(stderr, "not in the environment is skipped with one line. Exit 0, or 1 when every provider asked failed.")
+		fmt.Fprintln(stderr, "not in the environment is skipped with one line. A request that is not answered HTTP 200 with a body that")
+		fmt.Fprintln(stderr, "parses (JSON; HTML for a page) is a failure: one line says why and nothing is written for it.")
+		fmt.Fprintln(stderr, "Exit 0 when every request asked was answered and read; 1 when any failed or an answer held a problem.")
 		fmt.Fprintln(stderr, "\nSources and the environment variables they need:")
 		for _, s := range capture.Sources() {
 			env := strings.Join(s.Credentials(), ", ")
@@ -128,7 +130,7 @@ func cmdCapture(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "%d provider(s) captured, %d skipped, %d failed\n", sum.Captured, sum.Skipped, sum.Failed)
-		if sum.Failed > 0 && sum.Captured == 0 {
+		if sum.Failed > 0 {
 			code = 1
 		}
 	}
@@ -144,6 +146,9 @@ func cmdCapture(args []string, stdout, stderr io.Writer) int {
 	results, problems := capture.Observe(cat, written, now)
 	for _, p := range problems {
 		fmt.Fprintln(stderr, "capture:", p)
+	}
+	if len(problems) > 0 {
+		code = 1
 	}
 	var prices, offers, kept, conflicts int
 	for _, res := range results {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,53 @@ func TestCaptureCommand(t *testing.T) {
 	write("secret.json", `{"product_infos": [], "access_key": "x"}`)
 	if code, out := exec("capture", "-root", root, "-record", "-provider", "huawei-cloud", "-api", "huawei-bss-on-demand-ratings", "-request", filepath.Join(root, "secret.json"), "-response", filepath.Join(root, "secret.json")); code != 1 || !strings.Contains(out, `holds "access_key", which looks like a credential`) {
 		t.Errorf("capture -record with a credential in the request: exit %d\n%s", code, out)
+	}
+}
+
+// TestCaptureCommandFailsHonestly: a capture whose request gets no answer
+// exits non-zero and writes nothing; check rejects a capture file that is
+// not evidence, cited or not.
+func TestCaptureCommandFailsHonestly(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", fixture.Epoch)
+	root := fixture.Site(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String() + "/prices"
+	l.Close()
+	p := filepath.Join(root, "data", "captures", "queries.toml")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("[acme]\npages = [\""+dead+"\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"capture", "-root", root, "-timeout", "5s"}, &stdout, &stderr)
+	out := stdout.String() + stderr.String()
+	if code != 1 || !strings.Contains(out, "failed acme: request 1 ("+dead+"): no answer (") ||
+		!strings.Contains(out, "0 provider(s) captured, 0 skipped, 1 failed") {
+		t.Errorf("capture without an answer: exit %d\n%s\nwant exit 1, a failed line and 1 failed", code, out)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(p)); len(ents) != 1 {
+		t.Errorf("data/captures holds %d entries after a failed capture, want queries.toml only", len(ents))
+	}
+
+	bad := `{"format": 1, "provider": "acme", "api": "page", "endpoint": "", "retrieved_at": "2025-10-20T06:00:00Z", "exchanges": [
+  {"request": {"url": "https://acme.example/prices"}, "status": 502, "body": "", "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}
+]}
+`
+	if err := os.MkdirAll(filepath.Join(filepath.Dir(p), "acme"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(p), "acme", "2025-10-20-page.json"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"check", "-root", root}, &stdout, &stderr)
+	if want := "data/captures/acme/2025-10-20-page.json:2:3: exchange 1 is not evidence: HTTP 502"; code != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("check of an uncited failed capture: exit %d\n%s\nwant exit 1 and %q", code, stderr.String(), want)
 	}
 }

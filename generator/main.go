@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/capture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/devserver"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
@@ -169,6 +170,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	d := site.Check(site.Options{Root: *root, Now: now, Overlay: *ov})
+	// Every capture kept as evidence, cited or not: a failed answer is
+	// not evidence and must not reach a pull request.
+	d.Merge(capture.CheckFiles(*root))
 	switch *format {
 	case "github":
 		d.PrintGitHub(stdout)

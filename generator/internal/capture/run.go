@@ -41,9 +41,10 @@ type Summary struct {
 }
 
 // Run asks each provider's source what QueriesFile lists and writes a
-// capture per provider. A provider whose credentials are not all in Env
-// is skipped with one line; one whose source fails is reported with one
-// line and the run goes on.
+// capture per provider of the answers that are evidence (Failure). A
+// provider whose credentials are not all in Env is skipped with one line;
+// each request that fails is reported with one line, nothing is written
+// for it, the provider counts as failed and the run goes on.
 func Run(ctx context.Context, o Options) ([]Written, Summary, error) {
 	q, err := LoadQueries(o.Root)
 	if err != nil {
@@ -65,29 +66,50 @@ func Run(ctx context.Context, o Options) ([]Written, Summary, error) {
 			fmt.Fprintf(o.Log, format+"\n", args...)
 		}
 	}
-	write := func(c *Capture) error {
+	// keep writes the exchanges of c that are evidence (Failure) and logs
+	// one line per failed request; ok is false when any failed. Nothing
+	// is written when none is evidence.
+	keep := func(id string, c *Capture, what string) (ok bool, err error) {
+		asked := len(c.Exchanges)
+		good, failures := answered(c)
+		for _, f := range failures {
+			logf("failed %s: %s", id, f)
+		}
+		if len(good) == 0 {
+			if asked == 0 {
+				logf("failed %s: the source was asked nothing (check %s)", id, QueriesFile)
+			}
+			logf("failed %s: nothing written (0 of %d %s answered)", id, asked, what)
+			return false, nil
+		}
+		c.Exchanges = good
 		name, sha, err := Write(o.Root, c)
 		if err != nil {
-			return err
+			return false, err
 		}
 		out = append(out, Written{Name: name, SHA256: sha, Capture: c})
-		return nil
+		logf("captured %s: %d of %d %s answered -> %s/%s", id, len(good), asked, what, catalog.CaptureDir, name)
+		return len(failures) == 0, nil
 	}
 	for _, id := range ids {
 		pq := q[id]
+		pagesFailed := false
 		if len(pq.Pages) > 0 {
-			c := fetchPages(ctx, o.Fetcher, id, pq.Pages)
-			if err := write(c); err != nil {
+			ok, err := keep(id, fetchPages(ctx, o.Fetcher, id, pq.Pages), "page(s)")
+			if err != nil {
 				return out, sum, err
 			}
-			logf("captured %s: %d page(s) -> %s/%s", id, len(c.Exchanges), catalog.CaptureDir, out[len(out)-1].Name)
+			pagesFailed = !ok
 		}
 		src := sourceOf(id)
 		if src == nil {
-			if len(pq.Pages) == 0 {
+			switch {
+			case len(pq.Pages) == 0:
 				logf("skip %s: no price API source for this provider in this build (pages = [...] keeps its price pages)", id)
 				sum.Skipped++
-			} else {
+			case pagesFailed:
+				sum.Failed++
+			default:
 				sum.Captured++
 			}
 			continue
@@ -118,17 +140,15 @@ func Run(ctx context.Context, o Options) ([]Written, Summary, error) {
 			sum.Failed++
 			continue
 		}
-		if err := write(c); err != nil {
+		ok, err := keep(id, c, "request(s)")
+		if err != nil {
 			return out, sum, err
 		}
-		bad := 0
-		for _, e := range c.Exchanges {
-			if e.Status != 200 {
-				bad++
-			}
+		if ok && !pagesFailed {
+			sum.Captured++
+		} else {
+			sum.Failed++
 		}
-		logf("captured %s: %d request(s), %d not answered 200 -> %s/%s", id, len(c.Exchanges), bad, catalog.CaptureDir, out[len(out)-1].Name)
-		sum.Captured++
 	}
 	return out, sum, nil
 }
@@ -205,6 +225,9 @@ func ReadWritten(root string, names []string) ([]Written, error) {
 		if err != nil {
 			return nil, err
 		}
+		if ps := Verify(c); len(ps) > 0 {
+			return nil, fmt.Errorf("%s: %s", n, ps[0].Msg)
+		}
 		sha, err := catalog.FileSHA256(p)
 		if err != nil {
 			return nil, err
@@ -233,6 +256,9 @@ func Record(root, provider, api string, retrieved time.Time, req map[string]any,
 	c := &Capture{Format: Format, Provider: provider, API: api, Endpoint: "recorded", Retrieved: retrieved.UTC(),
 		Note: "Recorded with generator capture -record: an answer obtained with the provider's own tools, as given."}
 	c.Exchanges = []Exchange{NewExchange(req, 200, body, nil)}
+	if why := Failure(api, c.Exchanges[0]); why != "" {
+		return Written{}, fmt.Errorf("the answer is not evidence: %s", why)
+	}
 	name, sha, err := Write(root, c)
 	return Written{Name: name, SHA256: sha, Capture: c}, err
 }
