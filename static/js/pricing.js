@@ -53,7 +53,9 @@ import { fmt, money, readStrings } from "./_shared.mjs";
   const base = form.dataset.currency;
   const shown = document.getElementById("shown");
   const csvButton = document.getElementById("f-csv");
-  const facets = ["gpu", "vendor", "form", "count", "provider", "country", "billing", "ic"];
+  // Single-valued facets; country (data-countries: the regions' countries,
+  // where the GPU runs) and region hold lists.
+  const facets = ["gpu", "vendor", "form", "count", "provider", "billing", "ic"];
   const numeric = { pergpu: 1, inst: 1, tpd: 1, vram: 1, count: 1, age: 1 };
   const textColumns = { gpu: ".c-gpu", provider: ".c-prov", billing: ".c-bill" }; // cells sorted by their text
   const staleBox = document.getElementById("hide-stale");
@@ -104,17 +106,19 @@ import { fmt, money, readStrings } from "./_shared.mjs";
     const minVram = parseFloat(f["min-vram"].value) || 0;
     const maxPrice = parseFloat(f["max-price"].value);
     const region = f.region.value;
+    const country = f.country.value;
     const city = f.city ? f.city.value : "";
     const cur = f.cur.value || base;
     const rate = fx[cur] || 1;
     const hideStale = !!(staleBox && staleBox.checked);
     // First-party: the provider's own page, document, API or docs repository.
     const firstParty = !!(f.evidence && f.evidence.checked);
-    const filtering = facets.some((k) => f[k].value) || region || city || minVram > 0 || !isNaN(maxPrice) || hideStale || firstParty;
+    const filtering = facets.some((k) => f[k].value) || country || region || city || minVram > 0 || !isNaN(maxPrice) || hideStale || firstParty;
     let matches = 0;
     for (const r of rows) {
       const d = r.dataset;
       let ok = facets.every((k) => !f[k].value || d[k] === f[k].value);
+      ok = ok && (!country || (d.countries || "").split(" ").includes(country));
       ok = ok && (!region || d.regions.split(" ").includes(region));
       // A city: every provider's regions there (data-cities, catalog.Region.CityKey).
       ok = ok && (!city || (d.cities || "").split("|").includes(city));

@@ -34,6 +34,10 @@ type Row struct {
 	// each once.
 	Regions []string
 	Cities  []string
+	// Countries are the ISO codes of those regions' countries, each once:
+	// where the GPU runs, not where the provider has its headquarters
+	// (empty when no region states one).
+	Countries []string
 	// TermMonths is the commitment term of a committed price, 0 otherwise.
 	TermMonths int
 	// Payment and Commitment describe a committed price ("" when not
@@ -62,6 +66,9 @@ type Row struct {
 	InstDC   float64 // hourly equivalent per instance in the display currency
 	AgeDays  int
 	Band     string // fresh, ageing, stale
+	// Current is the site's rule (catalog.Staleness.Current): the price
+	// is at most stale_days old. Only current rows answer a question.
+	Current bool
 	// TFLOPSPerDC is dense BF16 TFLOPS per display-currency unit per hour, 0 if unknown.
 	TFLOPSPerDC float64
 	// Overlay is set when the price comes from a team's overlay
@@ -104,11 +111,15 @@ func (r *Row) Mode() Mode {
 	return Mode{Billing: r.Price.Billing, TermMonths: r.TermMonths, Payment: r.Payment, Commitment: r.Commitment, Unit: r.Unit}
 }
 
-// Stats summarises per-GPU-hour prices in the display currency.
+// Stats summarises per-GPU-hour prices in the display currency: over the
+// current rows only, or, where the GPU has none in the mode, over its
+// stale rows with Stale set (pages then say so instead of presenting
+// them as today's figures).
 type Stats struct {
 	N                int
 	Min, Median, Max float64
 	MinRow           *Row
+	Stale            bool
 }
 
 // Data is the derived view of a catalog.
@@ -212,8 +223,14 @@ func (d *Data) row(o *catalog.Offer, p catalog.Price, history []catalog.Price) *
 	}
 	for _, id := range r.Regions {
 		for _, reg := range o.Provider.Regions {
-			if k := reg.CityKey(); reg.ID == id && k != "" && !slices.Contains(r.Cities, k) {
+			if reg.ID != id {
+				continue
+			}
+			if k := reg.CityKey(); k != "" && !slices.Contains(r.Cities, k) {
 				r.Cities = append(r.Cities, k)
+			}
+			if reg.Country != "" && !slices.Contains(r.Countries, reg.Country) {
+				r.Countries = append(r.Countries, reg.Country)
 			}
 		}
 	}
@@ -234,6 +251,7 @@ func (d *Data) row(o *catalog.Offer, p catalog.Price, history []catalog.Price) *
 	}
 	r.AgeDays = AgeDays(p.AsOf, d.Now)
 	r.Band = Band(r.AgeDays, c.Site.Staleness)
+	r.Current = c.Site.Staleness.Current(r.AgeDays)
 	if o.GPU.BF16TFLOPS != nil && r.PerGPUDC > 0 {
 		r.TFLOPSPerDC = *o.GPU.BF16TFLOPS / r.PerGPUDC
 	}
@@ -268,16 +286,9 @@ func rowLess(a, b *Row) bool {
 	return a.Region < b.Region
 }
 
-// AgeDays is the number of whole days from asOf to now (never negative).
-func AgeDays(asOf, now time.Time) int {
-	a := time.Date(asOf.Year(), asOf.Month(), asOf.Day(), 0, 0, 0, 0, time.UTC)
-	n := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	days := int(n.Sub(a).Hours() / 24)
-	if days < 0 {
-		return 0
-	}
-	return days
-}
+// AgeDays is the number of whole days from asOf to now (never negative):
+// catalog.AgeDays.
+func AgeDays(asOf, now time.Time) int { return catalog.AgeDays(asOf, now) }
 
 // Band names a price age: "fresh" up to FreshDays, "ageing" up to
 // StaleDays, "stale" beyond.
@@ -326,7 +337,8 @@ func (d *Data) GPUModes(id string) []Mode {
 }
 
 // GPUStats returns per-GPU-hour price statistics for one GPU and billing
-// mode, over its offers' headline rows (one per offer and mode).
+// mode, over its offers' current headline rows (one per offer and mode;
+// see Stats for a GPU without current ones).
 func (d *Data) GPUStats(id, billing string) Stats {
 	return d.stats(id, func(r *Row) bool { return r.Price.Billing == billing })
 }
@@ -338,10 +350,17 @@ func (d *Data) GPUModeStats(id string, m Mode) Stats {
 }
 
 func (d *Data) stats(id string, keep func(*Row) bool) Stats {
-	var vals []float64
-	var s Stats
+	current := false
 	for _, r := range d.byGPU[id] {
-		if !keep(r) {
+		if keep(r) && r.Current {
+			current = true
+			break
+		}
+	}
+	var vals []float64
+	s := Stats{Stale: !current}
+	for _, r := range d.byGPU[id] {
+		if !keep(r) || r.Current != current {
 			continue
 		}
 		vals = append(vals, r.PerGPUDC)
@@ -399,9 +418,10 @@ func (d *Data) Newest(p *catalog.Provider) (time.Time, string) {
 	return newest, Band(int(d.Now.Sub(newest).Hours()/24), d.Cat.Site.Staleness)
 }
 
-// Cheapest returns the cheapest on-demand row for a GPU that is not stale,
-// else (every on-demand price of the GPU is stale) the cheapest stale one,
-// whose Band says so; nil when the GPU has no on-demand price. A ranking
+// Cheapest returns the cheapest current on-demand row for a GPU, else
+// (every on-demand price of the GPU is stale) the cheapest stale one,
+// whose Current is false and pages word as stale; nil when the GPU has no
+// on-demand price. A ranking
 // of current prices does not put a six-year-old figure first.
 func (d *Data) Cheapest(id string) *Row {
 	var best, stale *Row
@@ -410,7 +430,7 @@ func (d *Data) Cheapest(id string) *Row {
 			continue
 		}
 		at := &best
-		if r.Band == "stale" {
+		if !r.Current {
 			at = &stale
 		}
 		if *at == nil || r.PerGPUDC < (*at).PerGPUDC {
@@ -425,3 +445,22 @@ func (d *Data) Cheapest(id string) *Row {
 
 // Round2 rounds to cents for display and exports.
 func Round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// OfferAges counts the offers of rows (headline or regional rows of any
+// set of offers) and those with no current row (stale offers), and
+// returns the date of the newest price among the rows.
+func OfferAges(rows []*Row) (offers, stale int, newest time.Time) {
+	current := map[*catalog.Offer]bool{}
+	for _, r := range rows {
+		current[r.Offer] = current[r.Offer] || r.Current
+		if r.Price.AsOf.After(newest) {
+			newest = r.Price.AsOf
+		}
+	}
+	for _, c := range current {
+		if !c {
+			stale++
+		}
+	}
+	return len(current), stale, newest
+}

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
@@ -116,7 +117,21 @@ type Serving struct {
 	// cost (display currency; 0 and nil when no offer holds a replica).
 	Cost  float64
 	Offer *catalog.Offer
-	Price float64 // Offer's on-demand price per instance-hour, display currency
+	Price float64   // Offer's on-demand price per instance-hour, display currency
+	AsOf  time.Time // the date of that price
+	// Stale is set when no current on-demand price of the GPU holds a
+	// replica but a stale one does: the lowest cost among those, which
+	// pages show as "no current price; newest ..." and never as the
+	// answer. Nil otherwise.
+	Stale *StaleCost
+}
+
+// StaleCost is a cost per million tokens figured from a stale price.
+type StaleCost struct {
+	Cost  float64
+	Offer *catalog.Offer
+	Price float64
+	AsOf  time.Time
 }
 
 // Decode is one stream's decode speed (batch 1), as the pages show it.
@@ -171,19 +186,29 @@ func (d *Data) computeServing(m *catalog.Model, g *catalog.GPU) (Serving, bool) 
 	sv := Serving{GPU: g, Latency: lat}
 	if b, ok := d.sizes.servingFit(sm, sg, ServeBatch); ok {
 		sv.Batch = b
+		var stale StaleCost
 		for _, o := range d.offersOf[g] {
-			p, ok := o.Price("on-demand")
-			if !ok || (p.Unit != "" && p.Unit != "hour") {
-				continue
+			for _, r := range d.regional[o.ID] {
+				if r.Price.Billing != "on-demand" || r.Unit != "hour" || r.InstDC <= 0 {
+					continue
+				}
+				c := sizing.CostPerMillionTokens(b.Result.ExpectedDecode, b.N, o.GPUCount, r.InstDC)
+				if c <= 0 {
+					continue
+				}
+				if !r.Current {
+					if stale.Offer == nil || c < stale.Cost || (c == stale.Cost && o.ID < stale.Offer.ID) {
+						stale = StaleCost{Cost: c, Offer: o, Price: r.InstDC, AsOf: r.Price.AsOf}
+					}
+					continue
+				}
+				if sv.Offer == nil || c < sv.Cost || (c == sv.Cost && o.ID < sv.Offer.ID) {
+					sv.Cost, sv.Offer, sv.Price, sv.AsOf = c, o, r.InstDC, r.Price.AsOf
+				}
 			}
-			price, ok := d.Cat.FX.Convert(p.Price, o.Currency, d.Currency)
-			if !ok {
-				continue
-			}
-			c := sizing.CostPerMillionTokens(b.Result.ExpectedDecode, b.N, o.GPUCount, price)
-			if c > 0 && (sv.Offer == nil || c < sv.Cost || (c == sv.Cost && o.ID < sv.Offer.ID)) {
-				sv.Cost, sv.Offer, sv.Price = c, o, price
-			}
+		}
+		if sv.Offer == nil && stale.Offer != nil {
+			sv.Stale = &stale
 		}
 	}
 	return sv, true
@@ -214,7 +239,10 @@ type Fit struct {
 	OneGPU    sizing.Result // the estimate on a single GPU (may not fit)
 	OneGPUErr error
 	MinGPUs   map[string]int // GPU id -> smallest count that fits; absent if none up to the engine's limit
-	Cheapest  []*Row         // cheapest fitting offer per billing mode
+	Cheapest  []*Row         // cheapest fitting offer per billing mode, current prices only
+	// Stale is, per billing mode with no current fitting price, the
+	// cheapest stale one: shown as "no current price; newest ...".
+	Stale []*Row
 }
 
 // ModelFits computes every scenario for one model over the catalog's GPUs.
@@ -230,34 +258,40 @@ func (d *Data) ModelFits(m *catalog.Model) []Fit {
 				f.MinGPUs[g.ID] = n
 			}
 		}
-		f.Cheapest = d.CheapestFitting(f.MinGPUs)
+		f.Cheapest, f.Stale = d.CheapestFitting(f.MinGPUs)
 		out = append(out, f)
 	}
 	return out
 }
 
-// CheapestFitting returns, per billing mode, the cheapest price row (per
-// instance-hour in the display currency) of an offer with at least the
-// minimum GPU count for its GPU.
-func (d *Data) CheapestFitting(minGPUs map[string]int) []*Row {
-	best := map[string]*Row{}
+// CheapestFitting returns, per billing mode, the cheapest current price
+// row (per instance-hour in the display currency) of an offer with at
+// least the minimum GPU count for its GPU; and, per billing mode with no
+// current such row, the cheapest stale one.
+func (d *Data) CheapestFitting(minGPUs map[string]int) (current, stale []*Row) {
+	best, old := map[string]*Row{}, map[string]*Row{}
 	for _, r := range d.Rows {
 		n, ok := minGPUs[r.Offer.GPU.ID]
 		if !ok || r.Offer.GPUCount < n {
 			continue
 		}
-		b := best[r.Price.Billing]
+		at := best
+		if !r.Current {
+			at = old
+		}
+		b := at[r.Price.Billing]
 		if b == nil || r.InstDC < b.InstDC || (r.InstDC == b.InstDC && r.Offer.ID < b.Offer.ID) {
-			best[r.Price.Billing] = r
+			at[r.Price.Billing] = r
 		}
 	}
-	var out []*Row
 	for _, m := range catalog.BillingModes() {
 		if r := best[m]; r != nil {
-			out = append(out, r)
+			current = append(current, r)
+		} else if r := old[m]; r != nil {
+			stale = append(stale, r)
 		}
 	}
-	return out
+	return current, stale
 }
 
 // GPUFit is, for one GPU, how many of them each preset and scenario needs.

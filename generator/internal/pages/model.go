@@ -14,10 +14,13 @@ type ModelPage struct {
 	GPUs     []*catalog.GPU
 	Currency string
 	Serving  []derive.Serving // inference speed and cost on each GPU that holds it
+	// StaleDays is the age past which a price is not current.
+	StaleDays int
 }
 
 func (s *Edition) modelPage(m *catalog.Model) *ModelPage {
-	return &ModelPage{Model: m, Fits: s.dd.ModelFits(m), GPUs: s.cat.GPUs, Currency: s.dd.Currency, Serving: s.dd.ModelServing(m)}
+	return &ModelPage{Model: m, Fits: s.dd.ModelFits(m), GPUs: s.cat.GPUs, Currency: s.dd.Currency, Serving: s.dd.ModelServing(m),
+		StaleDays: s.cat.Site.Staleness.StaleDays}
 }
 
 type templateHTML = template.HTML

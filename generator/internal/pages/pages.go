@@ -49,6 +49,10 @@ type GPUPage struct {
 	// History holds the price histories of the offers with two or more
 	// observations of a price (templates/_pricehistory.html).
 	History []PriceHistory
+	// Offers and StaleOffers count the GPU's priced offers and those
+	// with no current price; Newest is its newest price's date.
+	Offers, StaleOffers int
+	Newest              time.Time
 }
 
 // ProviderPage is the data of a provider page.
@@ -63,6 +67,9 @@ type ProviderPage struct {
 	// stale (or there is none).
 	Newest     time.Time
 	NewestBand string
+	// Offers and StaleOffers count its priced offers and those with no
+	// current price (derive.OfferAges); StaleDays is the rule's age.
+	Offers, StaleOffers, StaleDays int
 }
 
 // GuideSection groups guides for the guides index.
@@ -152,6 +159,7 @@ func (s *Edition) gpuPage(g *catalog.GPU) *GPUPage {
 		}
 	}
 	gp.History = s.gpuHistories(g.ID)
+	gp.Offers, gp.StaleOffers, gp.Newest = derive.OfferAges(gp.Rows)
 	return gp
 }
 
@@ -219,6 +227,8 @@ func (s *Edition) pages() {
 			}
 			pp := &ProviderPage{P: p, Rows: rows, Currency: cur, RepoURL: site.RepoURL}
 			pp.Newest, pp.NewestBand = v.dd.Newest(p)
+			pp.Offers, pp.StaleOffers, _ = derive.OfferAges(rows)
+			pp.StaleDays = v.cat.Site.Staleness.StaleDays
 			return pp
 		})
 	}
@@ -311,7 +321,9 @@ func (s *Edition) filters() map[string][]Option {
 		add("vendor", o.GPU.Vendor, o.GPU.Vendor)
 		add("form", o.GPU.FormFactor, o.GPU.FormFactor)
 		add("provider", o.Provider.ID, o.Provider.LocalName(s.lang.Code))
-		add("country", o.Provider.Country, s.label("country.", o.Provider.Country))
+		for _, c := range r.Countries { // where the GPU runs (the regions'), not the headquarters
+			add("country", c, s.label("country.", c))
+		}
 		for _, id := range r.Regions {
 			for _, reg := range o.Provider.Regions {
 				if reg.ID != id {

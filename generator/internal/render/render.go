@@ -500,6 +500,12 @@ func (r *Renderer) Date(t time.Time) string {
 	return t.Format(time.DateOnly)
 }
 
+// When is a price's date: <time class="asof" datetime="2024-05-07">
+// in the edition's style.
+func (r *Renderer) When(t time.Time) template.HTML {
+	return template.HTML(`<time class="asof" datetime="` + t.Format(time.DateOnly) + `">` + template.HTMLEscapeString(r.Date(t)) + `</time>`)
+}
+
 func (r *Renderer) funcs() template.FuncMap {
 	m := r.baseFuncs()
 	for k, v := range r.extra {
@@ -556,6 +562,11 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"num":     numAny,
 		"date":    r.Date,
 		"isodate": func(t time.Time) string { return t.Format(time.DateOnly) },
+		// when is a price's date as readers see it, in a <time> whose
+		// datetime is ISO in every edition; the page script
+		// (static/js/age.js) reads it to age the price on the day the page
+		// is read.
+		"when": r.When,
 		"deref":   func(p *float64) float64 { return *p },
 		"derefi":  func(p *int) int { return *p },
 		"add":     func(a, b int) int { return a + b },
