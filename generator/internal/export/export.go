@@ -277,8 +277,16 @@ type Price struct {
 	// community-dataset; null where the catalog records none.
 	Evidence *string `json:"evidence"`
 	Dataset  *string `json:"dataset"`
-	Current  bool    `json:"current"`
-	// History holds, on a current price, the older observations of its
+	// Latest marks the newest observation of its price key. Current is
+	// the site's rule on top of it: the newest observation and at most
+	// stale_days old on the generated date (catalog.Staleness.Current);
+	// AgeDays is its age in days on that date. Only current prices
+	// answer a question; a consumer reading the file later recomputes
+	// the age from as_of.
+	Latest  bool `json:"latest"`
+	Current bool `json:"current"`
+	AgeDays int  `json:"age_days"`
+	// History holds, on the latest price, the older observations of its
 	// key, oldest first ([] when none); null on an older observation.
 	History []Observation `json:"history"`
 	// Overlay is true (only in a team's build, -overlay) on a price that
@@ -335,7 +343,7 @@ func JSON(c *catalog.Catalog, m Meta) ([]File, error) {
 	}
 	var offers []Offer
 	for _, o := range c.Offers {
-		offers = append(offers, offerRecord(o))
+		offers = append(offers, offerRecord(o, m.Generated, c.Site.Staleness))
 	}
 	var models []Model
 	for _, x := range c.Models {
@@ -488,7 +496,7 @@ func providerRecord(p *catalog.Provider) Provider {
 	return r
 }
 
-func offerRecord(o *catalog.Offer) Offer {
+func offerRecord(o *catalog.Offer, now time.Time, st catalog.Staleness) Offer {
 	r := Offer{
 		ID: o.ID, Provider: o.Provider.ID, Instance: o.Instance, GPU: o.GPU.ID, GPUCount: o.GPUCount,
 		VRAMPerGPUGB: o.VRAMPerGPUGB, VRAMTotalGB: o.VRAMTotalGB, VCPU: o.VCPU, RAMGB: o.RAMGB,
@@ -512,8 +520,10 @@ func offerRecord(o *catalog.Offer) Offer {
 				rec.PublicPrice = &pub
 			}
 		}
+		rec.AgeDays = catalog.AgeDays(p.AsOf, now)
 		if at, ok := current[p.Key()]; ok && at.Equal(p.AsOf) {
-			rec.Current = true
+			rec.Latest = true
+			rec.Current = st.Current(rec.AgeDays)
 			rec.History = []Observation{}
 			for _, h := range hist[p.Key()] {
 				if h.AsOf.Before(p.AsOf) {
@@ -561,20 +571,21 @@ func CSVHeader() []string {
 	return []string{"provider", "provider_name", "instance", "gpu", "gpu_name", "gpu_count", "vram_per_gpu_gb", "vram_total_gb",
 		"vcpu", "ram_gb", "regions", "currency", "billing", "price_per_hour", "price_per_gpu_hour", "as_of", "source",
 		"dataset", "dataset_licence", "unit", "term_months", "payment", "commitment", "region", "evidence", "date_basis",
-		"hourly_equivalent", "hourly_equivalent_per_gpu", "current"}
+		"hourly_equivalent", "hourly_equivalent_per_gpu", "current", "latest", "age_days"}
 }
 
 // CSV returns offers.csv: a header row, then one row per price
 // observation in catalog order (offers by provider then file order,
-// prices in file order); current is "true" on the newest observation of
-// each price key. price_per_hour and price_per_gpu_hour are the price as
+// prices in file order); latest is "true" on the newest observation of
+// each price key, current where it is also at most stale_days old on now
+// (catalog.Staleness.Current), and age_days is its age on now. price_per_hour and price_per_gpu_hour are the price as
 // quoted per its unit (per hour unless unit says otherwise: the columns
 // keep their first names), hourly_equivalent(_per_gpu) divides by the
 // unit's hours; amounts are in the offer's currency;
 // regions are space-separated; an unknown vcpu or ram_gb is an empty
 // cell; dataset and dataset_licence are empty for GPU Atlas's own rows.
 // Lines end in "\n".
-func CSV(c *catalog.Catalog) ([]byte, error) {
+func CSV(c *catalog.Catalog, now time.Time) ([]byte, error) {
 	licences := map[string]string{}
 	for _, d := range c.Site.Datasets {
 		licences[d.ID] = d.Licence
@@ -614,8 +625,9 @@ func CSV(c *catalog.Catalog) ([]byte, error) {
 				num(o.VRAMPerGPUGB), num(o.VRAMTotalGB), vcpu, ram, strings.Join(o.Regions, " "), o.Currency,
 				p.Billing, num(p.Price), num(p.PerGPU(o)), date(p.AsOf), p.Source, p.Dataset, licences[p.Dataset],
 				p.Unit, term, p.Payment, p.Commitment, p.Region, p.Evidence, p.DateBasis,
-				num(p.Hourly()), num(p.HourlyPerGPU(o)), strconv.FormatBool(ok && at.Equal(p.AsOf)),
+				num(p.Hourly()), num(p.HourlyPerGPU(o)), "", strconv.FormatBool(ok && at.Equal(p.AsOf)), strconv.Itoa(catalog.AgeDays(p.AsOf, now)),
 			}
+			row[len(row)-3] = strconv.FormatBool(ok && at.Equal(p.AsOf) && c.Site.Staleness.CurrentAt(p.AsOf, now))
 			if overlay {
 				label, public := "", ""
 				if p.Overlay != nil {

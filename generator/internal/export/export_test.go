@@ -271,11 +271,11 @@ func TestJSONOffers(t *testing.T) {
 func TestCSV(t *testing.T) {
 	for _, tc := range catalogs(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := CSV(tc.cat)
+			b, err := CSV(tc.cat, generated)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, _ := CSV(tc.cat)
+			again, _ := CSV(tc.cat, generated)
 			if !bytes.Equal(b, again) {
 				t.Error("CSV differs between two runs")
 			}
@@ -338,13 +338,15 @@ func TestCSV(t *testing.T) {
 
 // TestCSVFixture pins a few rows of the fixture exactly.
 func TestCSVFixture(t *testing.T) {
-	b, err := CSV(testcat.Fixture(t))
+	b, err := CSV(testcat.Fixture(t), generated)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"acme,Acme Cloud,alpha.8x,alpha-80gb,Alpha 80GB,8,80,640,192,2048,us-east eu-west,USD,spot,16,2,2024-01-10,https://acme.example/spot,demo-set,MIT,hour,,,,,community-dataset,,16,2,true\n",
-		"acme,Acme Cloud,beta.1x,beta-24gb,Beta 24GB,1,24,24,,,us-east,USD,on-demand,0.75,0.75,2023-03-01,https://acme.example/pricing,,,hour,,,,,,,0.75,0.75,true\n",
+		// current is the site's rule (at most stale_days = 365 old on the
+		// generated date), latest the newest of its key, then age_days.
+		"acme,Acme Cloud,alpha.8x,alpha-80gb,Alpha 80GB,8,80,640,192,2048,us-east eu-west,USD,spot,16,2,2024-01-10,https://acme.example/spot,demo-set,MIT,hour,,,,,community-dataset,,16,2,false,true,661\n",
+		"acme,Acme Cloud,beta.1x,beta-24gb,Beta 24GB,1,24,24,,,us-east,USD,on-demand,0.75,0.75,2023-03-01,https://acme.example/pricing,,,hour,,,,,,,0.75,0.75,false,true,976\n",
 	} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("no row %q in\n%s", want, b)
@@ -414,13 +416,13 @@ evidence = "first-party"
 		*month.DateBasis != "page-date" || !month.Current || len(month.History) != 0 || month.History == nil {
 		t.Errorf("monthly committed price %+v", month)
 	}
-	csvb, err := CSV(c)
+	csvb, err := CSV(c, generated)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		",CNY,on-demand,30,30,2024-09-01,https://drachen.example/price-2024,,,hour,,,,,first-party,,30,30,false\n",
-		",CNY,committed,14600,14600,2025-09-01,https://drachen.example/price,,,month,1,,subscription,cn-north-1,first-party,page-date,20,20,true\n",
+		",CNY,on-demand,30,30,2024-09-01,https://drachen.example/price-2024,,,hour,,,,,first-party,,30,30,false,false,426\n",
+		",CNY,committed,14600,14600,2025-09-01,https://drachen.example/price,,,month,1,,subscription,cn-north-1,first-party,page-date,20,20,true,true,61\n",
 	} {
 		if !strings.Contains(string(csvb), want) {
 			t.Errorf("no row ending %q in\n%s", want, csvb)
@@ -432,6 +434,55 @@ func TestExactNumbers(t *testing.T) {
 	for _, v := range []float64{0.1, 1.0 / 3, 2.49, 98.32 / 8, 1e-7, 123456789.123} {
 		if got, _ := strconv.ParseFloat(num(v), 64); got != v {
 			t.Errorf("num(%v) = %s does not round-trip", v, num(v))
+		}
+	}
+}
+
+// TestCurrentFollowsTheClock: the same price is current on the generated
+// date and not two years later; latest does not change with the clock.
+func TestCurrentFollowsTheClock(t *testing.T) {
+	c := testcat.Fixture(t)
+	for _, tc := range []struct {
+		now                    time.Time
+		current, latest, age string
+	}{
+		{generated, "true", "true", "153"},
+		{generated.AddDate(2, 0, 0), "false", "true", "883"},
+	} {
+		b, err := CSV(c, tc.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ",2025-06-01,https://acme.example/pricing,"
+		var row string
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, want) && strings.Contains(l, ",on-demand,") {
+				row = l
+			}
+		}
+		if !strings.HasSuffix(row, ","+tc.current+","+tc.latest+","+tc.age) {
+			t.Errorf("on %s: row %q, want current %s, latest %s, age_days %s", tc.now.Format(time.DateOnly), row, tc.current, tc.latest, tc.age)
+		}
+		files, err := JSON(c, Meta{Generated: tc.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Data []Offer `json:"data"`
+		}
+		if err := json.Unmarshal(files[2].Data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var got *Price
+		for _, o := range doc.Data {
+			for i, p := range o.Prices {
+				if o.ID == "acme/alpha-8x" && p.Billing == "on-demand" {
+					got = &o.Prices[i]
+				}
+			}
+		}
+		if got == nil || strconv.FormatBool(got.Current) != tc.current || strconv.FormatBool(got.Latest) != tc.latest || strconv.Itoa(got.AgeDays) != tc.age {
+			t.Errorf("on %s: offers.json lacks current %s, age_days %s for the 2025-06-01 price", tc.now.Format(time.DateOnly), tc.current, tc.age)
 		}
 	}
 }

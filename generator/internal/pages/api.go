@@ -35,7 +35,7 @@ func (s *Edition) dataPages() {
 		for _, f := range files {
 			s.tree.Add(f.Path, f.Data)
 		}
-		csv, err := export.CSV(s.cat)
+		csv, err := export.CSV(s.cat, s.now)
 		if err != nil {
 			s.d.Errorf("data", 0, 0, "CSV export: %v", err)
 			return
