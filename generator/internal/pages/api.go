@@ -64,9 +64,10 @@ func (s *Edition) dataPages() {
 	}
 
 	idx, err := search.Index(search.Input{Catalog: s.cat, Pages: s.guides, GuidePath: GuidePath, Lang: s.lang.Code, Glossary: s.cat.Glossary,
-		KindKeywords: map[string]string{search.KindGPU: s.r.T("search.kw.gpu"), search.KindProvider: s.r.T("search.kw.provider"), search.KindModel: s.r.T("search.kw.model")},
+		KindKeywords: map[string]string{search.KindGPU: s.r.T("search.kw.gpu"), search.KindProvider: s.r.T("search.kw.provider"),
+			search.UnpricedProvider: s.r.T("search.kw.provider.unpriced"), search.KindModel: s.r.T("search.kw.model")}, Now: s.now,
 		Phrasing: search.Phrasing{Billing: s.billingLabels(), Price: s.r.T("search.sum.price"), Params: s.r.T("search.sum.params"),
-			Active: s.r.T("search.sum.active"), Context: s.r.T("search.sum.context")},
+			Active: s.r.T("search.sum.active"), Context: s.r.T("search.sum.context"), Date: s.r.Date},
 		Extra: []search.Entry{
 			{Title: s.r.T("calc.title"), URL: "calculator/", Kind: "page", Summary: s.r.T("calc.description")},
 			{Title: s.r.T("compare.title"), URL: "compare/", Kind: "page", Summary: s.r.T("compare.description")},

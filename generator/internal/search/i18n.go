@@ -13,8 +13,18 @@ import (
 // glossary term gets the term's Chinese rendering and synonyms as keywords
 // (so 昇腾 finds the Ascend 910B and 按需计费 finds what says 按量计费).
 func localize(entries []Entry, in Input) []Entry {
+	unpriced := map[string]bool{}
+	if in.Catalog != nil {
+		for _, p := range in.Catalog.Providers {
+			unpriced["providers/"+p.ID+"/"] = len(p.Offers) == 0
+		}
+	}
 	for i := range entries {
-		if extra := in.KindKeywords[entries[i].Kind]; extra != "" {
+		kind := entries[i].Kind
+		if kind == KindProvider && unpriced[entries[i].URL] {
+			kind = UnpricedProvider
+		}
+		if extra := in.KindKeywords[kind]; extra != "" {
 			entries[i].Keywords = strings.TrimSpace(entries[i].Keywords + " " + extra)
 		}
 	}

@@ -8,8 +8,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
+	"html/template"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -27,6 +30,9 @@ const (
 	KindOffer    = "offer"
 	KindModel    = "model"
 	KindGuide    = "guide"
+	// UnpricedProvider is the KindKeywords key of a provider with no
+	// offers.
+	UnpricedProvider = "provider-unpriced"
 )
 
 // Entry is one searchable page. The JSON keys are one letter to keep the
@@ -73,8 +79,14 @@ type Input struct {
 	// Glossary is the site's glossary (data/glossary.toml).
 	Glossary []catalog.Term
 	// KindKeywords are extra keywords for every entry of a kind, in the
-	// edition's language (a GPU page is about its "价格", say).
+	// edition's language (a GPU page is about its "价格", say); a provider
+	// with no offers gets those of UnpricedProvider instead (it has no
+	// prices to find).
 	KindKeywords map[string]string
+	// Now dates an offer's price in its summary; with it, a price older
+	// than the catalog's stale_days is not the one summarised when a
+	// current one exists, and says its date either way.
+	Now time.Time
 	// Phrasing writes the summaries of offers and models in the edition's
 	// language (English when a field is empty).
 	Phrasing Phrasing
@@ -87,6 +99,15 @@ type Input struct {
 type Phrasing struct {
 	Billing                        map[string]string
 	Price, Params, Active, Context string
+	// Date writes a price's date in the edition's style (ISO when nil).
+	Date func(time.Time) string
+}
+
+func (w Phrasing) date(t time.Time) string {
+	if w.Date == nil {
+		return t.Format(time.DateOnly)
+	}
+	return w.Date(t)
 }
 
 func (w Phrasing) or(f, def string) string {
@@ -131,7 +152,7 @@ func Entries(in Input) []Entry {
 			out = append(out, providerEntry(p, in.Lang))
 		}
 		for _, o := range c.Offers {
-			out = append(out, offerEntry(o, in.Lang, in.Phrasing))
+			out = append(out, offerEntry(o, in.Lang, in.Phrasing, in.Now, c.Site.Staleness))
 		}
 		for _, m := range c.Models {
 			out = append(out, modelEntry(m, in.Phrasing))
@@ -146,7 +167,9 @@ func Entries(in Input) []Entry {
 		for _, h := range p.Headings {
 			hs = append(hs, h.Text)
 		}
-		out = append(out, entry(p.Title, path(p), KindGuide, p.Description, append(hs, p.Section)...))
+		// The guide's text, so a reader finds a guide by what it says
+		// ("AutoDL", "vLLM"), not only by its title and headings.
+		out = append(out, entry(p.Title, path(p), KindGuide, p.Description, append(hs, p.Section, pageText(p.HTML))...))
 	}
 	return localize(append(out, in.Extra...), in)
 }
@@ -221,20 +244,34 @@ func providerEntry(p *catalog.Provider, lang string) Entry {
 	return e
 }
 
-// offerEntry describes an instance: its GPUs, memory and cheapest price
-// (on-demand when it has one), exactly as the catalog holds it.
-func offerEntry(o *catalog.Offer, lang string, w Phrasing) Entry {
+// offerEntry describes an instance: its GPUs, memory and cheapest current
+// price (on-demand when it has one; a stale one only when it has no
+// current price), exactly as the catalog holds it, with its date.
+func offerEntry(o *catalog.Offer, lang string, w Phrasing, now time.Time, st catalog.Staleness) Entry {
 	price := ""
-	if len(o.Prices) > 0 {
-		p, ok := o.Price("on-demand")
-		if !ok {
-			p = o.Prices[0]
+	if cur := o.Current(); len(cur) > 0 {
+		best := -1
+		rank := func(p catalog.Price) int {
+			r := 0
+			if !st.CurrentAt(p.AsOf, now) {
+				r += 2
+			}
+			if p.Billing != "on-demand" {
+				r++
+			}
+			return r
 		}
+		for i, p := range cur {
+			if best < 0 || rank(p) < rank(cur[best]) || (rank(p) == rank(cur[best]) && p.Hourly() < cur[best].Hourly()) {
+				best = i
+			}
+		}
+		p := cur[best]
 		mode := p.Billing
 		if l := w.Billing[mode]; l != "" {
 			mode = l
 		}
-		price = fmt.Sprintf(w.or(w.Price, "%s %s %s/h"), mode, num(p.Price), o.Currency)
+		price = fmt.Sprintf(w.or(w.Price, "%s %s %s/h"), mode, num(p.Price), o.Currency) + " (" + w.date(p.AsOf) + ")"
 	}
 	s := join(fmt.Sprintf("%d× %s", o.GPUCount, o.GPU.LocalName(lang)), num(o.VRAMTotalGB)+" GB", price)
 	kw := []string{o.GPU.ID}
@@ -291,4 +328,23 @@ func short(s string, n int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,;:.") + "…"
+}
+
+// pageText is the text of a page's HTML: its tags dropped and its
+// entities decoded, for the index's keywords.
+func pageText(h template.HTML) string {
+	var b strings.Builder
+	in := false
+	for _, r := range string(h) {
+		switch {
+		case r == '<':
+			in = true
+			b.WriteByte(' ')
+		case r == '>':
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return html.UnescapeString(b.String())
 }

@@ -7,14 +7,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 func TestFixtureEntries(t *testing.T) {
 	in := Input{Catalog: testcat.Fixture(t), Pages: testcat.Pages(t, testcat.FixtureRoot()),
-		Extra: []Entry{{Title: "Calculator", URL: "calculator/", Kind: "page"}}}
+		Extra: []Entry{{Title: "Calculator", URL: "calculator/", Kind: "page"}}, Now: time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)}
 	got := map[string]Entry{}
 	for _, e := range Entries(in) {
 		got[e.Kind+" "+e.Title] = e
@@ -23,10 +25,10 @@ func TestFixtureEntries(t *testing.T) {
 		{"Alpha 80GB", "gpus/alpha-80gb/", "gpu", "ExampleCorp First · 80 GB HBM3 · SXM · 2022", "datacenter nvlink", "", "", ""},
 		{"Beta 24GB", "gpus/beta-24gb/", "gpu", "ExampleCorp Second · 24 GB GDDR6 · PCIe · 2023", "datacenter alpha 80gb", "", "", ""},
 		{"Acme Cloud", "providers/acme/", "provider", "A fixture provider.", "gpu us ashburn dublin ie", "", "", ""},
-		{"Acme Cloud alpha.8x", "providers/acme/", "offer", "8× Alpha 80GB · 640 GB · on-demand 40 USD/h", "spot", "", "", ""},
-		{"Acme Cloud beta.1x", "providers/acme/", "offer", "1× Beta 24GB · 24 GB · on-demand 0.75 USD/h", "", "", "", ""},
+		{"Acme Cloud alpha.8x", "providers/acme/", "offer", "8× Alpha 80GB · 640 GB · on-demand 40 USD/h (2025-06-01)", "spot", "", "", ""},
+		{"Acme Cloud beta.1x", "providers/acme/", "offer", "1× Beta 24GB · 24 GB · on-demand 0.75 USD/h (2023-03-01)", "", "", "", ""},
 		{"Tiny 7B", "models/tiny-7b/", "model", "Tiny · 6.74B parameters · 4096 context", "", "", "", ""},
-		{"A first guide", "guides/first-guide/", "guide", "Shows shortcodes and escaping.", "memory basics", "", "", ""},
+		{"A first guide", "guides/first-guide/", "guide", "Shows shortcodes and escaping.", "memory basics gpu has cheapest see link use alpha training", "", "", ""},
 		{"Calculator", "calculator/", "page", "", "", "", "", ""},
 	} {
 		if g, ok := got[want.Kind+" "+want.Title]; !ok || g != want {
@@ -111,7 +113,9 @@ func TestRepoIndex(t *testing.T) {
 	w.Write(b)
 	w.Close()
 	t.Logf("search index: %d entries, %d bytes raw, %d bytes gzip", len(raw), len(b), z.Len())
-	if len(b) > 150_000 || z.Len() > 30_000 {
+	// The guides' text is indexed (a reader finds "vLLM" or "AutoDL" in
+	// what a guide says), which most of the size is.
+	if len(b) > 200_000 || z.Len() > 45_000 {
 		t.Errorf("index is %d bytes (%d gzip): over budget", len(b), z.Len())
 	}
 }
@@ -152,6 +156,36 @@ func TestParamsAndShort(t *testing.T) {
 	} {
 		if got := short(tc.s, tc.n); got != tc.want {
 			t.Errorf("short(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestPricesAndGuideText: an offer's summary is its current price with
+// its date (a stale one only when nothing is current), a provider with no
+// offers is not tagged with prices, and a guide is found by its text.
+func TestPricesAndGuideText(t *testing.T) {
+	c := testcat.Fixture(t)
+	c.Providers = append(c.Providers, &catalog.Provider{ID: "empty", Name: "Empty Cloud"})
+	kw := map[string]string{KindProvider: "prices regions", UnpricedProvider: "regions"}
+	for _, tc := range []struct {
+		now  time.Time
+		want string // the summary of drachen's gpu.a1
+	}{
+		{time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC), "on-demand 28 CNY/h (2025-09-01)"},
+		{time.Date(2027, 11, 1, 0, 0, 0, 0, time.UTC), "on-demand 28 CNY/h (2025-09-01)"},
+	} {
+		in := Input{Catalog: c, Pages: testcat.Pages(t, testcat.FixtureRoot()), Now: tc.now, KindKeywords: kw}
+		for _, e := range Entries(in) {
+			switch {
+			case e.Kind == KindOffer && strings.HasSuffix(e.Title, "gpu.a1") && !strings.HasSuffix(e.Summary, tc.want):
+				t.Errorf("%s: %q, want it to end %q", e.Title, e.Summary, tc.want)
+			case e.Kind == KindProvider && e.URL == "providers/empty/" && strings.Contains(e.Keywords, "prices"):
+				t.Errorf("a provider with no offers is tagged with prices: %q", e.Keywords)
+			case e.Kind == KindProvider && e.URL == "providers/acme/" && !strings.Contains(e.Keywords, "prices"):
+				t.Errorf("a provider with offers lacks the prices keyword: %q", e.Keywords)
+			case e.Kind == KindGuide && e.URL == "guides/first-guide/" && !strings.Contains(e.Keywords, "cheapest"):
+				t.Errorf("guide %s: its text is not indexed: %q", e.Title, e.Keywords)
+			}
 		}
 	}
 }
