@@ -114,6 +114,9 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		asOf := date(row.Price.AsOf)
 		prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))
+		if !row.Current { // the current-price rule: never an old figure as today's
+			return fmt.Sprintf(t("shortcode.cheapest.stale"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
+		}
 		return fmt.Sprintf(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
 	case "link":
 		if len(kv) != 1 || len(args) != 0 {
@@ -158,6 +161,8 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 			}
 			return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
 		}
+	case "providers":
+		return r.providers(dd, lang, t, args, kv)
 	case "site":
 		return siteShortcode(c, args)
 	case "sizing":
@@ -169,7 +174,52 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		return "", fmt.Errorf("unknown sizing text %q%s", args[0], diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
-	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, site, sizing)")
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing)")
+}
+
+// providers expands {{< providers kind="gpu-cloud,marketplace" country="CN" >}}:
+// the catalog's providers of those kinds with a priced offer running in
+// that country (its regions', not its headquarters'), linked, in the
+// edition's list style, and how many of them have a current price. A
+// guide that says what the catalog holds says it from the data.
+func (r *resolver) providers(dd *derive.Data, lang string, t func(string) string, args []string, kv map[string]string) (string, error) {
+	if len(args) != 0 || kv["kind"] == "" {
+		return "", fmt.Errorf(`want {{< providers kind="gpu-cloud,marketplace" [country="CN"] >}}`)
+	}
+	kinds := strings.Split(kv["kind"], ",")
+	for k := range kv {
+		if k != "kind" && k != "country" {
+			return "", fmt.Errorf("unknown argument %q (kind, country)", k)
+		}
+	}
+	var names []string
+	current := 0
+	for _, p := range dd.Cat.Providers {
+		if !slices.Contains(kinds, p.Kind) {
+			continue
+		}
+		priced, cur := false, false
+		for _, o := range p.Offers {
+			for _, row := range dd.RegionRows(o.ID) {
+				if kv["country"] != "" && !slices.Contains(row.Countries, kv["country"]) {
+					continue
+				}
+				priced = true
+				cur = cur || row.Current
+			}
+		}
+		if !priced {
+			continue
+		}
+		if cur {
+			current++
+		}
+		names = append(names, fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")))
+	}
+	if len(names) == 0 {
+		return t("shortcode.providers.none"), nil
+	}
+	return fmt.Sprintf(t("shortcode.providers"), strings.Join(names, t("punct.list")), len(names), current, dd.Cat.Site.Staleness.StaleDays), nil
 }
 
 // mdText makes a catalog value safe to splice into a guide's Markdown as
