@@ -443,7 +443,7 @@ func TestExactNumbers(t *testing.T) {
 func TestCurrentFollowsTheClock(t *testing.T) {
 	c := testcat.Fixture(t)
 	for _, tc := range []struct {
-		now                    time.Time
+		now                  time.Time
 		current, latest, age string
 	}{
 		{generated, "true", "true", "153"},

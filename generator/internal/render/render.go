@@ -566,10 +566,10 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		// datetime is ISO in every edition; the page script
 		// (static/js/age.js) reads it to age the price on the day the page
 		// is read.
-		"when": r.When,
-		"deref":   func(p *float64) float64 { return *p },
-		"derefi":  func(p *int) int { return *p },
-		"add":     func(a, b int) int { return a + b },
+		"when":   r.When,
+		"deref":  func(p *float64) float64 { return *p },
+		"derefi": func(p *int) int { return *p },
+		"add":    func(a, b int) int { return a + b },
 		"seq": func(n int) []int {
 			out := make([]int, n)
 			for i := range out {
