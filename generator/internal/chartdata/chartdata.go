@@ -52,15 +52,15 @@ func PricePerGB(d *derive.Data) []chart.Bar {
 	return out
 }
 
-// Spread returns one series per GPU with an on-demand price: the
-// on-demand price per GPU-hour, in the display currency, of each of its
-// offers (cheapest first).
+// Spread returns one series per GPU with a current on-demand price: the
+// current on-demand price per GPU-hour, in the display currency, of each
+// of its offers (cheapest first); stale prices are not today's spread.
 func Spread(d *derive.Data) []chart.Series {
 	var out []chart.Series
 	for _, g := range d.Cat.GPUs {
 		var vals []float64
 		for _, r := range d.GPURows(g.ID) {
-			if r.Price.Billing == "on-demand" && r.PerGPUDC > 0 {
+			if r.Price.Billing == "on-demand" && r.PerGPUDC > 0 && r.Current {
 				vals = append(vals, r.PerGPUDC)
 			}
 		}

@@ -108,6 +108,7 @@ func (s *Edition) page(p *render.Page) { s.pageData(p, nil) }
 // pages' data.
 func (s *Edition) pageData(p *render.Page, data func(v *Edition) any) {
 	p.Site = s.site()
+	p.Built = s.now
 	p.Edition = s.editionInfo(p.Path)
 	file := s.prefix + p.Path
 	if file == "" || strings.HasSuffix(file, "/") {

@@ -194,8 +194,11 @@ type Page struct {
 	Title       string
 	Description string
 	Site        any
-	Data        any
-	Scripts     []string // logical asset names of scripts the page loads
+	// Built is the build's date: the day its prices were aged on (the
+	// pages' script re-ages them on the day a page is read).
+	Built   time.Time
+	Data    any
+	Scripts []string // logical asset names of scripts the page loads
 	// Edition is the page's language edition and its other editions.
 	Edition Edition
 }
@@ -506,6 +509,13 @@ func (r *Renderer) When(t time.Time) template.HTML {
 	return template.HTML(`<time class="asof" datetime="` + t.Format(time.DateOnly) + `">` + template.HTMLEscapeString(r.Date(t)) + `</time>`)
 }
 
+// AgeConfig is the JSON static/js/_age.mjs reads from <body data-age>.
+func (r *Renderer) AgeConfig(st catalog.Staleness, built time.Time) (string, error) {
+	b, err := json.Marshal(map[string]any{"fresh": st.FreshDays, "stale": st.StaleDays, "built": built.Format(time.DateOnly),
+		"t": map[string]string{"fresh": r.T("band.fresh"), "ageing": r.T("band.ageing"), "stale": r.T("band.stale"), "age": r.T("tables.age"), "aged": r.T("age.aged")}})
+	return string(b), err
+}
+
 func (r *Renderer) funcs() template.FuncMap {
 	m := r.baseFuncs()
 	for k, v := range r.extra {
@@ -566,7 +576,10 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		// datetime is ISO in every edition; the page script
 		// (static/js/age.js) reads it to age the price on the day the page
 		// is read.
-		"when":   r.When,
+		"when": r.When,
+		// agecfg is the page script's price-age rule (static/js/_age.mjs):
+		// the thresholds, the build date and the band words.
+		"agecfg": r.AgeConfig,
 		"deref":  func(p *float64) float64 { return *p },
 		"derefi": func(p *int) int { return *p },
 		"add":    func(a, b int) int { return a + b },
