@@ -119,15 +119,10 @@ func (s azureSource) ParseResult(c *Capture, cat *catalog.Catalog, sha string, n
 }
 
 // httpProblem says what is wrong with an exchange that did not answer
-// 200 OK; "" when it did.
+// 200 OK (answerProblem), for a parser's problem list; "" when it did.
 func httpProblem(e Exchange) string {
-	switch {
-	case e.Status == 0:
-		return "no answer (" + e.Error + "): nothing read from it"
-	case e.Status == http.StatusTooManyRequests:
-		return "throttled (HTTP 429): nothing read from it; capture again later"
-	case e.Status != http.StatusOK:
-		return fmt.Sprintf("HTTP %d (%.120s): nothing read from it", e.Status, e.Body)
+	if why := answerProblem(e); why != "" {
+		return why + ": nothing read from it"
 	}
 	return ""
 }

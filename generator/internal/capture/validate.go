@@ -26,20 +26,10 @@ import (
 // Failure says why an exchange of a capture of api is not evidence, in a
 // few words; "" when it is.
 func Failure(api string, e Exchange) string {
+	if why := answerProblem(e); why != "" {
+		return why
+	}
 	switch {
-	case e.Status == 0 && e.Error != "":
-		return "no answer (" + e.Error + ")"
-	case e.Status == 0:
-		return "no answer"
-	case e.Status != http.StatusOK:
-		msg := fmt.Sprintf("HTTP %d", e.Status)
-		if e.Status == http.StatusTooManyRequests {
-			msg += " (throttled: capture again later)"
-		}
-		if b := strings.Join(strings.Fields(e.Body), " "); b != "" {
-			msg += fmt.Sprintf(": %.120s", b)
-		}
-		return msg
 	case e.Error != "":
 		return "HTTP 200, but the body could not be read whole (" + e.Error + ")"
 	case strings.TrimSpace(e.Body) == "":
@@ -57,6 +47,28 @@ func Failure(api string, e Exchange) string {
 	}
 	if v == nil {
 		return "HTTP 200, but the body is JSON null"
+	}
+	return ""
+}
+
+// answerProblem says why an exchange got no 200 answer: no answer at
+// all, throttling, or another status with the start of its body; "" for
+// a 200. The one wording of a failed request, for Failure and the
+// parsers (httpProblem).
+func answerProblem(e Exchange) string {
+	switch {
+	case e.Status == 0 && e.Error != "":
+		return "no answer (" + e.Error + ")"
+	case e.Status == 0:
+		return "no answer"
+	case e.Status == http.StatusTooManyRequests:
+		return "throttled (HTTP 429), capture again later"
+	case e.Status != http.StatusOK:
+		msg := fmt.Sprintf("HTTP %d", e.Status)
+		if b := strings.Join(strings.Fields(e.Body), " "); b != "" {
+			msg += fmt.Sprintf(": %.120s", b)
+		}
+		return msg
 	}
 	return ""
 }

@@ -28,7 +28,7 @@ var failingAnswers = []struct {
 	}, "HTTP 500: internal error"},
 	{"throttled", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTooManyRequests)
-	}, "HTTP 429 (throttled: capture again later)"},
+	}, "throttled (HTTP 429), capture again later"},
 	{"empty body", func(w http.ResponseWriter, r *http.Request) {}, "HTTP 200 with an empty body"},
 	{"unparseable body", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"Items": [{"retailPrice": 98.3`))

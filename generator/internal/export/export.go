@@ -620,14 +620,15 @@ func CSV(c *catalog.Catalog, now time.Time) ([]byte, error) {
 				term = strconv.Itoa(p.TermMonths)
 			}
 			at, ok := current[p.Key()]
+			latest, age := ok && at.Equal(p.AsOf), catalog.AgeDays(p.AsOf, now)
 			row := []string{
 				o.Provider.ID, o.Provider.Name, o.Instance, o.GPU.ID, o.GPU.Name, strconv.Itoa(o.GPUCount),
 				num(o.VRAMPerGPUGB), num(o.VRAMTotalGB), vcpu, ram, strings.Join(o.Regions, " "), o.Currency,
 				p.Billing, num(p.Price), num(p.PerGPU(o)), date(p.AsOf), p.Source, p.Dataset, licences[p.Dataset],
 				p.Unit, term, p.Payment, p.Commitment, p.Region, p.Evidence, p.DateBasis,
-				num(p.Hourly()), num(p.HourlyPerGPU(o)), "", strconv.FormatBool(ok && at.Equal(p.AsOf)), strconv.Itoa(catalog.AgeDays(p.AsOf, now)),
+				num(p.Hourly()), num(p.HourlyPerGPU(o)), strconv.FormatBool(latest && c.Site.Staleness.Current(age)),
+				strconv.FormatBool(latest), strconv.Itoa(age),
 			}
-			row[len(row)-3] = strconv.FormatBool(ok && at.Equal(p.AsOf) && c.Site.Staleness.CurrentAt(p.AsOf, now))
 			if overlay {
 				label, public := "", ""
 				if p.Overlay != nil {
