@@ -54,7 +54,8 @@ var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "
 	layoutInstancesPage, "gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd",
 	calcQLoRA, "zh/" + calcQLoRA, calcServing, "zh/" + calcServing,
 	"guides/five-dimensions/", "zh/guides/five-dimensions/", "zh/methodology/",
-	"zh/", "zh/providers/", "zh/matrix/", "matrix/providers/", "zh/pricing/", "zh/gpus/h100-sxm5-80gb/", "zh/tco/"}
+	"zh/", "zh/providers/", "zh/matrix/", "matrix/providers/", "zh/pricing/", "zh/gpus/h100-sxm5-80gb/", "zh/tco/",
+	"zh/gpus/a40/", "gpus/a40/", "models/llama-3-70b/", "zh/models/llama-3-70b/", "zh/providers/jarvislabs/", "providers/jarvislabs/", "zh/guides/why-cloud-gpus/"}
 
 // The calculator cases of layoutExtraPages.
 const (
@@ -359,7 +360,9 @@ func setViewport(b *Browser, width, height int64, mobile bool) {
 var layoutScreens = map[string]string{"gpus/h100-sxm5-80gb/": "gpu", "pricing/": "pricing", "charts/": "charts", "calculator/": "calculator",
 	calcQLoRA: "calc-qlora-en", "zh/" + calcQLoRA: "calc-qlora-zh", calcServing: "calc-serve-en", "zh/" + calcServing: "calc-serve-zh",
 	"guides/five-dimensions/": "guide-tables-en", "zh/guides/five-dimensions/": "guide-tables-zh", "zh/methodology/": "methodology-zh",
-	"zh/": "home-zh", "zh/gpus/h100-sxm5-80gb/": "gpu-zh", "zh/pricing/": "pricing-zh", "zh/matrix/": "matrix-zh", "matrix/providers/": "matrix-providers-en", "zh/providers/": "providers-zh", "zh/tco/": "tco-zh"}
+	"zh/": "home-zh", "zh/gpus/h100-sxm5-80gb/": "gpu-zh", "zh/pricing/": "pricing-zh", "zh/matrix/": "matrix-zh", "matrix/providers/": "matrix-providers-en", "zh/providers/": "providers-zh", "zh/tco/": "tco-zh",
+	"zh/gpus/a40/": "gpu-stale-zh", "gpus/a40/": "gpu-stale-en", "models/llama-3-70b/": "model-en", "zh/models/llama-3-70b/": "model-zh",
+	"zh/providers/jarvislabs/": "provider-stale-zh", "providers/jarvislabs/": "provider-stale-en", "zh/guides/why-cloud-gpus/": "guide-providers-zh"}
 
 // TestLayout checks the layout rules (layoutRuleHelp) on one page of every
 // path shape of the real site, at 390 px (a phone) and 1280 px, in the
