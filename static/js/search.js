@@ -6,7 +6,7 @@
 //   </form>
 //
 // Without this script the form submits to the search page. With it, the
-// index (built by generator/internal/search: [{t, u, k, s, x, a, w}]) is fetched
+// index (built by generator/internal/search: [{t, u, k, s, x, a, w, b}]) is fetched
 // on the first focus or key press, and the top matches are listed as links
 // while typing: every query word must prefix a word of the entry; a match
 // in the title ranks above one in the keywords, which ranks above one in
@@ -90,6 +90,7 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
       t: words(e.t).concat(words(e.a)),
       x: words(e.x),
       s: words(e.s).concat(words(e.w)),
+      b: words(e.b),
     }));
   }
 
@@ -143,6 +144,12 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
       const s = field(p.s, q);
       if (s) {
         total += 1 + s;
+        continue;
+      }
+      // A guide's text ranks last: it finds the guide, never outranks the
+      // pages about the word.
+      if (field(p.b, q)) {
+        total += 1;
         continue;
       }
       if (q.length > 1 && p.title.includes(q)) {

@@ -60,6 +60,10 @@ type Entry struct {
 	// (a provider description with no version in it yet: "en"), so the
 	// page marks it.
 	SummaryLang string `json:"l,omitempty"`
+	// Body is the distinct words of a guide's text not already in the
+	// fields above, ranked last: a guide is found by what it says
+	// ("AutoDL", "vLLM") without outranking the pages about it.
+	Body string `json:"b,omitempty"`
 }
 
 // Input is what the index is built from.
@@ -167,9 +171,9 @@ func Entries(in Input) []Entry {
 		for _, h := range p.Headings {
 			hs = append(hs, h.Text)
 		}
-		// The guide's text, so a reader finds a guide by what it says
-		// ("AutoDL", "vLLM"), not only by its title and headings.
-		out = append(out, entry(p.Title, path(p), KindGuide, p.Description, append(hs, p.Section, pageText(p.HTML))...))
+		e := entry(p.Title, path(p), KindGuide, p.Description, append(hs, p.Section)...)
+		e.Body = bodyWords(pageText(p.HTML), e.Title+" "+e.Summary+" "+e.Keywords)
+		out = append(out, e)
 	}
 	return localize(append(out, in.Extra...), in)
 }
@@ -192,6 +196,23 @@ func entry(title, url, kind, summary string, keywords ...string) Entry {
 		}
 	}
 	return Entry{Title: title, URL: url, Kind: kind, Summary: summary, Keywords: strings.Join(kw, " ")}
+}
+
+// bodyWords is the distinct words of text (two or more characters, no
+// stop words) that seen does not hold, space-separated.
+func bodyWords(text, seen string) string {
+	have := map[string]bool{}
+	for _, w := range Words(seen) {
+		have[w] = true
+	}
+	var out []string
+	for _, w := range Words(text) {
+		if !have[w] && len([]rune(w)) > 1 && !stopWord(w) {
+			have[w] = true
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // Words splits s into lowercase words at every character that is not a
