@@ -29,7 +29,11 @@ import { fmt, h, readStrings, tr as word } from "./_shared.mjs";
     for (const r of rows) {
       const row = h("tr");
       row.append(h("th", r[0], { scope: "row" }));
-      r.slice(1).forEach((x) => row.append(h("td", x)));
+      r.slice(1).forEach((x) => {
+        const td = h("td");
+        td.append(...[].concat(x)); // text, or text and a dated line
+        row.append(td);
+      });
       tb.append(row);
     }
     t.append(tb);
@@ -37,8 +41,17 @@ import { fmt, h, readStrings, tr as word } from "./_shared.mjs";
     return wrap;
   }
 
+  // stats is a summary's cell: the figures, then the line that dates them
+  // (Go's segments: text, <time> dates and a stale badge).
   function stats(s) {
-    return s.n ? s.min + " · " + s.median + " · " + s.max + fmt(tr("paren", " (%s)"), s.n) : "–";
+    if (!s.n) return "–";
+    const sub = h("span", null, { class: "sub line" });
+    for (const seg of s.dated || []) {
+      if (seg.iso) sub.append(h("time", seg.t, { class: "asof", datetime: seg.iso }));
+      else if (seg.badge) sub.append(h("span", seg.t, { class: "badge stale" }));
+      else sub.append(seg.t);
+    }
+    return [s.min + " · " + s.median + " · " + s.max + fmt(tr("paren", " (%s)"), s.n), sub];
   }
 
   function render(push) {

@@ -146,6 +146,8 @@ func (g pricingGo) filter(t *testing.T, set map[string]string) []*derive.Row {
 				ok = ok && strings.HasPrefix(r.Evidence, "first-party")
 			case "region":
 				ok = ok && slices.Contains(r.Regions, v)
+			case "country":
+				ok = ok && slices.Contains(r.Countries, v)
 			case "min-vram":
 				ok = ok && o.VRAMPerGPUGB >= atof(t, v)
 			case "max-price":
@@ -341,6 +343,11 @@ func TestPricingFilters(t *testing.T) {
 		{"on-demand, 48 GB or more, at most 2.5 USD", map[string]string{"billing": "on-demand", "min-vram": "48", "max-price": "2.5"}},
 		{"max price in EUR", map[string]string{"cur": "EUR", "max-price": "1.5"}},
 		{"first-party prices only", map[string]string{"evidence": "first-party"}},
+		// The country is where the GPU runs (the regions'), not the
+		// provider's headquarters: platforms with no headquarters country
+		// whose every region is in China match 中国.
+		{"China, H20", map[string]string{"country": "CN", "gpu": "h20-96gb"}},
+		{"China, RTX 4090", map[string]string{"country": "CN", "gpu": "rtx-4090"}},
 		{"first-party on-demand in a region", map[string]string{"evidence": "first-party", "billing": "on-demand", "region": most(g.rows, func(r *derive.Row) string {
 			if len(r.Regions) == 1 && strings.HasPrefix(r.Evidence, "first-party") && r.Price.Billing == "on-demand" {
 				return r.Regions[0]
@@ -382,6 +389,8 @@ func TestPricingFilters(t *testing.T) {
 							ok = strings.HasPrefix(r.Data["evidence"], "first-party")
 						case "region":
 							ok = slices.Contains(strings.Fields(r.Data["regions"]), v)
+						case "country":
+							ok = slices.Contains(strings.Fields(r.Data["countries"]), v)
 						default:
 							ok = r.Data[name] == v
 						}

@@ -249,3 +249,24 @@ func TestSearchPage(t *testing.T) {
 		t.Errorf("a query without matches: status %q, %d results", s.Status, len(s.Hrefs))
 	}
 }
+
+// TestSearchGuideText: a word only guides use (vLLM) finds a guide in the
+// English edition: the index holds guide text as well as catalog entries.
+func TestSearchGuideText(t *testing.T) {
+	t.Parallel()
+	b := New(t, Site(t))
+	b.Navigate("")
+	for _, c := range []struct {
+		query string
+		first []string
+	}{
+		{"vLLM", []string{"/guides/scenario-realtime-inference/", "/guides/five-dimensions/", "/guides/future-trends/", "/methodology/"}},
+	} {
+		b.SetValue("#search-input", c.query)
+		b.Poll(`document.querySelectorAll("#search-results [role=option] a").length > 0`, `document.getElementById("search-results").outerHTML`)
+		s := readSearch(b)
+		if len(s.Hrefs) == 0 || !slices.Contains(c.first, s.Hrefs[0]) {
+			t.Errorf("%q: results %q (%q), want first one of %q", c.query, s.Hrefs, s.Titles, c.first)
+		}
+	}
+}

@@ -50,6 +50,9 @@ func TestSearchChinese(t *testing.T) {
 		{"伪弹性", []string{"guides/pitfall-fake-elasticity/"}},
 		{"阿里云", []string{"providers/alibaba-cloud/"}},
 		{"腾讯云 价格", []string{"providers/tencent-cloud/"}},
+		// Words only guides use: the index holds guide text too.
+		{"AutoDL", []string{"providers/autodl/", "guides/why-cloud-gpus/", "guides/scenario-cv-training/", "guides/scenario-general-ai/", "guides/scenario-llm-fine-tuning/", "guides/future-trends/"}},
+		{"vLLM", []string{"guides/scenario-realtime-inference/", "guides/five-dimensions/", "guides/future-trends/", "methodology/"}},
 	}
 	b := New(t, base)
 	b.Navigate("zh/")

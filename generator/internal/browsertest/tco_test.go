@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -33,7 +34,10 @@ type tcoShown struct {
 	Missing   string     `json:"missing"`
 	Region    string     `json:"region"`
 	Labels    []string   `json:"labels"` // the line labels the page's data gives the offer (from the Go build)
-	Form      map[string]string
+	// Dates are each line's price date: "2026-01-21", or
+	// "stale 2023-06-30" where the line is badged stale.
+	Dates []string `json:"dates"`
+	Form  map[string]string
 }
 
 func readTCO(b *Browser) tcoShown {
@@ -46,7 +50,12 @@ func readTCO(b *Browser) tcoShown {
 		return {
 			title: document.getElementById("t-title").textContent.trim(),
 			caption: t.caption.textContent.trim(),
-			rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())),
+			// A row header is the line's label, then its price's date.
+			rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c, i) => (i === 0 ? c.firstChild.textContent : c.textContent).trim())),
+			dates: [...t.tBodies[0].rows].map((r) => {
+				const time = r.cells[0].querySelector(".sub time[datetime]");
+				return (r.cells[0].querySelector(".sub .badge.stale") ? "stale " : "") + (time ? time.dateTime : "no date");
+			}),
 			breakEven: document.getElementById("t-breakeven").textContent.trim(),
 			missing: document.getElementById("t-missing").textContent.trim(),
 			region: document.getElementById("t-region").textContent.trim(),
@@ -59,7 +68,7 @@ func readTCO(b *Browser) tcoShown {
 
 // wantTCO is what the page must show for the case: derive.TCO's result,
 // formatted as static/js/tco.js formats it.
-func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase, labels []string) tcoShown {
+func wantTCO(t *testing.T, cat *catalog.Catalog, now time.Time, c tcoCase, labels []string) tcoShown {
 	t.Helper()
 	util := min(max(atof(t, c.set["util"]), 0), 100) / 100
 	ips, err := strconv.Atoi(c.set["ips"])
@@ -68,6 +77,7 @@ func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase, labels []string) tcoShown 
 	}
 	in := derive.TCOInput{Utilisation: util, JobHours: atof(t, c.set["job"]), StorageGB: atof(t, c.set["storage"]),
 		EgressGB: atof(t, c.set["egress"]), PublicIPs: ips}
+	fx := &cat.FX
 	res := derive.TCO(c.offer, in, fx)
 	o := c.offer
 	cur := o.Currency
@@ -97,6 +107,11 @@ func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase, labels []string) tcoShown 
 			}
 		}
 		w.Rows = append(w.Rows, []string{label, total, jsMoney(l.Compute, cur), extras, jsToFixed(l.BilledHours, 1)})
+		date := l.AsOf.Format(time.DateOnly)
+		if !cat.Site.Staleness.CurrentAt(l.AsOf, now) {
+			date = "stale " + date
+		}
+		w.Dates = append(w.Dates, date)
 		if l.HasBreakEven {
 			notes = append(notes, label+" is cheaper than on-demand above "+jsToFixed(l.BreakEven*100, 0)+" % utilisation.")
 		}
@@ -114,7 +129,7 @@ func wantTCO(t *testing.T, fx *catalog.FX, c tcoCase, labels []string) tcoShown 
 
 // runTCO opens /tco/?offer=, fills the form and compares the result with
 // derive.TCO; then the URL, and the same after reloading it.
-func runTCO(t *testing.T, b *Browser, fx *catalog.FX, c tcoCase) {
+func runTCO(t *testing.T, b *Browser, cat *catalog.Catalog, now time.Time, c tcoCase) {
 	t.Helper()
 	b.Navigate("tco/?offer=" + url.QueryEscape(c.offer.ID))
 	if got := readTCO(b).Form["offer"]; got != c.offer.ID {
@@ -128,7 +143,7 @@ func runTCO(t *testing.T, b *Browser, fx *catalog.FX, c tcoCase) {
 		q += "&" + name + "=" + url.QueryEscape(c.set[name])
 	}
 	b.Poll("location.search === "+jsStr(q), "location.search")
-	want := wantTCO(t, fx, c, readTCO(b).Labels)
+	want := wantTCO(t, cat, now, c, readTCO(b).Labels)
 	check := func(when string) {
 		t.Helper()
 		got := readTCO(b)
@@ -140,6 +155,9 @@ func runTCO(t *testing.T, b *Browser, fx *catalog.FX, c tcoCase) {
 		}
 		if !slices.EqualFunc(got.Rows, want.Rows, slices.Equal) {
 			t.Errorf("%s: the result table\n%q\nwant (derive.TCO)\n%q", when, got.Rows, want.Rows)
+		}
+		if !slices.Equal(got.Dates, want.Dates) {
+			t.Errorf("%s: the lines' price dates %q, want %q", when, got.Dates, want.Dates)
 		}
 		if got.BreakEven != want.BreakEven {
 			t.Errorf("%s: break-even %q, want %q", when, got.BreakEven, want.BreakEven)
@@ -242,7 +260,7 @@ func TestTCO(t *testing.T) {
 	browser := New(t, base)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			runTCO(t, browser.For(t), &g.cat.FX, c)
+			runTCO(t, browser.For(t), g.cat, g.now, c)
 		})
 	}
 }
@@ -298,6 +316,6 @@ source = "https://acme.example/reserved"
 		{"half the month", offer, map[string]string{"util": "50", "job": "8", "storage": "500", "egress": "100", "ips": "1"}},
 		{"around the clock", offer, map[string]string{"util": "100", "job": "730", "storage": "0", "egress": "2000", "ips": "0"}},
 	} {
-		t.Run(c.name, func(t *testing.T) { runTCO(t, b.For(t), &cat.FX, c) })
+		t.Run(c.name, func(t *testing.T) { runTCO(t, b.For(t), cat, testcat.FixtureNow, c) })
 	}
 }

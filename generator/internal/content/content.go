@@ -328,6 +328,7 @@ func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 		l, c := at("updated")
 		d.Errorf(rel, l, c, "front matter: updated %s is in the future (today is %s)", p.Updated.Format(time.DateOnly), o.Now.Format(time.DateOnly))
 	}
+	checkClaims(rel, body, bodyLine, d)
 	expanded, shifts := expand(rel, p.Lang, body, bodyLine, o.Resolver, d)
 	if len(d.Errors()) > before {
 		return nil

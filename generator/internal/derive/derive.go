@@ -120,6 +120,9 @@ type Stats struct {
 	Min, Median, Max float64
 	MinRow           *Row
 	Stale            bool
+	// Oldest and Newest are the dates of the prices the figures are
+	// computed from, so a page can say how old its summary is.
+	Oldest, Newest time.Time
 }
 
 // Data is the derived view of a catalog.
@@ -364,6 +367,12 @@ func (d *Data) stats(id string, keep func(*Row) bool) Stats {
 			continue
 		}
 		vals = append(vals, r.PerGPUDC)
+		if at := r.Price.AsOf; s.Oldest.IsZero() || at.Before(s.Oldest) {
+			s.Oldest = at
+		}
+		if at := r.Price.AsOf; at.After(s.Newest) {
+			s.Newest = at
+		}
 		if s.MinRow == nil || r.PerGPUDC < s.MinRow.PerGPUDC {
 			s.MinRow = r
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 )
@@ -30,7 +31,8 @@ type TCOLine struct {
 	Unit       string // the price's unit
 	Region     string // the price's region; "" when it applies to all the offer's regions
 	Price      float64
-	Hourly     float64 // the hourly equivalent
+	Hourly     float64   // the hourly equivalent
+	AsOf       time.Time // the date the price was true
 	// Overlay marks a price from a team's overlay (catalog.Price.Overlay).
 	Overlay *catalog.Overlay
 	// BilledHours are the hours paid for: usage rounded up to the billing
@@ -222,7 +224,7 @@ func TCOIn(o *catalog.Offer, region string, in TCOInput, fx *catalog.FX) TCOResu
 	}
 	for _, pr := range prices {
 		l := TCOLine{Billing: pr.Billing, TermMonths: pr.TermMonths, Payment: pr.Payment, Commitment: pr.Commitment,
-			Unit: pr.Unit, Region: pr.Region, Price: pr.Price, Hourly: pr.Hourly(), Extras: extras, Overlay: pr.Overlay}
+			Unit: pr.Unit, Region: pr.Region, Price: pr.Price, Hourly: pr.Hourly(), AsOf: pr.AsOf, Extras: extras, Overlay: pr.Overlay}
 		switch {
 		case pr.Billing == "committed" && pr.TermMonths == 0 && pr.HoursPerUnit() > 1:
 			// A prepaid day or week (包日, 包周): whole periods cover the usage.

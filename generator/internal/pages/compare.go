@@ -7,6 +7,8 @@ import (
 	"math"
 	"net/url"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -215,6 +217,9 @@ func (s *Edition) compareJSON() template.JS {
 		MinS             string  `json:"min"`
 		MedianS          string  `json:"median"`
 		MaxS             string  `json:"max"`
+		// Dated is the line that dates the figures (statsdates in
+		// templates/_tables.html), as segments the script joins.
+		Dated []dateSegment `json:"dated,omitempty"`
 	}
 	type gpu struct {
 		Name     string            `json:"name"`
@@ -227,7 +232,8 @@ func (s *Edition) compareJSON() template.JS {
 		if st.N == 0 {
 			return stats{}
 		}
-		return stats{N: st.N, MinS: render.Money(st.Min, s.dd.Currency) + s.overlaySuffix(st.MinRow), MedianS: render.Money(st.Median, s.dd.Currency), MaxS: render.Money(st.Max, s.dd.Currency)}
+		return stats{N: st.N, MinS: render.Money(st.Min, s.dd.Currency) + s.overlaySuffix(st.MinRow), MedianS: render.Money(st.Median, s.dd.Currency), MaxS: render.Money(st.Max, s.dd.Currency),
+			Dated: s.statsDated(st)}
 	}
 	out := struct {
 		GPUs      map[string]gpu `json:"gpus"`
@@ -409,4 +415,43 @@ func (s *Edition) instancesPage() {
 func (s *Edition) pairPage(a, b *catalog.GPU, models []*catalog.Model) *ComparePage {
 	gs := []CompareGPU{s.compareGPU(a), s.compareGPU(b)}
 	return &ComparePage{GPUs: gs, Scenarios: derive.Scenarios(), Currency: s.dd.Currency, Models: models, Better: pairBetter(gs)}
+}
+
+// dateSegment is a piece of a dated line for a page script: text, a date
+// (ISO for <time datetime>, and the edition's wording) or a stale badge.
+type dateSegment struct {
+	Text  string `json:"t"`
+	ISO   string `json:"iso,omitempty"`
+	Badge bool   `json:"badge,omitempty"`
+}
+
+// statsDated is the line that dates a price summary, as the statsdates
+// template writes it: the lowest price's date, then the dates of the
+// prices summarised; badged stale where they are all stale.
+func (s *Edition) statsDated(st derive.Stats) []dateSegment {
+	var out []dateSegment
+	if st.Stale {
+		out = append(out, dateSegment{Text: s.r.T("gpu.stats.stale"), Badge: true}, dateSegment{Text: " "})
+	}
+	out = append(out, s.dated("stats.minasof", st.MinRow.Price.AsOf)...)
+	out = append(out, dateSegment{Text: s.r.T("punct.semi")})
+	if st.Oldest.Equal(st.Newest) {
+		return append(out, s.dated("stats.one", st.Newest)...)
+	}
+	return append(out, s.dated("stats.span", st.Oldest, st.Newest)...)
+}
+
+// dated fills a UI string's %s verbs with dates, as segments.
+func (s *Edition) dated(key string, dates ...time.Time) []dateSegment {
+	var out []dateSegment
+	parts := strings.Split(s.r.T(key), "%s")
+	for i, p := range parts {
+		if p != "" {
+			out = append(out, dateSegment{Text: p})
+		}
+		if i < len(dates) && i < len(parts)-1 {
+			out = append(out, dateSegment{Text: s.r.Date(dates[i]), ISO: dates[i].Format(time.DateOnly)})
+		}
+	}
+	return out
 }

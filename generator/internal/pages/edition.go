@@ -44,10 +44,21 @@ type Config struct {
 	Files *output.Tree
 	Diag  *diag.List
 	Queue Queue
+	// Captures are what `generator capture` reads for each provider id
+	// (data/captures/queries.toml): a provider page without a current
+	// price says its capture is ready.
+	Captures map[string]CaptureTarget
 	// Finish, when set, finishes a guide's HTML through a cache: it
 	// returns what make returns for key, or what it returned for the same
 	// key before (the dev server keeps the answers between builds).
 	Finish func(key string, make func() template.HTML) template.HTML
+}
+
+// CaptureTarget is what `generator capture` reads for a provider: its
+// price API, or public pages it keeps as evidence.
+type CaptureTarget struct {
+	API   bool
+	Pages []string
 }
 
 // Edition makes one edition's pages (Core, then Rest).
@@ -68,6 +79,7 @@ type Edition struct {
 	finish   func(key string, make func() template.HTML) template.HTML
 	// compareCols memoises compareGPU.
 	compareCols map[*catalog.GPU]CompareGPU
+	captures    map[string]CaptureTarget
 }
 
 // New returns the maker of c's edition.
@@ -77,7 +89,7 @@ func New(c Config) *Edition {
 		prefix = c.Lang.Code + "/"
 	}
 	return &Edition{cat: c.Catalog, lang: c.Lang, editions: c.Editions, prefix: prefix, r: c.Renderer, dd: c.Derived,
-		guides: c.Guides, base: c.BasePath, origin: c.Origin, now: c.Now, tree: c.Files, d: c.Diag, queue: c.Queue, finish: c.Finish}
+		guides: c.Guides, base: c.BasePath, origin: c.Origin, now: c.Now, tree: c.Files, d: c.Diag, queue: c.Queue, finish: c.Finish, captures: c.Captures}
 }
 
 // Core queues the home, index, GPU, provider, pricing, guide, model and

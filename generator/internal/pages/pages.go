@@ -70,6 +70,9 @@ type ProviderPage struct {
 	// Offers and StaleOffers count its priced offers and those with no
 	// current price (derive.OfferAges); StaleDays is the rule's age.
 	Offers, StaleOffers, StaleDays int
+	// Capture is what `generator capture` reads for the provider, given
+	// when it has no current price (nil otherwise, or when none is set up).
+	Capture *CaptureTarget
 }
 
 // GuideSection groups guides for the guides index.
@@ -229,6 +232,9 @@ func (s *Edition) pages() {
 			pp.Newest, pp.NewestBand = v.dd.Newest(p)
 			pp.Offers, pp.StaleOffers, _ = derive.OfferAges(rows)
 			pp.StaleDays = v.cat.Site.Staleness.StaleDays
+			if c, ok := v.captures[p.ID]; ok && (pp.Newest.IsZero() || pp.NewestBand == "stale") {
+				pp.Capture = &c
+			}
 			return pp
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"strconv"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -30,15 +31,32 @@ type TCOPage struct {
 	// StoppedNote is the data's note on it, in its own language.
 	Stopped     string
 	StoppedNote string
-	Offers      []*catalog.Offer
-	JSON        template.JS
+	// Options are the offers to pick from, in catalog order; an offer
+	// without a current price says so in its label.
+	Options []TCOOption
+	JSON    template.JS
+}
+
+// TCOOption is one offer of the page's picker.
+type TCOOption struct {
+	ID, Label string
 }
 
 // TCOLineView is a TCO line with its label ("Committed, 12 months, no
-// upfront").
+// upfront") and whether its price is stale (over the catalog's
+// stale_days old), which the page words beside its date.
 type TCOLineView struct {
 	derive.TCOLine
 	Label string
+	Stale bool
+}
+
+// tcoDate is a price line's date in the page's JSON: ISO for the
+// <time> element, the edition's wording, and whether it is stale.
+type tcoDate struct {
+	ISO   string `json:"iso"`
+	Text  string `json:"text"`
+	Stale bool   `json:"stale,omitempty"`
 }
 
 // tcoOffer is one offer in the page's JSON: the prices of its default
@@ -51,9 +69,10 @@ type tcoOffer struct {
 	// rates in the offer's currency (a rate not recorded is absent);
 	// Labels name the lines, in their order.
 	derive.TCOScript
-	Labels  []string `json:"labels"`
-	Costs   []string `json:"costs"`
-	Stopped string   `json:"stopped"`
+	Labels  []string  `json:"labels"`
+	Dates   []tcoDate `json:"dates"`
+	Costs   []string  `json:"costs"`
+	Stopped string    `json:"stopped"`
 	// StoppedNote is the data's note on a stopped instance and NoteLang
 	// its language when it is not the edition's ("en" on a Chinese page).
 	StoppedNote string `json:"stoppedNote,omitempty"`
@@ -77,6 +96,9 @@ type tcoText struct {
 	ExtrasMissing string `json:"extrasMissing"`
 	ExtrasNone    string `json:"extrasNone"`
 	AtLeast       string `json:"atLeast"`
+	// AsOf (a format: the date) and Stale word a line's price date.
+	AsOf  string `json:"asOf"`
+	Stale string `json:"stale"`
 }
 
 // tcoLabel names a TCO line: the billing mode, a commitment's term,
@@ -192,22 +214,32 @@ func (s *Edition) tcoPage() {
 		def = r.Offer
 	}
 	in := derive.TCOInput{Utilisation: 0.5, JobHours: 8, StorageGB: 500, EgressGB: 100, PublicIPs: 1}
+	current := func(at time.Time) bool { return s.cat.Site.Staleness.CurrentAt(at, s.dd.Now) }
 	for _, o := range s.cat.Offers {
 		res := derive.TCO(o, in, &s.cat.FX)
-		if len(res.Lines) > 0 && res.Lines[0].Billing == "on-demand" && hasBreakEven(res) {
+		if len(res.Lines) > 0 && res.Lines[0].Billing == "on-demand" && current(res.Lines[0].AsOf) && hasBreakEven(res) {
 			def = o
 			break
 		}
 	}
 	data := map[string]tcoOffer{}
+	var options []TCOOption
 	for _, o := range s.cat.Offers {
 		region := derive.TCODefaultRegion(o)
 		t := tcoOffer{Label: s.r.Text("offer.label", o.Provider.LocalName(s.r.Lang()), o.Instance, o.GPUCount, o.GPU.LocalName(s.lang.Code)),
 			Currency: o.Currency, Region: s.regionText(o, region), TCOScript: derive.TCOScriptIn(o, region, &s.cat.FX), Labels: []string{}, Costs: []string{}}
 		full := derive.TCOIn(o, region, in, &s.cat.FX)
+		anyCurrent := false
 		for _, l := range full.Lines {
 			t.Labels = append(t.Labels, s.tcoLineLabel(l, o))
+			t.Dates = append(t.Dates, tcoDate{ISO: l.AsOf.Format(time.DateOnly), Text: s.r.Date(l.AsOf), Stale: !current(l.AsOf)})
+			anyCurrent = anyCurrent || current(l.AsOf)
 		}
+		opt := TCOOption{ID: o.ID, Label: t.Label}
+		if !anyCurrent {
+			opt.Label = s.r.Text("tco.option.stale", t.Label)
+		}
+		options = append(options, opt)
 		for _, c := range derive.TCOIn(o, region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
 			t.Costs = append(t.Costs, s.costText(c))
 		}
@@ -221,15 +253,15 @@ func (s *Edition) tcoPage() {
 	}
 	tr := s.r.T
 	text := tcoText{Caption: tr("tco.caption"), BreakEven: tr("tco.breakeven"), NoBreakEven: tr("tco.nobreakeven"), Missing: tr("tco.missing"), List: tr("punct.list"), Sep: tr("punct.sp"),
-		ExtrasMissing: tr("tco.extras.missing"), ExtrasNone: tr("tco.extras.none"), AtLeast: tr("tco.total.atleast"),
+		ExtrasMissing: tr("tco.extras.missing"), ExtrasNone: tr("tco.extras.none"), AtLeast: tr("tco.total.atleast"), AsOf: tr("serve.asof"), Stale: tr("band.stale"),
 		MissingName: map[string]string{"storage": tr("tco.missing.storage"), "egress": tr("tco.missing.egress"), "public IP": tr("tco.missing.ip")}}
 	b, _ := json.Marshal(map[string]any{"offers": data, "text": text})
 	res := derive.TCO(def, in, &s.cat.FX)
-	page := &TCOPage{Offer: def, Input: in, Result: res, Offers: s.cat.Offers, JSON: template.JS(b),
+	page := &TCOPage{Offer: def, Input: in, Result: res, Options: options, JSON: template.JS(b),
 		Region: s.regionText(def, res.Region), HasBreakEven: hasBreakEven(res)}
 	page.Stopped, page.StoppedNote = s.stoppedText(res.Stopped)
 	for _, l := range res.Lines {
-		page.Lines = append(page.Lines, TCOLineView{TCOLine: l, Label: s.tcoLineLabel(l, def)})
+		page.Lines = append(page.Lines, TCOLineView{TCOLine: l, Label: s.tcoLineLabel(l, def), Stale: !current(l.AsOf)})
 	}
 	for _, c := range derive.TCOIn(def, res.Region, derive.TCOInput{StorageGB: 1, PublicIPs: 1, EgressGB: 1}, &s.cat.FX).Costs {
 		page.Costs = append(page.Costs, s.costText(c))

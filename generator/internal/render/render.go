@@ -554,10 +554,18 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"pdesc":     r.ProviderDescription,
 		// lang is the edition's language code, for the data's texts in it
 		// ({{$p.Billing.NotesIn lang}}).
-		"lang":     func() string { return r.lang },
-		"tf":       r.TF,
-		"tt":       r.Text,
-		"link":     Link,
+		"lang": func() string { return r.lang },
+		"tf":   r.TF,
+		"tt":   r.Text,
+		"link": Link,
+		// links is URLs as links named by themselves, in a list.
+		"links": func(urls []string) template.HTML {
+			out := make([]string, len(urls))
+			for i, u := range urls {
+				out[i] = string(Link(u, u))
+			}
+			return template.HTML(strings.Join(out, template.HTMLEscapeString(r.T("punct.list"))))
+		},
 		"term":     r.Term,
 		"sizeunit": SizeUnit,
 		"i18njson": r.JSONStrings,

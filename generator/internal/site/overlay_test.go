@@ -130,7 +130,7 @@ func TestOverlayExample(t *testing.T) {
 			`0.400 USD<span class="badge overlay" data-overlay="internal">internal cost</span> · `},
 		"compare/index.html":     {`"min":"4.00 USD (contract price, valid until 2027-03-31; public price 5.00 USD)"`, `"min":"1.60 USD (20% discount; public price 2.00 USD)"`, `"min":"0.400 USD (internal cost)"`},
 		"compare/instances.json": {`"ov":["contract","contract price, valid until 2027-03-31","public price 5.00 USD"]`, `"ov":["internal","internal cost",""]`},
-		"tco/index.html": {`<th scope="row">On-demand (contract price, valid until 2027-03-31; public price 40.00 USD)</th>`,
+		"tco/index.html": {`<th scope="row">On-demand (contract price, valid until 2027-03-31; public price 40.00 USD)<span class="sub line">`,
 			`"Spot (20% discount; public price 16.00 USD)"`, `"labels":["On-demand (internal cost)"`},
 		"calculator/index.html": {`<td class="num" data-l="Per hour">0.400 USD<span class="badge overlay" data-overlay="internal">internal cost</span></td>`,
 			`<td class="num" data-l="Per hour">12.80 USD<span class="badge overlay" data-overlay="discount">20% discount</span><span class="conv public">public price 16.00 USD</span></td>`,

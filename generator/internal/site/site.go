@@ -4,8 +4,10 @@
 package site
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"maps"
 	"net/url"
 	"os"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/assets"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/capture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -313,6 +316,7 @@ type siteBuild struct {
 	// prevMemo is Options.Dev.Memo; reused counts the pages taken from it.
 	memo, prevMemo *Memo
 	reused         int
+	captures       map[string]pages.CaptureTarget // data/captures/queries.toml, by provider
 }
 
 // editionRun is one edition while its pages are made and rendered: its
@@ -362,6 +366,7 @@ func load(o Options, k *sink) (*siteBuild, *diag.List) {
 		s.strs = render.LoadStrings(o.Root, langs, d)
 	}
 	s.derived = deriveEditions(cat, o.Now, s.editions, s.prevMemo)
+	s.captures = loadCaptures(o.Root, d)
 	titles, top := content.TitlesLayered(o.Root, content.Overlay{Dir: o.Overlay}, langs)
 	s.guides = content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay}, Cache: s.prevMemo.guideCache(),
 		Resolver: pages.Shortcodes(s.derived, titles, top, s.strs, s.editions)}, d)
@@ -456,7 +461,7 @@ func (s *siteBuild) newEdition(i int) *editionRun {
 		}
 	}
 	cfg := pages.Config{Catalog: s.cat, Lang: l, Editions: s.editions, Renderer: e.r, Derived: s.derived[l.Code], Guides: e.guides,
-		BasePath: s.base, Origin: s.origin, Now: s.o.Now, Files: s.tree, Diag: s.d, Queue: e}
+		BasePath: s.base, Origin: s.origin, Now: s.o.Now, Files: s.tree, Diag: s.d, Queue: e, Captures: s.captures}
 	if s.memo != nil {
 		cfg.Finish = s.finishGuide
 	}
@@ -583,4 +588,22 @@ func templateError(err error, fallback string) (file string, line, col int, msg 
 	line, _ = strconv.Atoi(m[2])
 	col, _ = strconv.Atoi(m[3])
 	return "templates/" + m[1], line, col, m[4]
+}
+
+// loadCaptures reads what `generator capture` asks each provider
+// (capture.QueriesFile); a site without that file has none.
+func loadCaptures(root string, d *diag.List) map[string]pages.CaptureTarget {
+	q, err := capture.LoadQueries(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		d.Errorf(capture.QueriesFile, 0, 0, "%v", err)
+		return nil
+	}
+	out := make(map[string]pages.CaptureTarget, len(q))
+	for id, pq := range q {
+		out[id] = pages.CaptureTarget{API: len(pq.Pages) == 0, Pages: pq.Pages}
+	}
+	return out
 }
