@@ -3,7 +3,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 OUT ?= public
 
-.PHONY: build serve check test test-fast test-js bench fuzz vet fmt clean
+.PHONY: build serve check test test-fast test-js bench fuzz vet lint fmt clean
 
 build:
 	$(GO) run ./generator build -out $(OUT)
@@ -17,7 +17,7 @@ check:
 # Unit, golden, fuzz-seed and browser tests, and the page scripts' unit
 # tests. Browser tests need chromium (Debian: apt-get install -y chromium);
 # .ci/run installs it. This is what CI runs.
-test: vet test-js node_modules/axe-core
+test: vet lint test-js node_modules/axe-core
 	$(GO) test -timeout 45m ./...
 
 # The fast loop, about two minutes on 2 cores: everything but the browser
@@ -34,6 +34,16 @@ test-js:
 node_modules/axe-core: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
+
+# staticcheck and a dead-code scan, at pinned versions (go run fetches
+# them from the module proxy into their own module graph: go.mod stays the
+# generator's). deadcode -test: no function that nothing, not even a test,
+# reaches.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DEADCODE ?= golang.org/x/tools/cmd/deadcode@v0.52.0
+lint:
+	$(GO) run $(STATICCHECK) ./...
+	@out="$$($(GO) run $(DEADCODE) -test ./...)"; test -z "$$out" || (echo "unreachable functions:"; echo "$$out"; exit 1)
 
 vet:
 	$(GO) vet ./...

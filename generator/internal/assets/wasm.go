@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -16,10 +15,7 @@ import (
 // toolchain running the generator, and adds it with wasm_exec.js to the
 // tree under content-hashed names.
 func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *diag.List) {
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
+	goBin := GoCommand()
 	removeStaleTemp(os.TempDir())
 	tmp, err := os.MkdirTemp("", tempPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
@@ -62,11 +58,29 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 	manifest["wasm_exec.js"] = addHashed(tree, "assets/wasm_exec", ".js", minifyJS(execJS, "wasm_exec.js", d))
 }
 
+// GoCommand is the go command that builds the calculator: $GOROOT/bin/go
+// where GOROOT is set, else the go on PATH (the one `go run ./generator`
+// and make use).
+func GoCommand() string {
+	if r := os.Getenv("GOROOT"); r != "" {
+		if p := filepath.Join(r, "bin", "go"); fileExists(p) {
+			return p
+		}
+	}
+	return "go"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// goRoot is the GOROOT of the go command goBin ("" when it cannot say).
 func goRoot(goBin string) string {
 	if out, err := exec.Command(goBin, "env", "GOROOT").Output(); err == nil {
 		return string(trimNL(out))
 	}
-	return runtime.GOROOT()
+	return ""
 }
 
 func trimNL(b []byte) []byte {

@@ -248,10 +248,6 @@ func (b *Browser) Problems() []string {
 	return append([]string(nil), b.problems...)
 }
 
-// Context returns the tab's chromedp context, for actions the helpers lack.
-// Derive a context with a timeout from it for each step.
-func (b *Browser) Context() context.Context { return b.ctx }
-
 // run runs one action with the step timeout and fails the test on error.
 func run[T any](b *Browser, what string, a chromedp.Action[T]) T {
 	b.t.Helper()

@@ -444,7 +444,7 @@ func TestLayout(t *testing.T) {
 										t.Errorf("%s: and %d more", rule, len(list)-i)
 										break
 									}
-									t.Errorf("%s: %s", rule, s)
+									t.Errorf("%s (%s): %s", rule, layoutRuleHelp[rule], s)
 								}
 							}
 							if shot := layoutScreens[p]; screens != "" && shot != "" {

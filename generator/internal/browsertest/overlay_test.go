@@ -77,7 +77,7 @@ func TestOverlayBadges(t *testing.T) {
 	b.Navigate("tco/")
 	rows := func() []string {
 		var rows []string
-		b.Eval(`[...document.querySelectorAll("#t-result tbody th")].map((e) => e.textContent)`, &rows)
+		b.Eval(`[...document.querySelectorAll("#t-result tbody th")].map((e) => e.firstChild.textContent)`, &rows) // the label, before its price date
 		return rows
 	}
 	b.SetValue("#t-offer", "team-pool/pool-beta")

@@ -18,6 +18,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/importer"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 var retrieved = time.Date(2025, 10, 20, 6, 0, 0, 0, time.UTC)
@@ -335,7 +336,7 @@ func TestFetchAzureFollowsPages(t *testing.T) {
 	if len(c.Exchanges) != 2 {
 		t.Fatalf("%d exchanges, want 2 pages", len(c.Exchanges))
 	}
-	cat, d := catalog.Load(fixture.RepoRoot(), time.Now().UTC())
+	cat, d := catalog.Load(fixture.RepoRoot(), testcat.Today(t))
 	if cat == nil {
 		t.Fatal(d.Errors())
 	}

@@ -1,6 +1,11 @@
 package catalog
 
-import "time"
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+)
 
 // AgeDays is the number of whole calendar days from asOf to now, in UTC
 // (never negative).
@@ -24,3 +29,18 @@ func (s Staleness) Current(ageDays int) bool { return ageDays <= s.StaleDays }
 
 // CurrentAt is Current for a price dated asOf, read on now.
 func (s Staleness) CurrentAt(asOf, now time.Time) bool { return s.Current(AgeDays(asOf, now)) }
+
+// Today returns the date prices are aged on: SOURCE_DATE_EPOCH when set
+// (reproducible builds, and tests run on another day), else the current
+// UTC date; only the date is kept.
+func Today() (time.Time, error) {
+	now := time.Now().UTC()
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		sec, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a Unix time", s)
+		}
+		now = time.Unix(sec, 0).UTC()
+	}
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC), nil
+}

@@ -450,10 +450,8 @@ func (c *Catalog) providerIDs() []string {
 
 type entry struct{ abs, rel, id string }
 
-// listTOML lists dir's *.toml files, warning about anything else.
-func listTOML(root, dir string, d *diag.List) []entry { return listTOMLIn(root, "", dir, d) }
-
-// listTOMLIn is listTOML with prefix before every path in messages.
+// listTOMLIn lists dir's *.toml files, warning about anything else;
+// prefix goes before every path in messages.
 func listTOMLIn(root, prefix, dir string, d *diag.List) []entry {
 	ents, err := os.ReadDir(filepath.Join(root, dir))
 	if err != nil {

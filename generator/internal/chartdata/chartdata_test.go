@@ -3,11 +3,11 @@ package chartdata
 import (
 	"bytes"
 	"encoding/xml"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"io"
 	"testing"
-	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/chart"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -23,7 +23,7 @@ func data(t *testing.T) []struct {
 		d    *derive.Data
 	}{
 		{"fixture", derive.New(testcat.Fixture(t), testcat.FixtureNow)},
-		{"repo", derive.New(testcat.Repo(t), time.Now().UTC())},
+		{"repo", derive.New(testcat.Repo(t), testcat.DataDate(testcat.Repo(t)))},
 	}
 }
 

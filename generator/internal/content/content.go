@@ -463,19 +463,15 @@ func converter(raw bool) goldmark.Markdown {
 	return goldmark.New(opts...)
 }
 
-// Titles returns, for each language of langs (the first is the
+// TitlesLayered returns, for each language of langs (the first is the
 // default), slug -> title of every page under root/content, reading only
 // the front matter. A page missing in a language has its default-language
 // title there (it is served in the default language until translated). A
 // page whose front matter does not parse keeps its slug with an empty
 // title, so links to it raise no second error (Load reports the first).
-// The second map holds the slugs served at /<slug>/ (see TopLevel).
-func Titles(root string, langs []string) (map[string]map[string]string, map[string]bool) {
-	return TitlesLayered(root, Overlay{}, langs)
-}
-
-// TitlesLayered is Titles with an overlay's pages on top: an overlay
-// page's title replaces the public page's of its slug and language.
+// The second map holds the slugs served at /<slug>/ (see TopLevel). An
+// overlay page's title replaces the public page's of its slug and
+// language.
 func TitlesLayered(root string, ov Overlay, langs []string) (map[string]map[string]string, map[string]bool) {
 	if len(langs) == 0 {
 		langs = []string{"en"}

@@ -4,7 +4,6 @@
 package derive
 
 import (
-	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -451,9 +450,6 @@ func (d *Data) Cheapest(id string) *Row {
 	}
 	return stale
 }
-
-// Round2 rounds to cents for display and exports.
-func Round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // OfferAges counts the offers of rows (headline or regional rows of any
 // set of offers) and those with no current row (stale offers), and

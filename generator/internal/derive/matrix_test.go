@@ -24,7 +24,7 @@ func TestMatrixCells(t *testing.T) {
 	month := row(p, 1, "committed", "month", 1, 2, "fresh")
 	year := row(p, 1, "committed", "hour", 12, 1.5, "fresh") // no column
 	other := row(q, 1, "on-demand", "hour", 0, 4, "fresh")
-	d := &Data{Cat: &catalog.Catalog{GPUs: []*catalog.GPU{g}, Providers: []*catalog.Provider{p, q}}, Now: time.Now(),
+	d := &Data{Cat: &catalog.Catalog{GPUs: []*catalog.GPU{g}, Providers: []*catalog.Provider{p, q}}, Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC),
 		Rows: []*Row{dear, cheapStale, cheapFresh, spotStale, month, year, other}}
 	m := d.Matrix()
 	if len(m) != 2 || m[0].Provider != "p" || m[1].Provider != "q" {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 // BenchmarkEditToReload serves a copy of the repository's site and times,
@@ -38,7 +39,7 @@ func BenchmarkEditToReload(b *testing.B) {
 		os.WriteFile(filepath.Join(root, f), src, 0o644)
 	}
 	out := filepath.Join(b.TempDir(), "public")
-	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: time.Now().UTC()}, Addr: "127.0.0.1:0"})
+	s, err := New(Config{Build: site.Options{Root: root, Out: out, Now: testcat.Today(b)}, Addr: "127.0.0.1:0"})
 	if err != nil {
 		b.Fatal(err)
 	}

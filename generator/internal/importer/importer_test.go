@@ -19,8 +19,11 @@ var update = flag.Bool("update", false, "rewrite testdata/fsdl-report.golden")
 // now is the date the tests judge dates against; the repository's data
 // is never dated after the day the tests run.
 func now() time.Time {
-	t := time.Now().UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	t, err := catalog.Today()
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 func repoRoot(t *testing.T) string {

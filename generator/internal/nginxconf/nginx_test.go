@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -253,10 +252,7 @@ func buildFixture(t *testing.T, out string) string {
 			t.Fatal(err)
 		}
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
+	goBin := "go" // the go on PATH, as make runs it
 	gen := filepath.Join(t.TempDir(), "generator")
 	build := exec.Command(goBin, "build", "-o", gen, "./generator")
 	build.Dir = repo

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
@@ -19,7 +18,7 @@ import (
 // the page's note.
 func TestPlanPrecisionOnCatalog(t *testing.T) {
 	c := testcat.Repo(t)
-	now := time.Now().UTC()
+	now := testcat.DataDate(c) // the data's own day: its prices are current
 	rows := derive.New(c, now).Headline
 	offers := CalcOffers(c, rows, now)
 	for _, tc := range []struct {

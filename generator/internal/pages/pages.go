@@ -166,14 +166,6 @@ func (s *Edition) gpuPage(g *catalog.GPU) *GPUPage {
 	return gp
 }
 
-func (s *Edition) summaries() []GPUSummary {
-	var out []GPUSummary
-	for _, g := range s.cat.GPUs {
-		out = append(out, GPUSummary{GPU: g, Cheapest: s.dd.Cheapest(g.ID), Offers: len(g.Offers)})
-	}
-	return out
-}
-
 func (s *Edition) pages() {
 	site := s.site() // the edition's title and description
 	cur := s.dd.Currency

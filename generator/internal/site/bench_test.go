@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 // Page weight budgets (brotli bytes of a page's HTML plus the CSS and JS it
@@ -30,9 +30,7 @@ var assetRef = regexp.MustCompile(`(?:<script src|<link rel="stylesheet" href)="
 func repoBuild(b *testing.B) string {
 	b.Helper()
 	out := filepath.Join(b.TempDir(), "public")
-	now := time.Now().UTC()
-	res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, Precompress: true,
-		Now: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)})
+	res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, Precompress: true, Now: testcat.Today(b)})
 	if res == nil {
 		b.Fatalf("build failed: %v", d.Errors())
 	}
@@ -107,7 +105,7 @@ func BenchmarkPageWeight(b *testing.B) {
 // BenchmarkLoad is the baseline of BenchmarkBuild: loading and validating
 // the real catalog, the first stage of every build.
 func BenchmarkLoad(b *testing.B) {
-	now := time.Now().UTC()
+	now := testcat.Today(b)
 	for i := 0; i < b.N; i++ {
 		if c, d := catalog.Load(filepath.Join("..", "..", ".."), now); c == nil {
 			b.Fatal(d.Errors())
@@ -121,7 +119,7 @@ func BenchmarkLoad(b *testing.B) {
 func BenchmarkBuild(b *testing.B) {
 	root := filepath.Join("..", "..", "..")
 	out := filepath.Join(b.TempDir(), "public")
-	now := time.Now().UTC()
+	now := testcat.Today(b)
 	for i := 0; i < b.N; i++ {
 		if res, d := Run(Options{Root: root, Out: out, Now: now}); res == nil {
 			b.Fatal(d.Errors())

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -34,8 +33,7 @@ func repoSite(t *testing.T) (map[string]string, *diag.List) {
 	}
 	repoOnce.Do(func() {
 		out := filepath.Join(t.TempDir(), "public")
-		now := time.Now().UTC()
-		res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, NoMinify: true, Now: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)})
+		res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, NoMinify: true, Now: testcat.Today(t)})
 		repoDiag = d
 		if res != nil {
 			repoFiles = map[string]string{}

@@ -19,9 +19,9 @@ import (
 func TestMatrixPages(t *testing.T) {
 	files, _ := repoSite(t)
 	c := testcat.Repo(t)
-	now := time.Now().UTC()
+	now := testcat.Today(t)
 	for _, ed := range []struct{ prefix, currency string }{{"", "USD"}, {"zh/", "CNY"}} {
-		dd := deriveIn(c, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC), ed.currency, derive.NewFits())
+		dd := deriveIn(c, now, ed.currency, derive.NewFits())
 		rows := dd.Matrix()
 		if len(rows) < 50 {
 			t.Fatalf("%d matrix rows: the catalog has more GPUs priced at more providers", len(rows))
@@ -100,8 +100,7 @@ func TestPopularPairs(t *testing.T) {
 func TestStaleProviderBanner(t *testing.T) {
 	files, _ := repoSite(t)
 	c := testcat.Repo(t)
-	now := time.Now().UTC()
-	dd := derive.New(c, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC))
+	dd := derive.New(c, testcat.Today(t))
 	stale := 0
 	for _, p := range c.Providers {
 		newest, band := dd.Newest(p)

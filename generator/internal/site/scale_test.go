@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 // scaleSite copies the repository's site into dir with every GPU copied k
@@ -129,7 +130,7 @@ func BenchmarkScale(b *testing.B) {
 			root := filepath.Join(b.TempDir(), "site")
 			scaleSite(b, root, k)
 			loadStart := time.Now()
-			if _, d := catalog.Load(root, time.Now().UTC()); d.HasErrors() {
+			if _, d := catalog.Load(root, testcat.Today(b)); d.HasErrors() {
 				b.Fatalf("scaled catalog: %v", d.Errors())
 			}
 			load := time.Since(loadStart)

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"maps"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -153,17 +152,7 @@ type Result struct {
 // Today returns the build date: SOURCE_DATE_EPOCH when set (reproducible
 // builds), else the current UTC date. Only the date is kept, so two builds
 // of the same input on the same day are byte-identical.
-func Today() (time.Time, error) {
-	now := time.Now().UTC()
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		sec, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a Unix time", s)
-		}
-		now = time.Unix(sec, 0).UTC()
-	}
-	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC), nil
-}
+func Today() (time.Time, error) { return catalog.Today() }
 
 // Check loads and validates everything a build would, writing nothing.
 func Check(o Options) *diag.List {

@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
 var (
@@ -77,8 +77,7 @@ func TestNoThirdPartyRequests(t *testing.T) {
 		t.Skip("builds the real site")
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	now := time.Now().UTC()
-	res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, Now: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)})
+	res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, Now: testcat.Today(t)})
 	if res == nil {
 		t.Fatalf("build failed: %v", d.Errors())
 	}

@@ -30,7 +30,34 @@ func Fixture(t testing.TB) *catalog.Catalog {
 	return load(t, FixtureRoot(), FixtureNow)
 }
 
-// Repo loads the repository's catalog as of today (its dates are never
+// Today is the date tests of the repository's own data age its prices on:
+// catalog.Today (SOURCE_DATE_EPOCH when set, so the suite can run with the
+// clock moved ahead; else the current date).
+func Today(t testing.TB) time.Time {
+	t.Helper()
+	now, err := catalog.Today()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now
+}
+
+// DataDate is the date of the newest price in c: a clock for tests of
+// logic over the repository's data that need current prices, so they hold
+// on any day (on Today, a catalog not refreshed for a year has none).
+func DataDate(c *catalog.Catalog) time.Time {
+	var newest time.Time
+	for _, o := range c.Offers {
+		for _, p := range o.Prices {
+			if p.AsOf.After(newest) {
+				newest = p.AsOf
+			}
+		}
+	}
+	return newest
+}
+
+// Repo loads the repository's catalog as of Today (its dates are never
 // in the future), once per test binary: the catalog is a megabyte of TOML.
 // Callers share it and must not change it.
 func Repo(t testing.TB) *catalog.Catalog {
@@ -46,7 +73,12 @@ var repo = sync.OnceValue(func() (r struct {
 	c    *catalog.Catalog
 	errs string
 }) {
-	c, d := catalog.Load(RepoRoot(), time.Now().UTC())
+	now, err := catalog.Today()
+	if err != nil {
+		r.errs = err.Error()
+		return r
+	}
+	c, d := catalog.Load(RepoRoot(), now)
 	if c == nil {
 		var b strings.Builder
 		d.Print(&b)

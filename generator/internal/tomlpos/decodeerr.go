@@ -27,10 +27,7 @@ var (
 func DecodeError(src []byte, err error) (line, col int, msg string) {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		line, col = pe.Position.Line, max(pe.Position.Col, 1)
-		if line == 0 {
-			line = max(pe.Line, 1)
-		}
+		line, col = max(pe.Position.Line, 1), max(pe.Position.Col, 1)
 		msg = pe.Message
 		if unclosedRE.MatchString(msg) {
 			if at, ok := headerAt(src, pe.Position.Start); ok {
