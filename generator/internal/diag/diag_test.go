@@ -1,6 +1,9 @@
 package diag
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDidYouMean(t *testing.T) {
 	for _, tt := range []struct {
@@ -24,5 +27,24 @@ func TestDidYouMean(t *testing.T) {
 		if got := DidYouMean(tt.s, tt.candidates); got != tt.want {
 			t.Errorf("%s: DidYouMean(%q, %q) = %q, want %q", tt.name, tt.s, tt.candidates, got, tt.want)
 		}
+	}
+}
+
+// TestPrintGitHub: each diagnostic is one workflow command, sorted,
+// warnings as warnings, the position given only where known, and the
+// characters GitHub's command syntax reserves escaped (actions/toolkit,
+// packages/core/src/command.ts).
+func TestPrintGitHub(t *testing.T) {
+	var l List
+	l.Warnf("data/b.toml", 3, 0, "old price")
+	l.Errorf("data/a,1:x.toml", 2, 5, "bad value 50%%\nsecond line")
+	l.Errorf("data", 0, 0, "cannot read")
+	var b strings.Builder
+	l.PrintGitHub(&b)
+	want := "::error file=data::cannot read\n" +
+		"::error file=data/a%2C1%3Ax.toml,line=2,col=5::bad value 50%25%0Asecond line\n" +
+		"::warning file=data/b.toml,line=3::old price\n"
+	if b.String() != want {
+		t.Errorf("PrintGitHub:\n%s\nwant\n%s", b.String(), want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"compress/gzip"
 	"path"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 
@@ -138,9 +139,9 @@ func Gzip(b []byte) []byte {
 }
 
 // The method names key the cache: a change of compressor, its version or
-// its settings must change them. Brotli is github.com/andybalholm/brotli
-// (pinned by go.mod: the version is in the name); gzip is the standard
-// library's, whose output may change with the Go release.
+// its settings must change them. Brotli is github.com/andybalholm/brotli,
+// its version read from the binary's build info (go.mod pins it); gzip is
+// the standard library's, whose output may change with the Go release.
 // Settings names the compressors and their settings, as the cache keys
 // do: two builds with the same Settings make the same .br and .gz of the
 // same file.
@@ -148,5 +149,29 @@ func Settings() string {
 	return brotliMethod(brotliQuality) + "," + brotliMethod(brotliWASMQuality) + "," + gzipMethod()
 }
 
-func brotliMethod(q int) string { return "brotli-v1.2.0-q" + strconv.Itoa(q) }
+func brotliMethod(q int) string { return "brotli-" + brotliVersion() + "-q" + strconv.Itoa(q) }
 func gzipMethod() string        { return "gzip-" + runtime.Version() + "-l" + strconv.Itoa(gzipLevel) }
+
+// brotliVersion is the version of the brotli module the binary was built
+// with ("unknown" when the build info does not say, as in a binary built
+// without module support).
+var brotliVersion = sync.OnceValue(func() string {
+	bi, _ := debug.ReadBuildInfo()
+	return moduleVersion(bi, "github.com/andybalholm/brotli")
+})
+
+// moduleVersion is the version of module path in bi (its replacement's,
+// where replaced), or "unknown" (test binaries carry no dependencies).
+func moduleVersion(bi *debug.BuildInfo, path string) string {
+	if bi != nil {
+		for _, m := range bi.Deps {
+			if m.Path == path {
+				if m.Replace != nil {
+					m = m.Replace
+				}
+				return m.Version
+			}
+		}
+	}
+	return "unknown"
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -150,6 +151,26 @@ func TestCacheBoundedAcrossRuns(t *testing.T) {
 		}
 		if got := strings.TrimSpace(string(rec)); got != fmt.Sprint(total) {
 			t.Errorf("run %d: size record %s, cache holds %d", run, got, total)
+		}
+	}
+}
+
+// TestModuleVersion: the cache key's brotli version is the module's in
+// the binary's build info, a replacement's where replaced.
+func TestModuleVersion(t *testing.T) {
+	const path = "github.com/andybalholm/brotli"
+	for _, c := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"required", &debug.BuildInfo{Deps: []*debug.Module{{Path: "x/y", Version: "v9"}, {Path: path, Version: "v1.2.0"}}}, "v1.2.0"},
+		{"replaced", &debug.BuildInfo{Deps: []*debug.Module{{Path: path, Version: "v1.2.0", Replace: &debug.Module{Path: "../brotli", Version: "v1.2.1-fork"}}}}, "v1.2.1-fork"},
+		{"absent", &debug.BuildInfo{}, "unknown"},
+		{"no build info", nil, "unknown"},
+	} {
+		if got := moduleVersion(c.bi, path); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -558,11 +559,16 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"tf":   r.TF,
 		"tt":   r.Text,
 		"link": Link,
-		// links is URLs as links named by themselves, in a list.
-		"links": func(urls []string) template.HTML {
+		// sitelinks is URLs as links named by their host, as code (a
+		// name, not prose in either edition), in a list.
+		"sitelinks": func(urls []string) template.HTML {
 			out := make([]string, len(urls))
 			for i, u := range urls {
-				out[i] = string(Link(u, u))
+				host := u
+				if p, err := url.Parse(u); err == nil && p.Host != "" {
+					host = p.Host
+				}
+				out[i] = string(Link(u, template.HTML("<code>"+template.HTMLEscapeString(host)+"</code>")))
 			}
 			return template.HTML(strings.Join(out, template.HTMLEscapeString(r.T("punct.list"))))
 		},

@@ -24,8 +24,8 @@ func TestCaptureReady(t *testing.T) {
 		want    map[string]string
 	}{
 		{"pages and API", queries, false, map[string]string{
-			"providers/acme/index.html":       `capture command (generator capture) keeps <a href="https://acme.example/pricing">https://acme.example/pricing</a> as served`,
-			"zh/providers/acme/index.html":    `采集已就绪：本目录的采集命令（generator capture）会原样保存<a href="https://acme.example/pricing">https://acme.example/pricing</a>`,
+			"providers/acme/index.html":       `capture command (generator capture) keeps its page on <a href="https://acme.example/pricing"><code>acme.example</code></a> as served`,
+			"zh/providers/acme/index.html":    `采集已就绪：本目录的采集命令（generator capture）会原样保存其在 <a href="https://acme.example/pricing"><code>acme.example</code></a> 上的页面`,
 			"providers/drachen/index.html":    `Capture ready: the catalog&#39;s capture command (generator capture) asks this provider&#39;s own price API`,
 			"zh/providers/drachen/index.html": `采集已就绪：本目录的采集命令（generator capture）会查询该服务商自己的价格 API`,
 		}},

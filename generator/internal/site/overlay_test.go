@@ -255,8 +255,11 @@ func TestOverlayStarterOnRepo(t *testing.T) {
 	for _, e := range d.Errors() {
 		t.Error(e.String())
 	}
+	// The starter's example dates age with the calendar (a price's age, a
+	// contract's end): what this guards is that its ids and fields fit the
+	// repository's data.
 	for _, w := range d.Sorted() {
-		if strings.Contains(w.Path, "overlay-starter") {
+		if strings.Contains(w.Path, "overlay-starter") && !strings.Contains(w.Msg, " days old (older than warn_days") && !strings.Contains(w.Msg, " expired on ") {
 			t.Errorf("warning about the starter: %s", w.String())
 		}
 	}

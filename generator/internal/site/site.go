@@ -1,4 +1,4 @@
-// Package build runs the whole pipeline for one site: load and validate
+// Package site runs the whole pipeline for one site: load and validate
 // the catalog and guides, derive, render every page, check internal links
 // and write the output atomically.
 package site
