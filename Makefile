@@ -30,9 +30,11 @@ test-fast: vet test-js
 test-js:
 	node --test static/js/test/
 
-# axe-core for the accessibility tests, pinned by package-lock.json.
+# axe-core for the accessibility tests and vnu-jar (the Nu HTML checker,
+# run on the system's Java) for the validity test, pinned by
+# package-lock.json; --ignore-scripts keeps vnu-jar from fetching a Java.
 node_modules/axe-core: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
 # staticcheck and a dead-code scan, at pinned versions (go run fetches

@@ -151,6 +151,9 @@ func doBuild(bf buildFlags, stdout, stderr io.Writer) (*site.Result, int) {
 		fmt.Fprintf(stderr, "build failed: %d error(s); %s left untouched\n", len(d.Errors()), o.Out)
 		return nil, 1
 	}
+	if res.Origin == "" {
+		fmt.Fprintln(stderr, "note:", site.Unanchored)
+	}
 	fmt.Fprintf(stdout, "built %d pages, %d files, %d bytes in %s -> %s\n", res.Pages, res.Files, res.Bytes, time.Since(start).Round(time.Millisecond), o.Out)
 	return res, 0
 }

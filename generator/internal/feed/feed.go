@@ -30,11 +30,21 @@ const MaxChangeDates = 50
 
 // Options describe the site the feeds belong to.
 type Options struct {
-	// BaseURL is the site's base URL: absolute ("https://host/sub/") or
-	// a path ("/", "/sub/"). With a host, ids and links are absolute
-	// URLs; without one, links are root-relative paths (readers resolve
-	// them against the feed's URL) and ids are "urn:gpu-atlas:..." URNs.
+	// BaseURL is the edition's base URL: absolute ("https://host/sub/")
+	// or a path ("/", "/sub/"). With a host, links are absolute URLs;
+	// without one, root-relative paths (readers resolve them against the
+	// feed's URL). Ids never depend on it: they are "urn:gpu-atlas:..."
+	// URNs, with Edition in them, so moving the site changes no id.
 	BaseURL string
+	// Edition is the edition's language code, "" for the default edition
+	// (whose ids carry none, as before editions had feeds of their own).
+	Edition string
+	// Words are the feeds' texts in the edition's language; the zero
+	// value is English.
+	Words Words
+	// Describe writes an observation's line in the changes feed; nil:
+	// Observation.Text (English).
+	Describe func(Observation) string
 	// Title is the site title: the feed titles start with it and it is
 	// the feeds' author.
 	Title string
@@ -51,6 +61,31 @@ type Options struct {
 	// the newest entry's date is used, so the feed does not change with
 	// the build date).
 	Now time.Time
+}
+
+// Words are the feeds' texts, printf formats: GuidesTitle and
+// ChangesTitle take the site title, ChangesSubtitle the number of dates,
+// Day and DayOne the number of prices and the date, Changed the number
+// of changed prices.
+type Words struct {
+	GuidesTitle, ChangesTitle, ChangesSubtitle, Day, DayOne, Changed string
+}
+
+// English are the feeds' English texts.
+var English = Words{
+	GuidesTitle:     "%s: guides",
+	ChangesTitle:    "%s: price observations and changes",
+	ChangesSubtitle: "Catalog prices grouped by the date they were observed (their as-of date), newest %d dates. An entry lists the prices read on that date; a price with an earlier observation shows what it was (a changed price), the others were observed for the first time.",
+	Day:             "%d prices observed on %s",
+	DayOne:          "%d price observed on %s",
+	Changed:         " (%d changed)",
+}
+
+func (o Options) words() Words {
+	if o.Words.GuidesTitle == "" {
+		return English
+	}
+	return o.Words
 }
 
 // Atom 1.0 elements.
@@ -125,11 +160,11 @@ func newSite(base string) (site, error) {
 // link is the URL of a page path (relative to the base).
 func (s site) link(p string) string { return s.origin + s.base + strings.TrimPrefix(p, "/") }
 
-// id is the page's URL when the base has a host, else the URN
-// "urn:gpu-atlas:" + urn.
-func (s site) id(p, urn string) string {
-	if s.origin != "" {
-		return s.link(p)
+// id is the URN "urn:gpu-atlas:" + the edition + urn: the same wherever
+// the site is served, and unique per edition.
+func (o Options) id(urn string) string {
+	if o.Edition != "" {
+		return "urn:gpu-atlas:" + o.Edition + ":" + urn
 	}
 	return "urn:gpu-atlas:" + urn
 }
@@ -174,8 +209,8 @@ func Guides(pages []*content.Page, o Options) ([]byte, error) {
 	})
 	f := atomFeed{
 		Lang:  o.Lang,
-		ID:    s.id(GuidesPath, "feed:guides"),
-		Title: o.Title + ": guides",
+		ID:    o.id("feed:guides"),
+		Title: fmt.Sprintf(o.words().GuidesTitle, o.Title),
 		Links: []atomLink{
 			{Rel: "self", Type: "application/atom+xml", Href: s.link(GuidesPath)},
 			{Rel: "alternate", Type: "text/html", Href: s.link("guides/")},
@@ -189,7 +224,7 @@ func Guides(pages []*content.Page, o Options) ([]byte, error) {
 		}
 		pp := path(p)
 		e := atomEntry{
-			ID:      s.id(pp, "guide:"+p.Slug),
+			ID:      o.id("guide:" + p.Slug),
 			Title:   p.Title,
 			Updated: stamp(p.Updated),
 			Link:    atomLink{Rel: "alternate", Type: "text/html", Href: s.link(pp)},
@@ -211,6 +246,8 @@ func Guides(pages []*content.Page, o Options) ([]byte, error) {
 type Observation struct {
 	Provider string // provider name
 	Instance string
+	Offer    *catalog.Offer // the offer observed, for a caller's own wording
+	Key      catalog.PriceKey
 	Billing  string  // the price key as text: "on-demand", "committed 12 months in us-east-1"
 	Price    float64 // as quoted, per Unit, in Currency
 	Currency string
@@ -278,7 +315,7 @@ func Observations(c *catalog.Catalog, limit int) []Day {
 		hist := o.Histories()
 		for _, p := range o.Prices {
 			d := time.Date(p.AsOf.Year(), p.AsOf.Month(), p.AsOf.Day(), 0, 0, 0, 0, time.UTC)
-			ob := Observation{Provider: o.Provider.Name, Instance: o.Instance, Billing: p.Key().String(),
+			ob := Observation{Offer: o, Provider: o.Provider.Name, Instance: o.Instance, Key: p.Key(), Billing: p.Key().String(),
 				Price: p.Price, Currency: o.Currency, AsOf: d, Unit: p.Unit}
 			for _, h := range hist[p.Key()] {
 				if h.AsOf.Before(p.AsOf) {
@@ -313,11 +350,15 @@ func Changes(c *catalog.Catalog, o Options) ([]byte, error) {
 	if pricing == "" {
 		pricing = "pricing/"
 	}
+	w, describe := o.words(), o.Describe
+	if describe == nil {
+		describe = Observation.Text
+	}
 	f := atomFeed{
 		Lang:     o.Lang,
-		ID:       s.id(ChangesPath, "feed:changes"),
-		Title:    o.Title + ": price observations and changes",
-		Subtitle: fmt.Sprintf("Catalog prices grouped by the date they were observed (their as-of date), newest %d dates. An entry lists the prices read on that date; a price with an earlier observation shows what it was (a changed price), the others were observed for the first time.", MaxChangeDates),
+		ID:       o.id("feed:changes"),
+		Title:    fmt.Sprintf(w.ChangesTitle, o.Title),
+		Subtitle: fmt.Sprintf(w.ChangesSubtitle, MaxChangeDates),
 		Links: []atomLink{
 			{Rel: "self", Type: "application/atom+xml", Href: s.link(ChangesPath)},
 			{Rel: "alternate", Type: "text/html", Href: s.link(pricing)},
@@ -333,21 +374,18 @@ func Changes(c *catalog.Catalog, o Options) ([]byte, error) {
 		var b strings.Builder
 		b.WriteString("<ul>")
 		for _, ob := range d.Observations {
-			b.WriteString("<li>" + html.EscapeString(ob.Text()) + "</li>")
+			b.WriteString("<li>" + html.EscapeString(describe(ob)) + "</li>")
 		}
 		b.WriteString("</ul>")
-		noun := "prices"
+		format := w.Day
 		if len(d.Observations) == 1 {
-			noun = "price"
+			format = w.DayOne
 		}
-		title := fmt.Sprintf("%d %s observed on %s", len(d.Observations), noun, day)
+		title := fmt.Sprintf(format, len(d.Observations), day)
 		if n := d.Changes(); n > 0 {
-			title += fmt.Sprintf(" (%d changed)", n)
+			title += fmt.Sprintf(w.Changed, n)
 		}
-		id := s.id(ChangesPath, "prices:"+day)
-		if s.origin != "" {
-			id += "#" + day
-		}
+		id := o.id("prices:" + day)
 		f.Entries = append(f.Entries, atomEntry{
 			ID:      id,
 			Title:   title,

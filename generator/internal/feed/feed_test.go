@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,8 +86,37 @@ var bases = []struct {
 }{
 	{"/", "urn:gpu-atlas:", "/"},
 	{"/sub", "urn:gpu-atlas:", "/sub/"},
-	{"https://gpuatlas.example/", "https://gpuatlas.example/", "https://gpuatlas.example/"},
-	{"https://h.example/atlas/", "https://h.example/atlas/", "https://h.example/atlas/"},
+	// Ids are URNs wherever the site is served: moving it changes none.
+	{"https://gpuatlas.example/", "urn:gpu-atlas:", "https://gpuatlas.example/"},
+	{"https://h.example/atlas/", "urn:gpu-atlas:", "https://h.example/atlas/"},
+}
+
+// TestIDsStayPut: a feed's ids are the same under every base URL, and
+// differ between editions.
+func TestIDsStayPut(t *testing.T) {
+	pages := []*content.Page{{Slug: "a", FrontMatter: content.FrontMatter{Title: "A", Updated: time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC)}}}
+	ids := func(base, edition string) []string {
+		b, err := Guides(pages, Options{BaseURL: base, Edition: edition, Title: "T"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := parse(t, b)
+		out := []string{f.ID}
+		for _, e := range f.Entries {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	en := ids("/", "")
+	for _, base := range []string{"/sub/", "https://a.example/", "https://b.example/x/"} {
+		if got := ids(base, ""); !slices.Equal(got, en) {
+			t.Errorf("base %s: ids %q, want %q (as under /)", base, got, en)
+		}
+	}
+	zh := ids("https://a.example/zh/", "zh")
+	if zh[0] != "urn:gpu-atlas:zh:feed:guides" || zh[1] != "urn:gpu-atlas:zh:guide:a" || en[0] != "urn:gpu-atlas:feed:guides" {
+		t.Errorf("ids: en %q, zh %q", en, zh)
+	}
 }
 
 func TestGuides(t *testing.T) {

@@ -1,8 +1,13 @@
 package pages
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/chartdata"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/export"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/feed"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
@@ -44,7 +49,13 @@ func (s *Edition) dataPages() {
 	}
 	s.page(&render.Page{Kind: "api", Path: "api/", Title: s.r.T("api.title"), Description: s.r.T("api.description"), Data: api})
 
-	fo := feed.Options{BaseURL: s.origin + s.base + s.prefix, Title: s.site().Title, Lang: s.lang.Tag, GuidePath: GuidePath, Now: s.now}
+	fo := feed.Options{BaseURL: s.origin + s.base + s.prefix, Edition: strings.TrimSuffix(s.prefix, "/"), Title: s.site().Title, Lang: s.lang.Tag, GuidePath: GuidePath, Now: s.now}
+	if s.lang.Code != "en" { // the feed package's own texts are English
+		t := s.r.T
+		fo.Words = feed.Words{GuidesTitle: t("feed.guides.title"), ChangesTitle: t("feed.changes.title"), ChangesSubtitle: t("feed.changes.subtitle"),
+			Day: t("feed.day"), DayOne: t("feed.day.one"), Changed: t("feed.changed")}
+		fo.Describe = s.describeObservation
+	}
 	if b, err := feed.Guides(s.guides, fo); err != nil {
 		s.d.Errorf("content", 0, 0, "guides feed: %v", err)
 	} else {
@@ -91,4 +102,28 @@ func (s *Edition) billingLabels() map[string]string {
 		out[m] = s.r.T("billing." + m)
 	}
 	return out
+}
+
+// describeObservation is a changes-feed line in the edition's language:
+// the offer, its billing mode, date and price, and the price it changed
+// from.
+func (s *Edition) describeObservation(ob feed.Observation) string {
+	k := ob.Key
+	mode := s.tcoLabel(derive.TCOLine{Billing: k.Billing, TermMonths: k.TermMonths, Payment: k.Payment, Commitment: k.Commitment, Unit: k.Unit})
+	if k.Region != "" {
+		mode += s.r.T("punct.comma") + s.r.RegionName(ob.Offer.Provider, k.Region)
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	unit := k.Unit
+	if unit == "" {
+		unit = "hour"
+	}
+	line := s.r.Text("feed.price", ob.Offer.Provider.LocalName(s.r.Lang()), ob.Instance, mode, s.r.Date(ob.AsOf), num(ob.Price), ob.Currency, s.r.T("unit.short."+unit))
+	if p := ob.Prev; p != nil {
+		line += s.r.Text("feed.was", s.r.Date(p.AsOf), num(p.Price), ob.Currency)
+		if p.Price > 0 {
+			line += s.r.Text("feed.change", fmt.Sprintf("%+.1f", (ob.Price-p.Price)/p.Price*100))
+		}
+	}
+	return line
 }

@@ -127,7 +127,7 @@ func (s *Edition) indexPages() {
 		}
 		return idx
 	})
-	s.pageData(&render.Page{Kind: "gpus", Path: "gpus/by-price/", Title: t("gpus.title.byprice"), Description: t("gpus.description")}, func(v *Edition) any {
+	s.pageData(&render.Page{Kind: "gpus", Path: "gpus/by-price/", Title: t("gpus.title.byprice"), Description: t("gpus.description.byprice")}, func(v *Edition) any {
 		return &GPUIndex{ByPrice: true, GPUs: v.byPrice(), Currency: cur, StaleDays: v.cat.Site.Staleness.StaleDays}
 	})
 

@@ -138,7 +138,9 @@ func (s *Edition) pricingAll(pp *PricingPage, title string, rows func() []*deriv
 		if i > 0 {
 			tt = title + fmt.Sprintf(s.r.T("pricing.pages.title"), i+1, pp.Pages)
 		}
-		s.pageData(&render.Page{Kind: "pricing", Path: path, Title: tt, Description: s.r.T("pricing.description"), Scripts: []string{"js/tables.js"}}, func(*Edition) any {
+		lo, hi := i*PricingPageRows+1, min((i+1)*PricingPageRows, pp.Total)
+		desc := s.r.Text("pricing.description.all", lo, hi, pp.Total) // unique per page
+		s.pageData(&render.Page{Kind: "pricing", Path: path, Title: tt, Description: desc, Scripts: []string{"js/tables.js"}}, func(*Edition) any {
 			p := *pp
 			all := rows()
 			lo, hi := i*PricingPageRows, min((i+1)*PricingPageRows, len(all))

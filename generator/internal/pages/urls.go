@@ -75,8 +75,12 @@ func (s *Edition) alternatesOf(p string) []render.Alternate {
 // editionInfo is what the layout needs to mark the page's language and
 // link its other editions.
 func (s *Edition) editionInfo(p string) render.Edition {
-	return render.Edition{Code: s.lang.Code, Tag: s.lang.Tag, Name: s.lang.Name, Default: s.prefix == "",
+	e := render.Edition{Code: s.lang.Code, Tag: s.lang.Tag, Name: s.lang.Name, Default: s.prefix == "",
 		DefaultURL: s.origin + s.editionURL(s.editions[0].Code, p), Alternates: s.alternatesOf(p)}
+	if s.origin != "" {
+		e.Canonical = s.origin + s.editionURL(s.lang.Code, p)
+	}
+	return e
 }
 
 // rebase turns the root-relative links of a guide ("/calculator/", and

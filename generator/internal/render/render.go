@@ -211,6 +211,10 @@ type Edition struct {
 	Default         bool   // the default language, served at the root
 	DefaultURL      string // the page in the default language (x-default), absolute when the origin is known
 	Alternates      []Alternate
+	// Canonical is the page's absolute URL, "" when base_url names no
+	// host: canonical, hreflang and og:url links want absolute URLs, so
+	// the layout writes them only then.
+	Canonical string
 }
 
 // Alternate is one edition's URL of the same page: URL as the site links

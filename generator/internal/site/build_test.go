@@ -38,7 +38,10 @@ func buildOpts(t *testing.T, o Options) *Result {
 func TestGolden(t *testing.T) {
 	root := fixture.Site(t)
 	out := filepath.Join(t.TempDir(), "public")
-	buildOpts(t, Options{Root: root, Out: out, Now: fixture.Now, NoMinify: true})
+	// A base URL with a host, as a deployed site has (canonical, hreflang
+	// and og:url links, the sitemap and its robots.txt line need one;
+	// TestUnanchored covers a build without).
+	buildOpts(t, Options{Root: root, Out: out, Now: fixture.Now, NoMinify: true, BaseURL: "https://atlas.example/"})
 	pages := []string{
 		"index.html",
 		"gpus/index.html",
@@ -168,4 +171,39 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 		return nil
 	})
 	return m
+}
+
+// TestUnanchored: a build whose base_url names no host leaves out what
+// needs absolute URLs (sitemap.xml, robots.txt's Sitemap line, canonical,
+// hreflang and og:url links), in both editions, and says so once
+// (Result.Origin empty; the build command prints Unanchored); with a host
+// they are all there.
+func TestUnanchored(t *testing.T) {
+	for _, c := range []struct {
+		base string
+		want bool
+	}{{"", false}, {"/", false}, {"https://atlas.example/", true}} {
+		root := fixture.Site(t)
+		out := filepath.Join(t.TempDir(), "public")
+		res := buildOpts(t, Options{Root: root, Out: out, Now: fixture.Now, NoMinify: true, BaseURL: c.base})
+		if (res.Origin != "") != c.want {
+			t.Errorf("base %q: Result.Origin %q", c.base, res.Origin)
+		}
+		_, err := os.Stat(filepath.Join(out, "sitemap.xml"))
+		robots, _ := os.ReadFile(filepath.Join(out, "robots.txt"))
+		if (err == nil) != c.want || strings.Contains(string(robots), "Sitemap:") != c.want {
+			t.Errorf("base %q: sitemap.xml written %v, robots.txt %q; want absolute-URL files %v", c.base, err == nil, robots, c.want)
+		}
+		for _, p := range []string{"index.html", "zh/gpus/alpha-80gb/index.html"} {
+			b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+			for _, tag := range []string{`<link rel="canonical" href="https://atlas.example/`, `hreflang="x-default" href="https://atlas.example/`, `<meta property="og:url" content="https://atlas.example/`} {
+				if strings.Contains(string(b), tag) != c.want {
+					t.Errorf("base %q: %s has %s: %v, want %v", c.base, p, tag, !c.want, c.want)
+				}
+			}
+			if strings.Contains(string(b), `rel="canonical"`) != c.want || strings.Contains(string(b), `<link rel="alternate" hreflang=`) != c.want {
+				t.Errorf("base %q: %s: a canonical or hreflang link with a relative URL", c.base, p)
+			}
+		}
+	}
 }

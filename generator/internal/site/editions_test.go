@@ -33,7 +33,9 @@ func repoSite(t *testing.T) (map[string]string, *diag.List) {
 	}
 	repoOnce.Do(func() {
 		out := filepath.Join(t.TempDir(), "public")
-		res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, NoMinify: true, Now: testcat.Today(t)})
+		// A base URL with a host, as the deployed site has: canonical, hreflang
+		// and sitemap URLs are written only then.
+		res, d := Run(Options{Root: filepath.Join("..", "..", ".."), Out: out, NoMinify: true, Now: testcat.Today(t), BaseURL: "https://gpu-atlas.example/"})
 		repoDiag = d
 		if res != nil {
 			repoFiles = map[string]string{}

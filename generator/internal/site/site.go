@@ -147,7 +147,16 @@ type Result struct {
 	// BasePath is the path the site is served under: "/", or the path of
 	// base_url ("/gpu/" for https://intranet.example/gpu/).
 	BasePath string
+	// Origin is base_url's "https://host", or "" when it names none: then
+	// what needs absolute URLs (sitemap.xml, robots.txt's Sitemap line,
+	// canonical, hreflang and og:url links, absolute feed links) is left
+	// out, and Unanchored says so.
+	Origin string
 }
+
+// Unanchored is what a build without an origin leaves out, for the build
+// command to say once.
+const Unanchored = "base_url names no host, so sitemap.xml, the robots.txt Sitemap line, canonical, hreflang and og:url links and absolute feed links are left out: set base_url in data/site.toml or pass -base-url https://host/"
 
 // Today returns the build date: SOURCE_DATE_EPOCH when set (reproducible
 // builds), else the current UTC date. Only the date is kept, so two builds
@@ -170,7 +179,7 @@ func Render(o Options) (*Result, *diag.List) {
 	if d.HasErrors() {
 		return nil, d
 	}
-	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: b.basePath, Memo: b.memo, Reused: b.reused}, d
+	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: b.basePath, Origin: b.origin, Memo: b.memo, Reused: b.reused}, d
 }
 
 // Run builds the site into o.Out. On any error the output directory is
@@ -220,7 +229,7 @@ func Run(o Options) (*Result, *diag.List) {
 		d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 		return nil, d
 	}
-	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: b.basePath, Memo: b.memo, Reused: b.reused}, d
+	return &Result{Pages: k.pages, Files: len(k.paths), Bytes: k.bytes, Tree: k.keep, BasePath: b.basePath, Origin: b.origin, Memo: b.memo, Reused: b.reused}, d
 }
 
 // build builds the site into k, and returns the path it is served under
@@ -276,7 +285,7 @@ func build(o Options, k *sink, start func() error) (built, *diag.List) {
 	}
 	k.putTree(s.tree, func(p string, err error) { d.Errorf("public/"+p, 0, 0, "%v", err) })
 	k.done()
-	return built{basePath: s.base, memo: s.memo, reused: s.reused}, d
+	return built{basePath: s.base, origin: s.origin, memo: s.memo, reused: s.reused}, d
 }
 
 // siteBuild is one build's state: its inputs once loaded, the files other
@@ -536,9 +545,9 @@ func untranslated(cat *catalog.Catalog, editions []catalog.Language, d *diag.Lis
 }
 
 type built struct {
-	basePath string
-	memo     *Memo
-	reused   int
+	basePath, origin string
+	memo             *Memo
+	reused           int
 }
 
 // splitBase splits "https://host/sub/" into origin and "/sub/".

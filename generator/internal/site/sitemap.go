@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 
@@ -17,7 +18,9 @@ import (
 // siteFiles adds the files of the whole site, made once every page is
 // queued: the sitemap, _headers and robots.txt.
 func (s *siteBuild) siteFiles() {
-	s.tree.Add("sitemap.xml", s.sitemap())
+	if s.origin != "" { // the sitemap protocol wants absolute URLs
+		s.tree.Add("sitemap.xml", s.sitemap())
+	}
 	s.tree.Add("_headers", []byte(Headers(s.base)))
 	// The sitemap protocol wants absolute URLs: the Sitemap line is only
 	// written when base_url (or -base-url) names a host.
@@ -51,25 +54,45 @@ func (s *siteBuild) captureFiles() {
 
 // sitemap lists every page (the 404 pages aside) with, where the site
 // has more than one edition, each edition's URL as an hreflang alternate
-// (Google's sitemap form of <link rel="alternate" hreflang>).
+// and the default edition's as x-default (Google's sitemap form of
+// <link rel="alternate" hreflang>); a guide's lastmod is its updated
+// date (the other pages' dates are their data's, not one date).
 func (s *siteBuild) sitemap() []byte {
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
 	paths := append([]string(nil), s.html...)
 	sort.Strings(paths)
+	updated := map[string]time.Time{}
+	for _, g := range s.guides {
+		if g.Updated.IsZero() {
+			continue
+		}
+		prefix := ""
+		if g.Lang != s.editions[0].Code {
+			prefix = g.Lang + "/"
+		}
+		updated[prefix+pages.GuidePath(g)] = g.Updated
+	}
 	for _, p := range paths {
 		b.WriteString("<url><loc>")
 		xml.EscapeText(&b, []byte(s.origin+s.base+p))
 		b.WriteString("</loc>")
+		if t, ok := updated[p]; ok {
+			b.WriteString("<lastmod>" + t.Format(time.DateOnly) + "</lastmod>")
+		}
 		if len(s.editions) > 1 {
 			page := s.pagePath(p)
-			for _, l := range s.editions {
+			alt := func(tag, code string) {
 				b.WriteString(`<xhtml:link rel="alternate" hreflang="`)
-				xml.EscapeText(&b, []byte(l.Tag))
+				xml.EscapeText(&b, []byte(tag))
 				b.WriteString(`" href="`)
-				xml.EscapeText(&b, []byte(s.origin+pages.URL(s.editions, s.base, l.Code, page)))
+				xml.EscapeText(&b, []byte(s.origin+pages.URL(s.editions, s.base, code, page)))
 				b.WriteString(`"/>`)
 			}
+			for _, l := range s.editions {
+				alt(l.Tag, l.Code)
+			}
+			alt("x-default", s.editions[0].Code)
 		}
 		b.WriteString("</url>\n")
 	}
