@@ -447,7 +447,13 @@ func sortValue(r *derive.Row, key string) float64 {
 
 // billingLabels are the billing column's labels (templates/i18n), which
 // it sorts by (the term and region after a label do not count).
-var billingLabels = map[string]string{"on-demand": "On-demand", "committed": "Committed", "spot": "Spot"}
+var billingLabels = map[string]string{"billing.on-demand": "On-demand", "billing.committed": "Committed", "billing.spot": "Spot",
+	"billing.prepaid.day": "Prepaid day", "billing.prepaid.week": "Prepaid week"}
+
+// billingLabel is a row's billing label (pages.BillingKey names it).
+func billingLabel(r *derive.Row) string {
+	return billingLabels[pages.BillingKey(r.Price.Billing, r.Unit, r.TermMonths)]
+}
 
 // sorted returns the rows sorted as the page sorts them: by the key's
 // value, ties in the page's default order (stable).
@@ -455,7 +461,7 @@ func sorted(rows []*derive.Row, key, dir string) []*derive.Row {
 	out := slices.Clone(rows)
 	cmp := func(a, b *derive.Row) int {
 		if key == "billing" {
-			return strings.Compare(billingLabels[a.Price.Billing], billingLabels[b.Price.Billing])
+			return strings.Compare(billingLabel(a), billingLabel(b))
 		}
 		va, vb := sortValue(a, key), sortValue(b, key)
 		switch {

@@ -60,3 +60,25 @@ func TestPlanPrecisionOnCatalog(t *testing.T) {
 		t.Logf("%s: %d GPUs left out for precision; offered %s", tc.dtype, plan.Unsupported, strings.Join(seen, ", "))
 	}
 }
+
+// TestBillingKey: a committed price per day or week without a term is a
+// prepaid day or week (包日, 包周), not a subscription; every other
+// price is named by its mode.
+func TestBillingKey(t *testing.T) {
+	for _, c := range []struct {
+		billing, unit string
+		term          int
+		want          string
+	}{
+		{"committed", "day", 0, "billing.prepaid.day"},
+		{"committed", "week", 0, "billing.prepaid.week"},
+		{"committed", "month", 1, "billing.committed"},
+		{"committed", "hour", 12, "billing.committed"},
+		{"on-demand", "day", 0, "billing.on-demand"},
+		{"spot", "hour", 0, "billing.spot"},
+	} {
+		if got := BillingKey(c.billing, c.unit, c.term); got != c.want {
+			t.Errorf("BillingKey(%q, %q, %d) = %q, want %q", c.billing, c.unit, c.term, got, c.want)
+		}
+	}
+}

@@ -136,6 +136,16 @@ func (s *Edition) pageData(p *render.Page, data func(v *Edition) any) {
 // Funcs are the template functions the pages' templates use besides
 // render's own.
 func Funcs() template.FuncMap {
-	return template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 },
+	return template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 }, "billkey": BillingKey,
 		"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}
+}
+
+// BillingKey is the UI-string key that names a price's billing mode: a
+// prepaid day or week (a committed price per day or week with no term:
+// 包日, 包周) by that name, not as a subscription; otherwise the mode.
+func BillingKey(billing, unit string, termMonths int) string {
+	if billing == "committed" && termMonths == 0 && (unit == "day" || unit == "week") {
+		return "billing.prepaid." + unit
+	}
+	return "billing." + billing
 }

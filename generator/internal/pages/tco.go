@@ -105,6 +105,9 @@ type tcoText struct {
 // payment and kind, and a unit other than the hour.
 func (s *Edition) tcoLabel(l derive.TCOLine) string {
 	t, f := s.r.T, s.r.Text
+	if key := BillingKey(l.Billing, l.Unit, l.TermMonths); key != "billing."+l.Billing {
+		return t(key) // a prepaid day or week names itself
+	}
 	label := t("billing." + l.Billing)
 	sub := l.Billing == "committed" && l.Commitment == "subscription"
 	if sub { // 包年包月: the kind names the mode, not a bracket after "committed"
