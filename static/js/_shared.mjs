@@ -51,3 +51,16 @@ export function readStrings(el) {
 export function tr(T, key, fallback) {
   return (T && T[key]) || fallback;
 }
+
+// dated renders a dated line Go wrote as segments (pages.dateSegment):
+// text, a date ({t, iso}: a <time datetime>) or a stale badge ({t,
+// badge}), in a span.sub.line.
+export function dated(segments, doc = globalThis.document) {
+  const sub = h("span", null, { class: "sub line" }, doc);
+  for (const seg of segments || []) {
+    if (seg.iso) sub.append(h("time", seg.t, { class: "asof", datetime: seg.iso }, doc));
+    else if (seg.badge) sub.append(h("span", seg.t, { class: "badge stale" }, doc));
+    else sub.append(seg.t);
+  }
+  return sub;
+}

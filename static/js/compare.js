@@ -1,7 +1,7 @@
 // Compare picker: 2 to 4 GPUs side by side, from data embedded in the page.
 // The selection lives in the URL (?gpu=a&gpu=b...). With exactly two GPUs
 // of the same class a link points to the pre-rendered pair page.
-import { fmt, h, readStrings, tr as word } from "./_shared.mjs";
+import { dated, fmt, h, readStrings, tr as word } from "./_shared.mjs";
 
 (() => {
   const form = document.getElementById("compare");
@@ -45,13 +45,7 @@ import { fmt, h, readStrings, tr as word } from "./_shared.mjs";
   // (Go's segments: text, <time> dates and a stale badge).
   function stats(s) {
     if (!s.n) return "–";
-    const sub = h("span", null, { class: "sub line" });
-    for (const seg of s.dated || []) {
-      if (seg.iso) sub.append(h("time", seg.t, { class: "asof", datetime: seg.iso }));
-      else if (seg.badge) sub.append(h("span", seg.t, { class: "badge stale" }));
-      else sub.append(seg.t);
-    }
-    return [s.min + " · " + s.median + " · " + s.max + fmt(tr("paren", " (%s)"), s.n), sub];
+    return [s.min + " · " + s.median + " · " + s.max + fmt(tr("paren", " (%s)"), s.n), dated(s.dated)];
   }
 
   function render(push) {

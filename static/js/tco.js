@@ -3,7 +3,7 @@
 // Go code); this script reads the form, renders the table and keeps the
 // state in the URL query string. A figure that leaves out a hidden cost the
 // provider data does not record says so ("not recorded", "at least").
-import { fmt, money } from "./_shared.mjs";
+import { dated, fmt, money } from "./_shared.mjs";
 import { monthly, HOURS } from "./_tco.mjs";
 
 (() => {
@@ -41,23 +41,7 @@ import { monthly, HOURS } from "./_tco.mjs";
       const th = document.createElement("th");
       th.scope = "row";
       th.textContent = o.labels[i];
-      // The price's date (every price shown carries it), stale worded as stale.
-      const d = o.dates[i];
-      const sub = document.createElement("span");
-      sub.className = "sub line";
-      if (d.stale) {
-        const b = document.createElement("span");
-        b.className = "badge stale";
-        b.textContent = text.stale;
-        sub.append(b, " ");
-      }
-      const time = document.createElement("time");
-      time.className = "asof";
-      time.dateTime = d.iso;
-      time.textContent = d.text;
-      const [before, after] = text.asOf.split("%s");
-      sub.append(before, time, after ?? "");
-      th.append(sub);
+      th.append(dated(o.dates[i])); // the price's date, stale worded as stale
       tr.append(th);
       // The total, which answers the question, first (on screen on a phone).
       for (const [v, cls] of [[totalText(r.total), "num total"], [money(r.compute, cur), "num"], [extrasText(r.extras), "num"], [r.hours.toFixed(1), "num"]]) {

@@ -51,14 +51,6 @@ type TCOLineView struct {
 	Stale bool
 }
 
-// tcoDate is a price line's date in the page's JSON: ISO for the
-// <time> element, the edition's wording, and whether it is stale.
-type tcoDate struct {
-	ISO   string `json:"iso"`
-	Text  string `json:"text"`
-	Stale bool   `json:"stale,omitempty"`
-}
-
 // tcoOffer is one offer in the page's JSON: the prices of its default
 // region and the hidden-cost rates converted into its currency.
 type tcoOffer struct {
@@ -69,10 +61,12 @@ type tcoOffer struct {
 	// rates in the offer's currency (a rate not recorded is absent);
 	// Labels name the lines, in their order.
 	derive.TCOScript
-	Labels  []string  `json:"labels"`
-	Dates   []tcoDate `json:"dates"`
-	Costs   []string  `json:"costs"`
-	Stopped string    `json:"stopped"`
+	Labels []string `json:"labels"`
+	// Dates are each line's dated line (its price's date, badged stale
+	// where it is), as segments for the script.
+	Dates   [][]dateSegment `json:"dates"`
+	Costs   []string        `json:"costs"`
+	Stopped string          `json:"stopped"`
 	// StoppedNote is the data's note on a stopped instance and NoteLang
 	// its language when it is not the edition's ("en" on a Chinese page).
 	StoppedNote string `json:"stoppedNote,omitempty"`
@@ -96,9 +90,6 @@ type tcoText struct {
 	ExtrasMissing string `json:"extrasMissing"`
 	ExtrasNone    string `json:"extrasNone"`
 	AtLeast       string `json:"atLeast"`
-	// AsOf (a format: the date) and Stale word a line's price date.
-	AsOf  string `json:"asOf"`
-	Stale string `json:"stale"`
 }
 
 // tcoLabel names a TCO line: the billing mode, a commitment's term,
@@ -235,7 +226,11 @@ func (s *Edition) tcoPage() {
 		anyCurrent := false
 		for _, l := range full.Lines {
 			t.Labels = append(t.Labels, s.tcoLineLabel(l, o))
-			t.Dates = append(t.Dates, tcoDate{ISO: l.AsOf.Format(time.DateOnly), Text: s.r.Date(l.AsOf), Stale: !current(l.AsOf)})
+			var seg []dateSegment
+			if !current(l.AsOf) {
+				seg = append(seg, dateSegment{Text: s.r.T("band.stale"), Badge: true}, dateSegment{Text: " "})
+			}
+			t.Dates = append(t.Dates, append(seg, s.dated("serve.asof", l.AsOf)...))
 			anyCurrent = anyCurrent || current(l.AsOf)
 		}
 		opt := TCOOption{ID: o.ID, Label: t.Label}
@@ -256,7 +251,7 @@ func (s *Edition) tcoPage() {
 	}
 	tr := s.r.T
 	text := tcoText{Caption: tr("tco.caption"), BreakEven: tr("tco.breakeven"), NoBreakEven: tr("tco.nobreakeven"), Missing: tr("tco.missing"), List: tr("punct.list"), Sep: tr("punct.sp"),
-		ExtrasMissing: tr("tco.extras.missing"), ExtrasNone: tr("tco.extras.none"), AtLeast: tr("tco.total.atleast"), AsOf: tr("serve.asof"), Stale: tr("band.stale"),
+		ExtrasMissing: tr("tco.extras.missing"), ExtrasNone: tr("tco.extras.none"), AtLeast: tr("tco.total.atleast"),
 		MissingName: map[string]string{"storage": tr("tco.missing.storage"), "egress": tr("tco.missing.egress"), "public IP": tr("tco.missing.ip")}}
 	b, _ := json.Marshal(map[string]any{"offers": data, "text": text})
 	res := derive.TCO(def, in, &s.cat.FX)

@@ -2,7 +2,7 @@
 //   node --test static/js/test/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fmt, money, h, readStrings, tr } from "../_shared.mjs";
+import { dated, fmt, money, h, readStrings, tr } from "../_shared.mjs";
 
 test("fmt", async (t) => {
   const cases = [
@@ -86,8 +86,12 @@ function fakeDocument() {
         tagName: tag.toUpperCase(),
         textContent: "",
         attrs: {},
+        children: [],
         setAttribute(k, v) {
           this.attrs[k] = String(v);
+        },
+        append(...xs) {
+          this.children.push(...xs);
         },
       };
     },
@@ -157,4 +161,16 @@ test("tr", async (t) => {
   await t.test("absent: fallback", () => assert.equal(tr(T, "many", "%d results"), "%d results"));
   await t.test("empty: fallback", () => assert.equal(tr(T, "empty", "x"), "x"));
   await t.test("no strings: fallback", () => assert.equal(tr(undefined, "one", "1 result"), "1 result"));
+});
+
+test("dated: Go's segments as text, <time datetime> and a stale badge", () => {
+  const doc = fakeDocument();
+  const sub = dated([{ t: "stale", badge: true }, { t: " " }, { t: "price as of " }, { t: "2024年2月27日", iso: "2024-02-27" }], doc);
+  assert.equal(sub.tagName, "SPAN");
+  assert.deepEqual(sub.attrs, { class: "sub line" });
+  const [badge, sp, words, time] = sub.children;
+  assert.deepEqual([badge.tagName, badge.textContent, badge.attrs.class], ["SPAN", "stale", "badge stale"]);
+  assert.deepEqual([sp, words], [" ", "price as of "]);
+  assert.deepEqual([time.tagName, time.textContent, time.attrs.datetime, time.attrs.class], ["TIME", "2024年2月27日", "2024-02-27", "asof"]);
+  assert.equal(dated(undefined, doc).children.length, 0);
 });
