@@ -13,7 +13,7 @@ import (
 func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "schema", "directory to write gpu.json, provider.json, offers.json, model.json, fx.json and site.json into")
+	out := fs.String("out", "schema", "directory to write the data files' JSON Schemas (gpu.json, provider.json, offers.json, model.json, calibration.json, ...) into")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -27,6 +27,9 @@ type Catalog struct {
 	// Glossary is data/glossary.toml's terms, in file order (none when
 	// the file is absent).
 	Glossary []Term
+	// Calibration is the sizing engine's calibration set (CalibrationDir),
+	// sorted by id; the public data's only (an overlay adds none).
+	Calibration []*Measurement
 
 	gpus      map[string]*GPU
 	providers map[string]*Provider
@@ -87,6 +90,7 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 		return nil, l.d
 	}
 	offerEntries := l.loadDeclarations(roots)
+	l.loadCalibration()
 	// The offers files last: what their checks read (the site, currency,
 	// GPU and provider files) is decoded by now.
 	deps := cache.depsKey(now, layer, captureStamp(root))

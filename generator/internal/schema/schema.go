@@ -55,6 +55,8 @@ func Kinds() []Kind {
 			Description: "The priced instances of one provider; the file name is the provider id."},
 		{Name: "model", Type: reflect.TypeFor[catalog.Model](), Dir: "data/models", Title: "GPU Atlas: data/models/<id>.toml",
 			Description: "A model preset for the sizing calculator."},
+		{Name: "calibration", Type: reflect.TypeFor[catalog.CalibrationFile](), Dir: catalog.CalibrationDir, Title: "GPU Atlas: data/calibration/<name>.toml",
+			Description: "Published measurements of real runs that the sizing engine is checked against; each with its setup and source."},
 		{Name: "fx", Type: reflect.TypeFor[catalog.FX](), Path: "data/fx.toml", Title: "GPU Atlas: data/fx.toml",
 			Description: "Exchange rates (with date and source) for the display currency."},
 		{Name: "site", Type: reflect.TypeFor[catalog.Site](), Path: "data/site.toml", Title: "GPU Atlas: data/site.toml",
