@@ -130,6 +130,13 @@ func evaluate(c *catalog.Catalog, m *catalog.Measurement) (Row, error) {
 		return Row{}, err
 	}
 	g := derive.SizingGPU(c.GPU(m.GPU))
+	if m.Kind == "throughput" && m.Batch == 0 {
+		// An offline benchmark queues every request at once: the engine
+		// runs as many as its KV cache holds.
+		if in.Batch = sizing.LargestBatch(in, g, maxConcurrency); in.Batch == 0 {
+			return Row{}, fmt.Errorf("the model does not fit on %d × %s", in.GPUs, g.ID)
+		}
+	}
 	res, err := sizing.Estimate(in, &g)
 	if err != nil {
 		return Row{}, err
@@ -144,6 +151,13 @@ func evaluate(c *catalog.Catalog, m *catalog.Measurement) (Row, error) {
 	row.Within = row.Ratio >= lo && row.Ratio <= hi
 	return row, nil
 }
+
+// maxConcurrency caps the concurrent sequences of an offline throughput
+// benchmark that states no batch. Engines cap the sequences per step by
+// configuration (trtllm-serve --max_batch_size, vLLM's max_num_seqs), so
+// the KV cache alone does not set it; 2048 is an assumption, above the
+// largest batch of TensorRT-LLM's own peak-throughput tables (1,280).
+const maxConcurrency = 2048
 
 // trainTokens is the token count a training throughput is figured over
 // when the measurement gives none: any count gives the same rate.
@@ -205,6 +219,7 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) (sizing.Input, error) {
 		case "throughput":
 			in.SeqLen = max(m.Seq, m.Prompt+m.Output/2, 1)
 			in.PromptLen = max(m.Prompt, 1)
+			in.OutputLen = m.Output
 		case "infer_memory":
 			in.SeqLen = max(m.Seq, m.Prompt+m.Output, 1)
 			in.PromptLen = max(m.Prompt, 1)

@@ -283,10 +283,10 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 			res.TokensPerSecPerGPU = finite(res.ThroughputTokensPerSec / float64(in.GPUs))
 			res.TTFTSeconds = ttftSeconds(in, res.PrefillFLOPs, gpu.BandwidthBytesPerSec, ip)
 			res.ExpectedDecode = expectedDecode(in, *gpu, ip)
-			res.ExpectedThroughput = finite(res.ExpectedDecode * dp)
-			res.ExpectedPerGPU = finite(res.ExpectedThroughput / float64(in.GPUs))
 			res.ExpectedTTFT = expectedTTFT(in, res.PrefillFLOPs, *gpu, ip)
 			res.PrefillTokensPerSec = prefillRate(in, res.PrefillFLOPs, *gpu, ip)
+			res.ExpectedThroughput = finite(servedRate(in, res.ExpectedDecode, res.PrefillTokensPerSec) * dp)
+			res.ExpectedPerGPU = finite(res.ExpectedThroughput / float64(in.GPUs))
 		}
 		if res.TrainFLOPs > 0 && peak > 0 {
 			// T = C / (GPUs · FLOP/s · MFU) [TM101 "Compute Requirements":

@@ -75,26 +75,34 @@ func tpSeconds(in Input, tokens float64, g GPU) float64 {
 }
 
 // expectedDecode is the expected decode rate of one replica (tokens/s,
-// summed over the batch): a step takes the larger of its reads at
-// BandwidthEfficiency and its FLOPs at PrefillEfficiency of the peak,
-// plus LayerSeconds per layer and the tensor-parallel all-reduces.
-// Pipeline stages run one after another for one token, so every layer
-// counts. Zero when the bound is unknown.
+// summed over the batch). A step runs two phases one after the other in
+// every layer: the matrix multiplications, which take the larger of their
+// weight reads at BandwidthEfficiency and their FLOPs at
+// PrefillEfficiency of the peak, and attention over the cached keys,
+// which takes the larger of its KV-cache reads and its FLOPs; plus
+// LayerSeconds per layer and the tensor-parallel all-reduces. (The
+// roofline bound lets the two phases overlap; in an engine they are
+// separate kernels, so at large batch a compute-bound GEMM phase does
+// not hide the attention's reads.) Pipeline stages run one after another
+// for one token, so every layer counts. Zero when the bound is unknown.
 func expectedDecode(in Input, g GPU, peak float64) float64 {
 	bound, _ := decodeTokensPerSec(in, g.BandwidthBytesPerSec, peak)
 	if !(bound > 0) {
 		return 0
 	}
-	mem, comp := 0.0, 0.0
-	bw, _ := decodeTokensPerSec(in, g.BandwidthBytesPerSec, 0)
-	if bw > 0 {
-		mem = float64(in.Batch) / bw / BandwidthEfficiency
+	m := in.Model
+	b := float64(in.Batch)
+	var wRead, kvRead, gemm, attn float64
+	if bw := g.BandwidthBytesPerSec * BandwidthEfficiency; bw > 0 {
+		wRead = readBytes(in) / float64(in.TP) / bw
+		kvRead = b * kvSequenceBytesPerGPU(in) * float64(in.pp()) / bw
 	}
-	if cb, _ := decodeTokensPerSec(in, 0, peak); cb > 0 {
-		comp = float64(in.Batch) / cb / PrefillEfficiency
+	if p := float64(in.TP*in.cp()) * peak * PrefillEfficiency; p > 0 {
+		gemm = b * 2 * m.matmulParams() / p
+		attn = b * decodeAttentionFLOPs(in) / p
 	}
-	step := math.Max(mem, comp) + float64(in.Model.Layers)*LayerSeconds + tpSeconds(in, float64(in.Batch), g)
-	return finite(float64(in.Batch) / step)
+	step := math.Max(wRead, gemm) + math.Max(kvRead, attn) + float64(m.Layers)*LayerSeconds + tpSeconds(in, b, g)
+	return finite(b / step)
 }
 
 // expectedTTFT is the expected time to first token of one request: the
@@ -132,4 +140,23 @@ func (in Input) PromptTokens() int {
 		return in.PromptLen
 	}
 	return in.SeqLen
+}
+
+// servedRate is one replica's expected rate of answer tokens: the decode
+// rate alone without an answer length, and with one, a batch's answer
+// tokens over the time to prefill its prompts and then decode its
+// answers (static batching, as TensorRT-LLM's gptSessionBenchmark runs
+// its peak-throughput tables: with 2048-token prompts and 128-token
+// answers most of the time is prefill). Zero when a rate it needs is
+// unknown.
+func servedRate(in Input, decode, prefill float64) float64 {
+	if in.OutputLen <= 0 {
+		return decode
+	}
+	if !(decode > 0) || !(prefill > 0) {
+		return 0
+	}
+	b, out := float64(in.Batch), float64(in.OutputLen)
+	t := b*float64(in.PromptTokens())/prefill + out*b/decode
+	return finite(b * out / t)
 }

@@ -124,3 +124,29 @@ func AutoLayout(in Input, gpu *GPU) Input {
 	out.PP = p
 	return out
 }
+
+// LargestBatch is the largest batch, at most limit, with which in fits on
+// each of its GPUs of type g (Fits): for inference the most concurrent
+// sequences the KV cache holds at context SeqLen. Zero when even one
+// sequence does not fit or in is invalid. Memory grows with the batch,
+// so a bisection finds it.
+func LargestBatch(in Input, g GPU, limit int) int {
+	fits := func(b int) bool {
+		in.Batch = b
+		r, err := Estimate(in, &g)
+		return err == nil && Fits(r, g)
+	}
+	if limit < 1 || !fits(1) {
+		return 0
+	}
+	lo, hi := 1, limit
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}

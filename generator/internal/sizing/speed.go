@@ -187,14 +187,7 @@ func decodeTokensPerSec(in Input, bandwidth, peak float64) (float64, bool) {
 		mem = (readBytes(in)/float64(in.TP) + kv) / bandwidth
 	}
 	if peak > 0 {
-		s := float64(in.SeqLen)
-		loc := float64(m.localLayers())
-		keys := (float64(m.Layers)-loc)*s + loc*math.Min(s, windowOr(m, s))
-		perKey := 2 * float64(m.headDim()+m.vHeadDim())
-		if m.mla() {
-			perKey = 2 * float64(2*m.KVLoRARank+m.QKRopeHeadDim)
-		}
-		flops := float64(in.Batch) * (2*m.matmulParams() + float64(m.Heads)*perKey*keys)
+		flops := float64(in.Batch) * (2*m.matmulParams() + decodeAttentionFLOPs(in))
 		comp = flops / (float64(in.TP*in.cp()) * peak)
 	}
 	step := math.Max(mem, comp)
@@ -210,4 +203,21 @@ func windowOr(m Model, s float64) float64 {
 		return float64(m.SlidingWindow)
 	}
 	return s
+}
+
+// decodeAttentionFLOPs is the attention compute of one decode step of one
+// sequence at context SeqLen: per head and cached key, 2·(d_qk + d_v)
+// FLOPs (with MLA the absorbed form of DeepSeek-V2 §2.1.2, attending in
+// the latent space: 2·(2·d_c + d_h^R)), over the keys every layer
+// attends to.
+func decodeAttentionFLOPs(in Input) float64 {
+	m := in.Model
+	s := float64(in.SeqLen)
+	loc := float64(m.localLayers())
+	keys := (float64(m.Layers)-loc)*s + loc*math.Min(s, windowOr(m, s))
+	perKey := 2 * float64(m.headDim()+m.vHeadDim())
+	if m.mla() {
+		perKey = 2 * float64(2*m.KVLoRARank+m.QKRopeHeadDim)
+	}
+	return float64(m.Heads) * perKey * keys
 }

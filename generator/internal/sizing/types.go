@@ -290,6 +290,13 @@ type Input struct {
 	// PromptLen is the prompt length for the time to first token
 	// (inference); zero means SeqLen.
 	PromptLen int
+	// OutputLen is the answer length of a request in tokens (inference).
+	// With it, the expected throughput counts each batch's prompts and
+	// answers: the prompts' prefill, then OutputLen decode steps at the
+	// mean context SeqLen. Zero counts decode steps only (a steady state
+	// whose prompts are priced apart, as the cost per million input tokens
+	// is).
+	OutputLen int
 }
 
 // DefaultInput returns the calculator's starting point for model m: bf16

@@ -165,6 +165,7 @@ func (in Input) Validate() error {
 	if err := checkRanges([]rangeCheck{
 		{"seq", int64(in.SeqLen), 1, MaxSeqLen},
 		{"prompt", int64(in.PromptLen), 0, MaxSeqLen},
+		{"output", int64(in.OutputLen), 0, MaxSeqLen},
 		{"batch", int64(in.Batch), 1, MaxBatch},
 		{"gpus", int64(in.GPUs), 1, MaxGPUs},
 		{"tp", int64(in.TP), 1, MaxGPUs},
