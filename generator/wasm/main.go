@@ -534,7 +534,7 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 	// The fewest GPUs of each catalog GPU that fit, read one GPU at a time,
 	// and for inference the layout that serves req.concurrency sequences.
 	job := sizing.Job{Chosen: -1, DType: in.DType, Inference: in.Workload == sizing.Inference,
-		TrainFLOPs: res.TrainFLOPs, MFU: in.MFU, IncludeStale: req.includeStale}
+		TrainFLOPs: res.TrainFLOPs, MFU: in.MFU, Pipeline: in.PipelineFactor(), IncludeStale: req.includeStale}
 	serve := in
 	serve.Batch = req.concurrency
 	if c := v.Get("catalog"); c.Present() {

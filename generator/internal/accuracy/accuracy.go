@@ -194,6 +194,9 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) (sizing.Input, error) {
 		if m.Unit == "gpu_hours" {
 			in.Tokens = m.Tokens
 		}
+		if dp := in.GPUs / (in.TP * in.PP * in.CP); m.GlobalBatch > 0 && dp > 0 {
+			in.MicroBatches = max(m.GlobalBatch/(dp*in.Batch), 1)
+		}
 	}
 	set := func(s string, p *string) {
 		if s != "" {
@@ -207,6 +210,9 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) (sizing.Input, error) {
 	set(m.Optimizer, (*string)(&in.Optimizer))
 	set(m.Offload, (*string)(&in.Offload))
 	in.GroupSize = m.GroupSize
+	if e, ok := sizing.ParseEngine(m.Engine); ok && (!m.IsTraining() || e == sizing.Megatron) {
+		in.Engine = e
+	}
 	if !m.IsTraining() {
 		switch m.Kind {
 		case "decode":
@@ -249,9 +255,9 @@ func figure(m *catalog.Measurement, in sizing.Input, res sizing.Result) (float64
 	case "tokens_per_s_total":
 		x = res.ExpectedThroughput
 	case "mfu":
-		if res.TrainSeconds > 0 {
-			x = in.MFU
-		}
+		// The MFU the run reaches: the assumed one, less the pipeline
+		// bubble.
+		x = res.MFU / in.PipelineFactor()
 	case "gpu_hours":
 		x = res.TrainSeconds * float64(in.GPUs) / 3600
 	case "tokens_per_s":

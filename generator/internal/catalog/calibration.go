@@ -143,6 +143,9 @@ func (l *loader) checkMeasurement(c checker, pre string, m *Measurement) bool {
 	if m.Unit == "mfu" && m.Measured > 1 {
 		c.errorf(pre+".measured", "an MFU is a share in (0, 1], got %v: write 0.41 for 41%%", m.Measured)
 	}
+	if (m.Kind == "train_memory" || m.Kind == "train_throughput" && m.Unit == "tokens_per_s_per_gpu") && !c.has(pre+".seq") {
+		c.errorf(pre, "a %s measurement needs seq, the training sequence length: memory and speed depend on it (leave the measurement out when the source does not state it)", m.Kind)
+	}
 	if m.Unit == "gpu_hours" {
 		c.require(pre, "tokens")
 		c.positive(pre+".tokens", m.Tokens)

@@ -88,7 +88,14 @@ func trainingActivations(in Input) float64 {
 	case SelectiveCheckpointing:
 		total = l * sbh * stored
 	case FullCheckpointing:
-		total = l*2*sbh + layer
+		// Each layer's stored input; with sequence parallelism it is
+		// split over the tensor-parallel group like the LayerNorm input it
+		// is [Korthikanti §4.2.2, §5].
+		kept := l * 2 * sbh
+		if in.SequenceParallel {
+			kept /= t
+		}
+		total = kept + layer
 	default:
 		total = l * layer
 	}

@@ -69,10 +69,16 @@ type Result struct {
 	// TrainFLOPs is the total training compute for Input.Tokens tokens
 	// (0 for inference).
 	TrainFLOPs float64
-	// TrainSeconds is the wall-clock training time at the given MFU (0 for
-	// inference, when Tokens is 0, without a GPU, or when its FLOP/s is
-	// unknown).
-	TrainSeconds float64
+	// HardwareFLOPs is TrainFLOPs plus what activation recomputation runs
+	// again (see trainFLOPs).
+	HardwareFLOPs float64
+	// TrainSeconds is the wall-clock training time (see trainSeconds; 0
+	// for inference, when Tokens is 0, without a GPU, or when its BF16
+	// FLOP/s is unknown). MFU is the model FLOPs utilisation it assumed
+	// (Input.MFU, or TrainingMFU's for the GPU); TrainTokensPerSecPerGPU
+	// the training throughput; StepSeconds one optimizer step's time
+	// (Batch·micro-batches·data-parallel sequences of SeqLen tokens).
+	TrainSeconds, MFU, TrainTokensPerSecPerGPU, StepSeconds float64
 
 	// PrefillFLOPs is the compute of one prompt's forward pass
 	// (inference): PromptLen tokens through the active weights plus causal
@@ -270,12 +276,11 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		res.PagedOutBytes = res.TotalPerGPU - peak
 		res.TotalPerGPU = peak
 	}
-	res.TrainFLOPs = trainFLOPs(in)
+	res.TrainFLOPs, res.HardwareFLOPs = trainFLOPs(in)
 	if in.Workload == Inference {
 		res.PrefillFLOPs = prefillFLOPs(in)
 	}
 	if gpu != nil {
-		peak := peakFLOPS(in.DType, *gpu)
 		if in.Workload == Inference {
 			ip := inferencePeak(in.DType, *gpu)
 			res.DecodeTokensPerSec, res.DecodeComputeBound = decodeTokensPerSec(in, gpu.BandwidthBytesPerSec, ip)
@@ -288,10 +293,11 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 			res.ExpectedThroughput = finite(servedRate(in, res.ExpectedDecode, res.PrefillTokensPerSec) * dp)
 			res.ExpectedPerGPU = finite(res.ExpectedThroughput / float64(in.GPUs))
 		}
-		if res.TrainFLOPs > 0 && peak > 0 {
-			// T = C / (GPUs · FLOP/s · MFU) [TM101 "Compute Requirements":
-			// C = τT with τ = GPUs × actual FLOP/s].
-			res.TrainSeconds = finite(res.TrainFLOPs / (float64(in.GPUs) * peak * in.MFU))
+		if res.TrainFLOPs > 0 && gpu.DenseBF16FLOPS > 0 {
+			res.MFU = mfuFor(in, *gpu)
+			res.TrainSeconds = trainSeconds(in, res.TrainFLOPs, *gpu, res.MFU)
+			res.TrainTokensPerSecPerGPU = finite(in.Tokens / res.TrainSeconds / float64(in.GPUs))
+			res.StepSeconds = finite(float64(in.Batch*in.microBatches()*dpInt*in.SeqLen) / (res.TrainTokensPerSecPerGPU * float64(in.GPUs)))
 		}
 	}
 	return res, nil

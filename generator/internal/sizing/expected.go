@@ -44,6 +44,40 @@ const (
 	PCIeBytesPerSec = 32e9
 )
 
+// engineLayerSeconds is the fixed time per layer of a decode step for
+// each serving engine: LayerSeconds for the tuned engines the constants
+// are fitted to and for vLLM/SGLang and llama.cpp, which also replay
+// captured graphs (vLLM's and SGLang's CUDA graphs; llama.cpp's
+// whole-graph GGML scheduler); for Hugging Face's eager generate,
+// fitted to Qwen's speed benchmark of Qwen3-8B in Transformers on an
+// H20 (45.32 tokens/s at batch 1 against SGLang's 81.73 on the same
+// GPU: the Python dispatch of every operation, about 0.36 ms per layer).
+func engineLayerSeconds(e Engine) float64 {
+	if e == HF {
+		return HFLayerSeconds
+	}
+	return LayerSeconds
+}
+
+// HFLayerSeconds is engineLayerSeconds for Hugging Face's eager generate.
+const HFLayerSeconds = 400e-6
+
+// gpuBandwidthEfficiency is the share of a GPU's memory bandwidth a
+// decode step reaches: BandwidthEfficiency, except where published
+// measurements show a GPU reaching much less. The H20's decode speeds
+// in Qwen's speed benchmark (SGLang, Qwen3 8B to 235B, bf16 and fp8)
+// reach about 0.42 of its 4.0 TB/s, where A100 and H100 runs reach
+// about 0.8 of theirs: fitted to those rows (data/calibration).
+func gpuBandwidthEfficiency(g GPU) float64 {
+	if g.ID == "h20-96gb" {
+		return H20BandwidthEfficiency
+	}
+	return BandwidthEfficiency
+}
+
+// H20BandwidthEfficiency is gpuBandwidthEfficiency's H20 figure.
+const H20BandwidthEfficiency = 0.42
+
 // activationBytes is the size of one element of the activations the
 // tensor-parallel all-reduces carry: 16 bits.
 const activationBytes = 2
@@ -93,7 +127,7 @@ func expectedDecode(in Input, g GPU, peak float64) float64 {
 	m := in.Model
 	b := float64(in.Batch)
 	var wRead, kvRead, gemm, attn float64
-	if bw := g.BandwidthBytesPerSec * BandwidthEfficiency; bw > 0 {
+	if bw := g.BandwidthBytesPerSec * gpuBandwidthEfficiency(g); bw > 0 {
 		wRead = readBytes(in) / float64(in.TP) / bw
 		kvRead = b * kvSequenceBytesPerGPU(in) * float64(in.pp()) / bw
 	}
@@ -101,7 +135,7 @@ func expectedDecode(in Input, g GPU, peak float64) float64 {
 		gemm = b * 2 * m.matmulParams() / p
 		attn = b * decodeAttentionFLOPs(in) / p
 	}
-	step := math.Max(wRead, gemm) + math.Max(kvRead, attn) + float64(m.Layers)*LayerSeconds + tpSeconds(in, b, g)
+	step := math.Max(wRead, gemm) + math.Max(kvRead, attn) + float64(m.Layers)*engineLayerSeconds(in.engine()) + tpSeconds(in, b, g)
 	return finite(b / step)
 }
 
@@ -159,4 +193,109 @@ func servedRate(in Input, decode, prefill float64) float64 {
 	b, out := float64(in.Batch), float64(in.OutputLen)
 	t := b*float64(in.PromptTokens())/prefill + out*b/decode
 	return finite(b * out / t)
+}
+
+// Training efficiency. MFU is the model FLOPs (Result.TrainFLOPs) a run
+// reaches per second over the GPUs' dense BF16 peak. Published runs (the
+// calibration set's train_throughput rows, fitted on torchtitan's and
+// llm-foundry's tables):
+//
+//   - Ampere (A100, A800): llm-foundry's MPT-7B on 8 × A100-80GB reaches
+//     4,641 tokens/s per GPU at 2,048 tokens, an MFU of about 0.6 by
+//     this count, and Llama 2's 184,320 A100-hours for 2 T tokens (7B)
+//     about 0.4 over a whole run: AmpereMFU = 0.5.
+//   - Hopper and later (H100, H800, H200, H20, B200) reach a smaller share
+//     of a higher peak: torchtitan's Llama 3.1 8B on 8 × H100 (bf16,
+//     compiled) 6,667 tokens/s per GPU, about 0.35; the Llama 3 herd
+//     paper reports 0.38–0.43 for 405B on H100 (Table 4): HopperMFU = 0.4.
+//   - Other GPUs: DefaultMFU = 0.4.
+//   - Megatron-Core with Transformer Engine (Megatron-LM, NeMo) reaches
+//     MegatronMFUScale times these: NeMo 24.07's Llama 2 7B on 8 × H100
+//     in FP8, 16,934 tokens/s per GPU, is 1.47 times the table's figure
+//     (fitted on that row; its other rows and Megatron-Bridge's are held
+//     out).
+const (
+	MegatronMFUScale = 1.45
+	AmpereMFU  = 0.5
+	HopperMFU  = 0.4
+	DefaultMFU = 0.4
+	// FP8TrainingSpeedup is how much faster FP8 training (FP8 GEMMs in
+	// the linear layers; attention, norms and communication stay in 16
+	// bits: Transformer Engine's recipes) runs than BF16 with the same
+	// setup: torchtitan's Llama 3.1 8B on 8 × H100, 8,532 against 6,667
+	// tokens/s per GPU (1.28), and llm-foundry's MPT-3B at 8,192 tokens,
+	// 19,146 against 16,578 (1.15). Not the 2× of the peak figures.
+	FP8TrainingSpeedup = 1.25
+	// PipelineMicroBatchesPerStage is the micro-batches per step assumed
+	// for a pipeline of p stages when Input.MicroBatches is not given: 4·p,
+	// which keeps the bubble (p−1)/m under a quarter [Narayanan et al.
+	// 2021, §2.2: the bubble is small when m ≫ p]. An assumption, not a
+	// measured default.
+	PipelineMicroBatchesPerStage = 4
+)
+
+// TrainingMFU is the MFU assumed for training on g (see AmpereMFU):
+// by the GPU's catalog id.
+func TrainingMFU(g GPU) float64 { return trainingMFU(g, Tuned) }
+
+// trainingMFU is TrainingMFU for a training engine.
+func trainingMFU(g GPU, e Engine) float64 {
+	if e == Megatron {
+		return MegatronMFUScale * trainingMFU(g, Tuned)
+	}
+	id := g.ID
+	if len(id) >= 4 && (id[:4] == "a100" || id[:4] == "a800") {
+		return AmpereMFU
+	}
+	for _, p := range [...]string{"h100", "h800", "h200", "h20-", "gh20", "b200", "gb20"} {
+		if len(id) >= 4 && id[:4] == p {
+			return HopperMFU
+		}
+	}
+	return DefaultMFU
+}
+
+// trainSeconds is the training time of flops model FLOPs at mfu of g's
+// BF16 peak on every GPU [TM101 "Compute Requirements": C = τT with
+// τ = GPUs × actual FLOP/s], FP8TrainingSpeedup faster in fp8 when g
+// computes fp8, and longer by the pipeline bubble: with p stages and m
+// micro-batches per step, 1F1B idles (p−1)/(m+p−1) of the time, so the
+// step takes (m+p−1)/m of its work; an interleaved schedule of v model
+// chunks per stage divides the bubble by v [Narayanan et al. 2021 §2.2.1].
+func trainSeconds(in Input, flops float64, g GPU, mfu float64) float64 {
+	return finite(flops / trainRate(float64(in.GPUs), in.DType, g, mfu) * in.PipelineFactor())
+}
+
+// mfuFor is the MFU a training estimate assumes: in.MFU, or the table's
+// for g and in's engine.
+func mfuFor(in Input, g GPU) float64 {
+	if in.MFU > 0 {
+		return in.MFU
+	}
+	return trainingMFU(g, in.engine())
+}
+
+// trainRate is the model FLOP/s of gpus GPUs of type g training in d at
+// mfu (0: TrainingMFU's): the BF16 peak at the MFU, FP8TrainingSpeedup
+// faster in fp8 when g computes fp8. Zero when g's BF16 peak is unknown.
+func trainRate(gpus float64, d DType, g GPU, mfu float64) float64 {
+	if mfu == 0 {
+		mfu = TrainingMFU(g)
+	}
+	rate := gpus * g.DenseBF16FLOPS * mfu
+	if d == FP8 && g.DenseFP8FLOPS > 0 {
+		rate *= FP8TrainingSpeedup
+	}
+	return rate
+}
+
+// PipelineFactor is how much longer a training step takes than its work
+// because of the pipeline bubble (1 without pipeline parallelism): with
+// p stages, m micro-batches and v interleaved chunks, 1 + (p−1)/(m·v).
+func (in Input) PipelineFactor() float64 {
+	p := float64(in.pp())
+	if p <= 1 {
+		return 1
+	}
+	return 1 + (p-1)/(float64(in.microBatches())*float64(max(in.Interleave, 1)))
 }

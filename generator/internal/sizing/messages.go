@@ -41,11 +41,12 @@ unknown_optimizer	unknown optimizer "{s}" (want adamw, adamw8bit, sgd, paged-ada
 unknown_checkpointing	unknown checkpointing "{s}" (want none, selective or full)
 unknown_offload	unknown offload "{s}" (want none, optimizer or full)
 unknown_quant	unknown 4-bit format "{s}" (want nf4-dq, nf4, gptq or awq)
+unknown_engine	unknown engine "{s}" (want tuned, vllm, hf, llamacpp or megatron)
 tp_exceeds_gpus	tp {0} exceeds gpus {1}: tensor parallelism splits each layer over tp of the GPUs
 tp_divides_heads	tp {0} must divide the number of attention heads {1}
 tp_kv_heads	tp {0} and kv heads {1} must divide one another
 gpus_multiple	gpus {0} must be a multiple of tp×pp×cp {1}
-mfu_range	mfu must be in (0, 1] (got {f})
+mfu_range	mfu must be in [0, 1], 0 for the GPU's typical figure (got {f})
 tokens_range	tokens must be between 0 and 1e18 (got {f})
 full_dtype	full training needs fp32, bf16, fp16 or fp8 weights (got {s}); use lora or qlora for quantized bases
 qlora_dtype	qlora needs int4 (nf4) weights (got {s})

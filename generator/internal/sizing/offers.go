@@ -48,7 +48,9 @@ type Job struct {
 	// is the training compute the job cost is figured from.
 	Inference  bool
 	TrainFLOPs float64
-	MFU        float64
+	// MFU is the model FLOPs utilisation (0: TrainingMFU's for each GPU);
+	// Pipeline the layout's Input.PipelineFactor (0 is read as 1).
+	MFU, Pipeline float64
 	// IncludeStale lets stale prices into the alternatives and the cost
 	// per token.
 	IncludeStale bool
@@ -138,10 +140,9 @@ func (j *Job) cost(offers []Offer, i int) (OfferCost, bool) {
 				}
 			}
 		}
-	} else if peak := peakFLOPS(j.DType, g); j.TrainFLOPs > 0 && peak > 0 && j.MFU > 0 {
-		// All the instances' GPUs train: time = C / (GPUs · peak · MFU).
-		gpus := float64(n * o.GPUs)
-		c.Job = finite(j.TrainFLOPs / (gpus * peak * j.MFU) / 3600 * c.Hourly)
+	} else if rate := trainRate(float64(n*o.GPUs), j.DType, g, j.MFU); j.TrainFLOPs > 0 && rate > 0 {
+		// All the instances' GPUs train (see trainSeconds).
+		c.Job = finite(j.TrainFLOPs / rate * max(j.Pipeline, 1) / 3600 * c.Hourly)
 	}
 	return c, true
 }

@@ -126,3 +126,22 @@ func (in Input) quant() Quant {
 func (in Input) paged() bool {
 	return in.Optimizer == PagedAdamW || in.Optimizer == PagedAdamW8bit
 }
+
+// engine is the serving engine, "" read as Tuned.
+func (in Input) engine() Engine {
+	if in.Engine == "" {
+		return Tuned
+	}
+	return in.Engine
+}
+
+// microBatches is MicroBatches, or its default (see Input.MicroBatches).
+func (in Input) microBatches() int {
+	if in.MicroBatches > 0 {
+		return in.MicroBatches
+	}
+	if p := in.pp(); p > 1 {
+		return PipelineMicroBatchesPerStage * p
+	}
+	return 1
+}

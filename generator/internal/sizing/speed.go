@@ -23,45 +23,68 @@ func inferencePeak(d DType, g GPU) float64 {
 	return g.FP32FLOPS
 }
 
-// trainFLOPs is the training compute for Tokens tokens, with N the active
-// parameters and D the tokens [TM101: C ≈ 6·P·D = 2PD forward + 4PD
-// backward; Kaplan et al. 2020]:
+// trainFLOPs returns the training compute for Tokens tokens: the model
+// FLOPs, which MFU is defined on, and the hardware FLOPs, which add what
+// activation recomputation runs again. With N the active parameters a
+// token multiplies by (matmulParams) and D the tokens [TM101: C ≈ 6·N·D =
+// 2ND forward + 4ND backward; Kaplan et al. 2020]:
 //
-//   - full training: 6·N·D;
-//   - full recomputation repeats the forward pass: 8·N·D [Korthikanti §5];
-//   - selective recomputation without FlashAttention repeats the attention
-//     core's forward matmuls, QKᵀ and scores·V, 4·s·h·L FLOPs per token
-//     [Korthikanti §5]; with FlashAttention it adds nothing (the kernel
-//     already recomputes them);
+//   - full training: 6·N·D plus attention, three times the forward
+//     attention of each sequence: QKᵀ and scores·V over the keys each
+//     position attends to, 2·(d_qk + d_v) FLOPs per head and key, the
+//     causal lower triangle only, as FlashAttention computes it (for a
+//     model of width h with L layers, 6·L·h·s per token at sequence s;
+//     Megatron-LM's count, Narayanan et al. 2021 eq. 3, is 12·L·h·s
+//     without the causal mask) [Chinchilla Appendix F];
 //   - LoRA/QLoRA: the frozen base needs the forward pass and the backward
-//     pass for activation gradients but not for weight gradients, 2·N·D +
-//     2·N·D = 4·N·D (+2·N·D with full recomputation), plus 6·A·D for the A
-//     adapter parameters;
+//     pass for activation gradients but not for weight gradients, 4·N·D,
+//     attention as above, plus 6·A·D for the A adapter parameters;
 //   - inference: 0.
-func trainFLOPs(in Input) float64 {
+//
+// Hardware FLOPs add the forward pass again with full recomputation
+// (2·N·D plus forward attention) [Korthikanti §5], and the attention core's
+// forward with selective recomputation without FlashAttention (with it the
+// kernel recomputes the scores anyway). Recomputation lowers the MFU a run
+// reaches; it is not a second count of the model's FLOPs.
+func trainFLOPs(in Input) (model, hardware float64) {
 	if in.Workload == Inference || in.Tokens <= 0 {
-		return 0
+		return 0, 0
 	}
 	m := in.Model
-	n := float64(m.activeParams())
+	n := m.matmulParams()
 	d := in.Tokens
+	s := float64(in.SeqLen)
+	attnFwd := attentionFLOPs(m, s) / s // forward attention per token
 	perParam := 6.0
 	if in.Workload != FullTraining {
 		perParam = 4
 	}
-	c := perParam * n * d
+	model = (perParam*n + 3*attnFwd) * d
+	if in.Workload == LoRA || in.Workload == QLoRA {
+		model += 6 * loraParams(m, in.LoRARank, in.LoRATargets) * d
+	}
+	hardware = model
 	switch in.Checkpointing {
 	case FullCheckpointing:
-		c += 2 * n * d
+		hardware += (2*n + attnFwd) * d
 	case SelectiveCheckpointing:
 		if !in.Flash {
-			c += 4 * float64(in.SeqLen) * float64(m.Hidden) * float64(m.Layers) * d
+			hardware += attnFwd * d
 		}
 	}
-	if in.Workload == LoRA || in.Workload == QLoRA {
-		c += 6 * loraParams(m, in.LoRARank, in.LoRATargets) * d
-	}
-	return finite(c)
+	return finite(model), finite(hardware)
+}
+
+// attentionFLOPs is the forward attention compute of one causal sequence
+// of n tokens over all layers: per layer and head, QKᵀ and scores·V cost
+// 2·(d_qk + d_v) FLOPs per attended key [Chinchilla Appendix F], summed
+// over the keys each position attends to (attendedKeys; sliding-window
+// layers attend to at most their window).
+func attentionFLOPs(m Model, n float64) float64 {
+	loc := float64(m.localLayers())
+	glob := float64(m.Layers) - loc
+	keys := glob*attendedKeys(n, 0) + loc*attendedKeys(n, float64(m.SlidingWindow))
+	return 2 * float64(m.Heads) * float64(m.headDim()+m.vHeadDim()) * keys
 }
 
 // matmulParams is the number of active parameters a token multiplies by
@@ -110,10 +133,7 @@ func prefillFLOPs(in Input) float64 {
 	if body < 0 {
 		body = 0
 	}
-	loc := float64(m.localLayers())
-	glob := float64(m.Layers) - loc
-	keys := glob*attendedKeys(p, 0) + loc*attendedKeys(p, float64(m.SlidingWindow))
-	attn := 2 * float64(m.Heads) * float64(m.headDim()+m.vHeadDim()) * keys
+	attn := attentionFLOPs(m, p)
 	return finite(2*body*p + 2*out + attn)
 }
 

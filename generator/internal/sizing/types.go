@@ -140,6 +140,31 @@ const (
 	AWQ  Quant = "awq"
 )
 
+// Engine is the serving engine the inference figures are for: its
+// kernels and scheduling set how much of the GPU's bandwidth a decode step
+// reaches and how long each layer's fixed work takes (engineLayerSeconds).
+type Engine string
+
+// The serving engines. The zero value is Tuned.
+const (
+	// Tuned is an engine that captures each step in CUDA graphs with fused
+	// kernels: TensorRT-LLM, gpt-fast's compiled PyTorch. The expected
+	// speeds' constants are fitted to these (expected.go).
+	Tuned Engine = "tuned"
+	// VLLM is vLLM or SGLang: paged attention and CUDA graphs for decode.
+	VLLM Engine = "vllm"
+	// HF is Hugging Face Transformers' generate in eager PyTorch: one
+	// Python dispatch per operation, no graphs.
+	HF Engine = "hf"
+	// LlamaCpp is llama.cpp (GGML kernels).
+	LlamaCpp Engine = "llamacpp"
+	// Megatron is, for training, Megatron-Core with Transformer Engine's
+	// fused kernels (Megatron-LM, NeMo, Megatron-Bridge); any other
+	// training engine (FSDP, DeepSpeed, torchtitan, the Hugging Face
+	// Trainer) is read as Tuned.
+	Megatron Engine = "megatron"
+)
+
 // DefaultGroupSize is the GPTQ/AWQ quantization group size used when
 // Input.GroupSize is zero (the group size of most published checkpoints).
 const DefaultGroupSize = 128
@@ -271,7 +296,8 @@ type Input struct {
 	LoRATargets []string
 	// Tokens is the number of training tokens D (0: no time estimate).
 	Tokens float64
-	// MFU is the model FLOPs utilisation assumed for training time, in (0, 1].
+	// MFU is the model FLOPs utilisation assumed for training time, in
+	// (0, 1]; zero takes TrainingMFU's figure for the GPU.
 	MFU float64
 
 	// Quant is the format of int4 weights (ignored for other dtypes).
@@ -297,12 +323,25 @@ type Input struct {
 	// whose prompts are priced apart, as the cost per million input tokens
 	// is).
 	OutputLen int
+	// Engine is the serving engine (inference) or, Megatron only, the
+	// training engine; "" is Tuned.
+	Engine Engine
+	// MicroBatches is the micro-batches of Batch sequences each
+	// data-parallel replica runs per optimizer step (gradient
+	// accumulation; the pipeline's micro-batches). Zero means 1, or
+	// PipelineMicroBatchesPerStage·PP with pipeline parallelism.
+	MicroBatches int
+	// Interleave is the model chunks per pipeline stage of an interleaved
+	// schedule (Megatron-LM's virtual pipeline stages); 0 or 1 for plain
+	// 1F1B.
+	Interleave int
 }
 
 // DefaultInput returns the calculator's starting point for model m: bf16
 // inference with a bf16 KV cache, 4096-token sequences, batch 1, one GPU,
 // no parallelism, FlashAttention on; for training it would use AdamW without
-// ZeRO, offload or checkpointing, LoRA rank 16 on q,k,v,o, and 40 % MFU.
+// ZeRO, offload or checkpointing, LoRA rank 16 on q,k,v,o, and the MFU of
+// TrainingMFU's table for the GPU.
 // Int4 weights default to NF4 with double quantization; the embeddings stay
 // at 16 bits.
 func DefaultInput(m Model) Input {
@@ -324,7 +363,7 @@ func DefaultInput(m Model) Input {
 		LoRARank:      16,
 		LoRATargets:   []string{"q", "k", "v", "o"},
 		Tokens:        0,
-		MFU:           0.4,
+		MFU:           0,
 		Quant:         NF4DQ,
 	}
 }
@@ -357,6 +396,30 @@ func ParseDType(s string) (DType, bool) {
 		return "", false
 	}
 	return DType(s), true
+}
+
+// ParseEngine parses an engine name (case-insensitive); "" is Tuned,
+// "trtllm" and "gpt-fast" are aliases of it, "sglang" of vllm,
+// "transformers" of hf, "llama.cpp" of llamacpp, and "nemo",
+// "megatron-lm", "megatron-core" and "megatron-bridge" of megatron.
+func ParseEngine(s string) (Engine, bool) {
+	s = normalize(s)
+	switch s {
+	case "", "trtllm", "tensorrt-llm", "gpt-fast":
+		s = "tuned"
+	case "sglang":
+		s = "vllm"
+	case "transformers":
+		s = "hf"
+	case "llama.cpp":
+		s = "llamacpp"
+	case "nemo", "megatron-lm", "megatron-core", "megatron-bridge":
+		s = "megatron"
+	}
+	if !inList(s, engineNames) {
+		return "", false
+	}
+	return Engine(s), true
 }
 
 // ParseOptimizer parses an optimizer name (case-insensitive).
@@ -429,6 +492,11 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 func (in Input) Normalize() Input {
 	for _, p := range [...]*string{(*string)(&in.Workload), (*string)(&in.Optimizer), (*string)(&in.Checkpointing), (*string)(&in.Offload), (*string)(&in.Quant)} {
 		*p = normalize(*p)
+	}
+	if e, ok := ParseEngine(string(in.Engine)); ok {
+		in.Engine = e
+	} else {
+		in.Engine = Engine(normalize(string(in.Engine)))
 	}
 	for _, p := range [...]*DType{&in.DType, &in.KVDType} {
 		if d, ok := ParseDType(string(*p)); ok {

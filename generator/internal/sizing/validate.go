@@ -74,6 +74,7 @@ const (
 	quantNames         = "nf4-dq nf4 gptq awq"
 	checkpointingNames = "none selective full"
 	offloadNames       = "none optimizer full"
+	engineNames        = "tuned vllm hf llamacpp megatron"
 	loraTargetWords    = "q k v o gate up down"
 )
 
@@ -152,6 +153,7 @@ func (in Input) Validate() error {
 		{string(in.Checkpointing), checkpointingNames, "unknown_checkpointing"},
 		{string(in.Offload), offloadNames, "unknown_offload"},
 		{string(in.quant()), quantNames, "unknown_quant"},
+		{string(in.engine()), engineNames, "unknown_engine"},
 	} {
 		if !inList(e.val, e.list) {
 			return fail(e.tmpl, e.val, 0, 0, 0, 0)
@@ -166,6 +168,8 @@ func (in Input) Validate() error {
 		{"seq", int64(in.SeqLen), 1, MaxSeqLen},
 		{"prompt", int64(in.PromptLen), 0, MaxSeqLen},
 		{"output", int64(in.OutputLen), 0, MaxSeqLen},
+		{"micro_batches", int64(in.MicroBatches), 0, MaxBatch},
+		{"interleave", int64(in.Interleave), 0, MaxLayers},
 		{"batch", int64(in.Batch), 1, MaxBatch},
 		{"gpus", int64(in.GPUs), 1, MaxGPUs},
 		{"tp", int64(in.TP), 1, MaxGPUs},
@@ -189,7 +193,7 @@ func (in Input) Validate() error {
 	if mp := int64(in.TP) * int64(in.pp()) * int64(in.cp()); int64(in.GPUs)%mp != 0 {
 		return fail("gpus_multiple", "", int64(in.GPUs), mp, 0, 0)
 	}
-	if !(in.MFU > 0 && in.MFU <= 1) {
+	if !(in.MFU >= 0 && in.MFU <= 1) {
 		return fail("mfu_range", "", 0, 0, 0, in.MFU)
 	}
 	if !(in.Tokens >= 0 && in.Tokens <= MaxTokens) {
