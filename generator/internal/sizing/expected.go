@@ -216,9 +216,9 @@ func servedRate(in Input, decode, prefill float64) float64 {
 //     out).
 const (
 	MegatronMFUScale = 1.45
-	AmpereMFU  = 0.5
-	HopperMFU  = 0.4
-	DefaultMFU = 0.4
+	AmpereMFU        = 0.5
+	HopperMFU        = 0.4
+	DefaultMFU       = 0.4
 	// FP8TrainingSpeedup is how much faster FP8 training (FP8 GEMMs in
 	// the linear layers; attention, norms and communication stay in 16
 	// bits: Transformer Engine's recipes) runs than BF16 with the same
