@@ -52,7 +52,7 @@ var pageDefaults = map[string]string{
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
 	"kv-dtype": "bf16", "quant": "nf4-dq", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
 	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
-	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0.4",
+	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
 	"experts": "0", "experts-per-token": "0", "active-params": "0", "shared-experts": "0", "dense-layers": "0",

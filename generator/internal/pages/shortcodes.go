@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/accuracy"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
@@ -25,6 +27,19 @@ type resolver struct {
 	top        map[string]bool              // slugs served at /<slug>/
 	strings    *render.Strings              // UI strings of every edition
 	dateStyles map[string]string            // lang -> date style
+	// accuracy is the engine's report on the calibration set, evaluated
+	// once for every edition and shortcode (see accuracyReport).
+	accuracy struct {
+		once   sync.Once
+		report *accuracy.Report
+		err    error
+	}
+}
+
+// accuracyReport evaluates the calibration set once.
+func (r *resolver) accuracyReport(c *catalog.Catalog) (*accuracy.Report, error) {
+	r.accuracy.once.Do(func() { r.accuracy.report, r.accuracy.err = accuracy.Evaluate(c) })
+	return r.accuracy.report, r.accuracy.err
 }
 
 // Shortcodes returns the expander of guide shortcodes for every edition:
@@ -165,6 +180,12 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		return r.providers(dd, lang, t, args, kv)
 	case "site":
 		return siteShortcode(c, args)
+	case "accuracy":
+		rep, err := r.accuracyReport(c)
+		if err != nil {
+			return "", err
+		}
+		return accuracyShortcode(rep, c, t, args)
 	case "sizing":
 		if len(args) != 1 {
 			return "", fmt.Errorf(`want {{< sizing "name" >}}`)
@@ -174,7 +195,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		return "", fmt.Errorf("unknown sizing text %q%s", args[0], diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
-	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing)")
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy)")
 }
 
 // providers expands {{< providers kind="gpu-cloud,marketplace" country="CN" >}}:

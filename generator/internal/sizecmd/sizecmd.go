@@ -157,7 +157,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
 	fs.StringVar(&v.targets, "lora-targets", strings.Join(d.LoRATargets, ","), "LoRA targets, comma-separated: q,k,v,o,gate,up,down")
 	fs.Float64Var(&v.tokens, "tokens", d.Tokens, "training tokens (for FLOPs and time)")
-	fs.Float64Var(&v.mfu, "mfu", d.MFU, "model FLOPs utilisation for training time, in (0, 1]")
+	fs.Float64Var(&v.mfu, "mfu", d.MFU, "model FLOPs utilisation for training time, in [0, 1]; 0 takes the GPU's typical figure (see /accuracy/)")
 	fs.StringVar(&v.gpu, "gpu", "", "catalog GPU `id` to check the fit against")
 	fs.IntVar(&v.concurrency, "concurrency", sizing.ServingConcurrency, "concurrent sequences per replica the cost per million tokens is figured at (inference)")
 	fs.BoolVar(&v.json, "json", false, "print JSON")
@@ -570,9 +570,11 @@ func (r report) writeText(w io.Writer) {
 		fmt.Fprintf(w, "Prefill FLOPs: %s\n", strconv.FormatFloat(r.res.PrefillFLOPs, 'e', 3, 64))
 	}
 	if r.res.TrainFLOPs > 0 {
-		fmt.Fprintf(w, "Train FLOPs: %s\n", strconv.FormatFloat(r.res.TrainFLOPs, 'e', 3, 64))
+		fmt.Fprintf(w, "Train FLOPs: %s model, %s hardware (with recomputation)\n", strconv.FormatFloat(r.res.TrainFLOPs, 'e', 3, 64), strconv.FormatFloat(r.res.HardwareFLOPs, 'e', 3, 64))
 		if r.res.TrainSeconds > 0 {
-			fmt.Fprintf(w, "Train time:  %s on %d GPU(s) at %g%% MFU\n", humanDuration(r.res.TrainSeconds), in.GPUs, in.MFU*100)
+			fmt.Fprintf(w, "Train speed: %s tokens/s per GPU, %s per optimizer step, at %g%% MFU\n",
+				strconv.FormatFloat(r.res.TrainTokensPerSecPerGPU, 'f', 0, 64), humanDuration(r.res.StepSeconds), math.Round(r.res.MFU*1000)/10)
+			fmt.Fprintf(w, "Train time:  %s on %d GPU(s)\n", humanDuration(r.res.TrainSeconds), in.GPUs)
 		}
 	}
 
@@ -723,19 +725,28 @@ type jsonReport struct {
 	PagedOutBytes    int64           `json:"paged_out_bytes"`
 	TrainFLOPs       float64         `json:"train_flops"`
 	TrainSeconds     *float64        `json:"train_seconds"`
-	PrefillFLOPs     float64         `json:"prefill_flops"`
-	TTFTSeconds      *float64        `json:"ttft_seconds"`
-	DecodeTokensPerS *float64        `json:"decode_tokens_per_s"`
-	DecodeCompute    *bool           `json:"decode_compute_bound"`
-	ThroughputPerS   *float64        `json:"throughput_tokens_per_s"`
-	PerGPUPerS       *float64        `json:"tokens_per_s_per_gpu"`
-	KVBytesPerToken  int64           `json:"kv_bytes_per_token"`
-	AdapterParams    int64           `json:"adapter_params"`
-	DataParallel     int             `json:"data_parallel"`
+	// HardwareFLOPs adds recomputation to train_flops; MFUUsed is the MFU
+	// the training time assumed; TrainTokensPerS the training throughput
+	// per GPU; StepSeconds one optimizer step.
+	HardwareFLOPs    float64  `json:"hardware_flops"`
+	MFUUsed          *float64 `json:"mfu_used"`
+	TrainTokensPerS  *float64 `json:"train_tokens_per_s_per_gpu"`
+	StepSeconds      *float64 `json:"step_seconds"`
+	PrefillFLOPs     float64  `json:"prefill_flops"`
+	TTFTSeconds      *float64 `json:"ttft_seconds"`
+	DecodeTokensPerS *float64 `json:"decode_tokens_per_s"`
+	DecodeCompute    *bool    `json:"decode_compute_bound"`
+	ThroughputPerS   *float64 `json:"throughput_tokens_per_s"`
+	PerGPUPerS       *float64 `json:"tokens_per_s_per_gpu"`
+	KVBytesPerToken  int64    `json:"kv_bytes_per_token"`
+	AdapterParams    int64    `json:"adapter_params"`
+	DataParallel     int      `json:"data_parallel"`
 	// The expected counterparts of the bounds above (sizing.Result).
 	ExpectedDecode     *float64   `json:"expected_decode_tokens_per_s"`
 	ExpectedTTFT       *float64   `json:"expected_ttft_seconds"`
 	ExpectedThroughput *float64   `json:"expected_throughput_tokens_per_s"`
+	ExpectedPerGPU     *float64   `json:"expected_tokens_per_s_per_gpu"`
+	PrefillTokensPerS  *float64   `json:"expected_prefill_tokens_per_s"`
 	Concurrency        int        `json:"concurrency"`
 	CostPerMillion     []jsonCost `json:"cost_per_million_tokens"`
 }
@@ -778,6 +789,7 @@ func (r report) toJSON() jsonReport {
 		PagedOutBytes:   r.res.PagedOutBytes,
 		MinGPUs:         map[string]*int{},
 		TrainFLOPs:      sig(r.res.TrainFLOPs),
+		HardwareFLOPs:   sig(r.res.HardwareFLOPs),
 		PrefillFLOPs:    sig(r.res.PrefillFLOPs),
 		KVBytesPerToken: r.res.KVBytesPerToken,
 		AdapterParams:   r.res.AdapterParams,
@@ -801,6 +813,12 @@ func (r report) toJSON() jsonReport {
 		out.TTFTSeconds, out.ThroughputPerS, out.PerGPUPerS, out.DecodeCompute = &ttft, &tput, &per, &cb
 		ed, et, etp := sig(r.res.ExpectedDecode), sig(r.res.ExpectedTTFT), sig(r.res.ExpectedThroughput)
 		out.ExpectedDecode, out.ExpectedTTFT, out.ExpectedThroughput = &ed, &et, &etp
+		epg, pre := sig(r.res.ExpectedPerGPU), sig(r.res.PrefillTokensPerSec)
+		out.ExpectedPerGPU, out.PrefillTokensPerS = &epg, &pre
+		if r.res.TrainFLOPs > 0 {
+			mfu, tps, step := sig(r.res.MFU), sig(r.res.TrainTokensPerSecPerGPU), sig(r.res.StepSeconds)
+			out.MFUUsed, out.TrainTokensPerS, out.StepSeconds = &mfu, &tps, &step
+		}
 	}
 	for _, mg := range r.mins {
 		if mg.n > 0 {

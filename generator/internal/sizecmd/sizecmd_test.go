@@ -65,7 +65,7 @@ func TestErrors(t *testing.T) {
 		{"zero stage", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "5"}, "size: zero stage must be between 0 and 3 (got 5)\n"},
 		{"qlora bf16", []string{"-model", "llama-3-8b", "-workload", "qlora", "-dtype", "bf16"}, "size: qlora needs int4 (nf4) weights (got bf16)\n"},
 		{"gpus not multiple of tp", []string{"-model", "llama-3-8b", "-tp", "4", "-gpus", "6"}, "size: gpus 6 must be a multiple of tp×pp×cp 4\n"},
-		{"mfu", []string{"-model", "llama-3-8b", "-mfu", "0"}, "size: mfu must be in (0, 1] (got 0)\n"},
+		{"mfu", []string{"-model", "llama-3-8b", "-mfu", "1.5"}, "size: mfu must be in [0, 1], 0 for the GPU's typical figure (got 1.5)\n"},
 		{"custom incomplete", []string{"-params", "7e9"}, `size: invalid value "7e9" for flag -params: parse error` + "\n"},
 		{"custom no layers", []string{"-params", "7000000000"}, "size: layers must be between 1 and 100000 (got 0)\n"},
 		{"lora target", []string{"-model", "llama-3-8b", "-workload", "lora", "-lora-targets", "q,qkv"}, `size: unknown lora target "qkv" (want q, k, v, o, gate, up or down)` + "\n"},
@@ -128,9 +128,12 @@ func TestText(t *testing.T) {
 			"-checkpointing", "full", "-tokens", "1e12", "-gpu", "h100-sxm5-80gb"}, []string{
 			"ZeRO 3, offload none, checkpointing full, adamw",
 			"Parallel:  64 GPU(s): TP 8, PP 1, DP 8",
-			"Train FLOPs: 5.518e+23",
+			// 6·N·D plus causal attention; recomputation is hardware work.
+			"Train FLOPs: 4.284e+23 model, 5.712e+23 hardware (with recomputation)",
+			"tokens/s per GPU",
+			"at 40% MFU",
 			"Train time:  ",
-			"days on 64 GPU(s) at 40% MFU",
+			"days on 64 GPU(s)",
 		}},
 		{"custom moe", []string{"-params", "46702792704", "-active-params", "12879925248", "-layers", "32", "-hidden", "4096",
 			"-heads", "32", "-kv-heads", "8", "-ffn", "14336", "-vocab", "32000", "-experts", "8", "-experts-per-token", "2"}, []string{
