@@ -33,7 +33,7 @@ func accuracyShortcode(r *accuracy.Report, c *catalog.Catalog, t func(string) st
 			if !ok {
 				return "–"
 			}
-			return fmt.Sprintf("%d/%d (%d%%)", s.Within, s.N, int(math.Round(100*s.Share)))
+			return fmt.Sprintf("%d/%d · %d%%", s.Within, s.N, int(math.Round(100*s.Share)))
 		}
 		for _, kind := range append(catalog.MeasurementKinds(), "") {
 			all, ok := r.Summary(kind, "all")
@@ -43,7 +43,7 @@ func accuracyShortcode(r *accuracy.Report, c *catalog.Catalog, t func(string) st
 			name := "**" + t("accuracy.kind.all") + "**"
 			if kind != "" {
 				lo, hi := accuracy.Band(kind)
-				name = fmt.Sprintf("%s (%s–%s)", t("accuracy.kind."+kind), ratio(lo), ratio(hi))
+				name = fmt.Sprintf(t("accuracy.kind.band"), t("accuracy.kind."+kind), ratio(lo), ratio(hi))
 			}
 			row(name, share(kind, "fit"), share(kind, "held-out"), ratio(all.GeoMean), fmt.Sprintf("±%d%%", int(math.Round(100*all.Spread))))
 		}
@@ -65,7 +65,8 @@ func accuracyShortcode(r *accuracy.Report, c *catalog.Catalog, t func(string) st
 			if !x.Within {
 				mark = "✗"
 			}
-			row(name, mdText(setup(c, m)), sig3(m.Measured)+" "+t("accuracy.unit."+m.Unit), sig3(x.Estimate), mark+" "+ratio(x.Ratio),
+			unit := " " + t("accuracy.unit."+m.Unit)
+			row(name, mdText(setup(c, m)), sig3(m.Measured)+unit, sig3(x.Estimate)+unit, mark+" "+ratio(x.Ratio),
 				fmt.Sprintf("[%s](%s)", mdText(m.Citation), mdURL(m.URL)))
 		}
 	}
