@@ -125,10 +125,7 @@ func summarise(ratios []float64, within int) (share, geo, spread float64) {
 
 // evaluate estimates one measurement.
 func evaluate(c *catalog.Catalog, m *catalog.Measurement) (Row, error) {
-	in, err := Input(c, m)
-	if err != nil {
-		return Row{}, err
-	}
+	in := Input(c, m)
 	g := derive.SizingGPU(c.GPU(m.GPU))
 	if m.Kind == "throughput" && m.Batch == 0 {
 		// An offline benchmark queues every request at once: the engine
@@ -165,7 +162,7 @@ const trainTokens = 1e12
 
 // Input is the engine's input for m's setup: the workload's recipe
 // (sizing.WorkloadInput) with every field the measurement states put in.
-func Input(c *catalog.Catalog, m *catalog.Measurement) (sizing.Input, error) {
+func Input(c *catalog.Catalog, m *catalog.Measurement) sizing.Input {
 	w := sizing.Inference
 	if m.IsTraining() {
 		w = sizing.FullTraining
@@ -231,7 +228,7 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) (sizing.Input, error) {
 			in.PromptLen = max(m.Prompt, 1)
 		}
 	}
-	return in.Normalize(), nil
+	return in.Normalize()
 }
 
 // figure is the estimate of res in m's unit.
