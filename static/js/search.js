@@ -9,8 +9,8 @@
 // index (built by generator/internal/search: [{t, u, k, s, x, a, w, b}]) is fetched
 // on the first focus or key press, and the top matches are listed as links
 // while typing: every query word must prefix a word of the entry; a match
-// in the title ranks above one in the keywords, which ranks above one in
-// the summary. It follows the ARIA combobox pattern (the input keeps focus
+// in the title ranks above one in the title's aliases, then the keywords,
+// then the summary. It follows the ARIA combobox pattern (the input keeps focus
 // and points at the highlighted option with aria-activedescendant):
 // ArrowDown/ArrowUp move, Enter opens the highlighted result (or submits the
 // form when none is), Escape closes the list and then clears the box, and
@@ -87,7 +87,8 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
       e,
       i,
       title: words(e.t).join(" "),
-      t: words(e.t).concat(words(e.a)),
+      t: words(e.t),
+      a: words(e.a),
       x: words(e.x),
       s: words(e.s).concat(words(e.w)),
       b: words(e.b),
@@ -134,6 +135,14 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
       const t = field(p.t, q);
       if (t) {
         total += 8 + 4 * t;
+        continue;
+      }
+      // An alias (another name of a term the title uses) ranks below the
+      // title's own words: "显存" finds the calculator before a page whose
+      // title only names the calculator ("计算器有多准").
+      const a = field(p.a, q);
+      if (a) {
+        total += 6 + 2 * a;
         continue;
       }
       const x = field(p.x, q);

@@ -453,7 +453,9 @@ func expand(rel, lang string, body []byte, bodyLine int, r Resolver, d *diag.Lis
 
 func converter(raw bool) goldmark.Markdown {
 	opts := []goldmark.Option{
-		goldmark.WithExtensions(extension.GFM),
+		// GFM, with table alignment left to renderTable: goldmark's default
+		// is an inline style, which the site's CSP forbids.
+		goldmark.WithExtensions(extension.Linkify, extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)), extension.Strikethrough, extension.TaskList),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()), // {#id} after a heading: the same anchor in every edition
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(tableWrap{}, 100))),
 	}

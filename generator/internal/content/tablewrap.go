@@ -31,7 +31,29 @@ func renderTable(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.W
 	_, _ = w.WriteString(`<div class="table-wrap" tabindex="0" role="region" aria-label="`)
 	_, _ = w.WriteString(template.HTMLEscapeString(tableName(n, src)))
 	_, _ = w.WriteString(`"><table>`)
+	alignCells(n)
 	return ast.WalkContinue, nil
+}
+
+// alignCells gives each cell of table n aligned right or centre (a
+// "--:" or ":-:" delimiter) the class "num" or "mid", which the style
+// sheet aligns; the cells render after the table opens, so they pick
+// the class up.
+func alignCells(n ast.Node) {
+	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			cell, ok := c.(*east.TableCell)
+			if !ok {
+				continue
+			}
+			switch cell.Alignment {
+			case east.AlignRight:
+				cell.SetAttributeString("class", []byte("num"))
+			case east.AlignCenter:
+				cell.SetAttributeString("class", []byte("mid"))
+			}
+		}
+	}
 }
 
 // tableName is the text of the last heading before table n, else of its

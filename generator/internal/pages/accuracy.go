@@ -66,39 +66,42 @@ func accuracyShortcode(r *accuracy.Report, c *catalog.Catalog, t func(string) st
 				mark = "✗"
 			}
 			unit := " " + t("accuracy.unit."+m.Unit)
-			row(name, mdText(setup(c, m)), sig3(m.Measured)+unit, sig3(x.Estimate)+unit, mark+" "+ratio(x.Ratio),
-				fmt.Sprintf("[%s](%s)", mdText(m.Citation), mdURL(m.URL)))
+			// The citation is the source's own words (English): marked so,
+			// for screen readers and translation tools, on every edition.
+			row(name, setup(c, m, t), sig3(m.Measured)+unit, sig3(x.Estimate)+unit, mark+" "+ratio(x.Ratio),
+				fmt.Sprintf(`<span lang="en">[%s](%s)</span>`, mdText(m.Citation), mdURL(m.URL)))
 		}
 	}
 	return b.String(), nil
 }
 
-// setup is a measurement's setup in a few words: model, GPUs, engine,
-// precision and the shape of the run.
-func setup(c *catalog.Catalog, m *catalog.Measurement) string {
-	parts := []string{c.Model(m.Model).Name, fmt.Sprintf("%d × %s", m.GPUs, c.GPU(m.GPU).Name)}
+// setup is a measurement's setup in a few words, in the edition's
+// words: model, GPUs, engine, workload, precision and the shape of the
+// run.
+func setup(c *catalog.Catalog, m *catalog.Measurement, t func(string) string) string {
+	parts := []string{mdText(c.Model(m.Model).Name), mdText(fmt.Sprintf("%d × %s", m.GPUs, c.GPU(m.GPU).Name))}
 	if m.Engine != "" {
-		parts = append(parts, m.Engine)
+		parts = append(parts, "`"+m.Engine+"`")
 	}
 	if m.Workload != "" && m.Workload != "inference" {
-		parts = append(parts, m.Workload)
+		parts = append(parts, mdText(t("calc.workload."+m.Workload)))
 	}
 	if m.DType != "" {
 		d := m.DType
 		if m.Quant != "" {
 			d += "/" + m.Quant
 		}
-		parts = append(parts, d)
+		parts = append(parts, mdText(d))
 	}
 	for _, kv := range []struct {
 		k string
 		v int
-	}{{"TP", m.TP}, {"PP", m.PP}, {"CP", m.CP}, {"batch", m.Batch}, {"seq", m.Seq}, {"in", m.Prompt}, {"out", m.Output}} {
+	}{{"TP", m.TP}, {"PP", m.PP}, {"CP", m.CP}, {t("accuracy.setup.batch"), m.Batch}, {t("accuracy.setup.seq"), m.Seq}, {t("accuracy.setup.in"), m.Prompt}, {t("accuracy.setup.out"), m.Output}} {
 		if kv.v > 0 {
-			parts = append(parts, kv.k+" "+strconv.Itoa(kv.v))
+			parts = append(parts, mdText(kv.k+" "+strconv.Itoa(kv.v)))
 		}
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, t("accuracy.setup.sep"))
 }
 
 // ratio formats a ratio with two decimals.
