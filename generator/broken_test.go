@@ -117,7 +117,7 @@ func brokenCases() []brokenCase {
 		{"sparse-looking tf32", "data/gpus/alpha-80gb.toml", "bf16_tflops = 900", "bf16_tflops = 900\ntf32_tflops = 1000", "data/gpus/alpha-80gb.toml:12:15: tf32_tflops 1000 exceeds bf16_tflops 900"},
 		{"misspelt precision", "data/gpus/alpha-80gb.toml", "bf16_tflops = 900", "bf16_tflops = 900\nprecisions = [\"fp16\", \"bf61\", \"fp8\"]", `data/gpus/alpha-80gb.toml:12:23: precision "bf61" is not one of: fp16, bf16, fp8, fp4, int8 (did you mean "bf16"?)`},
 		{"release year in the future", "data/gpus/alpha-80gb.toml", "release_year = 2022", "release_year = 2031", "data/gpus/alpha-80gb.toml:4:16: release_year 2031 is out of range"},
-		{"kv_heads not dividing heads", "data/models/tiny-7b.toml", "kv_heads = 32", "kv_heads = 5", "data/models/tiny-7b.toml:7:12: kv_heads 5 does not divide heads 32"},
+		{"kv_heads not dividing heads", "data/models/tiny-7b.toml", "kv_heads = 32", "kv_heads = 5", "data/models/tiny-7b.toml:7:12: kv heads 5 must divide heads 32"},
 		{"javascript: fx source", "data/fx.toml", `source = "https://example.org/fx"`, `source = "javascript:alert(document.domain)"`, `data/fx.toml:3:10: source "javascript:alert(document.domain)" has scheme "javascript"`},
 		{"fx rate as a string", "data/fx.toml", "CNY = 7.0", `CNY = "7.0"`, `data/fx.toml:6:7: key "rates.CNY": TOML value has type string; destination has type float (write numbers without quotes)`},
 		{"dataset url javascript", "data/site.toml", `url = "https://example.org/demo"`, `url = "javascript:void(0)"`, `data/site.toml:16:7: url "javascript:void(0)" has scheme "javascript"`},

@@ -39,7 +39,7 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 	}
 	presets := map[string]sizing.Model{}
 	for _, m := range cat.Models {
-		presets[m.ID] = derive.SizingModel(m)
+		presets[m.ID] = m.Model
 	}
 	var gpus []sizing.GPU
 	for _, g := range cat.GPUs {

@@ -27,10 +27,8 @@
 // sizing.DefaultInput; with workload "qlora" dtype defaults to int4; enum
 // values must be the canonical lower-case names, e.g. "int4" not "nf4"):
 //
-//	{model: {params, activeParams, layers, hidden, heads, kvHeads, ffn, vocab,
-//	         tied, experts, expertsPerToken, sharedExperts, denseLayers, denseFFN,
-//	         headDim, kvLoraRank, qLoraRank, ropeHeadDim, vHeadDim,
-//	         slidingWindow, localLayers},
+//	{model: {params, activeParams, layers, ...: each figure of the shape
+//	         under its JS key, sizing.ModelFields},
 //	 workload, dtype, kvDtype, quant, groupSize, quantEmbeddings, seq, prompt,
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
@@ -350,19 +348,16 @@ func readGPU(v hfconfig.JSON) (sizing.GPU, []byte) {
 }
 
 // modelSpecs are the model fields, in the order of the input and the
-// config object.
+// config object (sizing.ModelFields, under their JS keys).
 //
 //go:noinline
 func modelSpecs(m *sizing.Model) []spec {
-	return []spec{
-		{"params", &m.Params}, {"activeParams", &m.ActiveParams},
-		{"layers", &m.Layers}, {"hidden", &m.Hidden}, {"heads", &m.Heads},
-		{"kvHeads", &m.KVHeads}, {"ffn", &m.FFN}, {"vocab", &m.Vocab}, {"tied", &m.TiedEmbeddings},
-		{"experts", &m.Experts}, {"expertsPerToken", &m.ExpertsPerToken}, {"sharedExperts", &m.SharedExperts},
-		{"denseLayers", &m.DenseLayers}, {"denseFFN", &m.DenseFFN}, {"headDim", &m.HeadDim},
-		{"kvLoraRank", &m.KVLoRARank}, {"qLoraRank", &m.QLoRARank}, {"ropeHeadDim", &m.QKRopeHeadDim},
-		{"vHeadDim", &m.VHeadDim}, {"slidingWindow", &m.SlidingWindow}, {"localLayers", &m.LocalLayers},
+	fs := sizing.ModelFields()
+	out := make([]spec, len(fs))
+	for i, f := range fs {
+		out[i] = spec{f.JS, f.Ref(m)}
 	}
+	return out
 }
 
 // request is what an input asks besides the estimate: the serving
@@ -630,12 +625,25 @@ func appendPlan(b []byte, p sizing.Plan) []byte {
 	return append(b, '}', '}')
 }
 
-// shapeConfig is a config object's shape (see fill); the model's keys are
+// configShape is a config object's shape (see fill): the model's keys are
 // modelSpecs' in its order.
-const shapeConfig = `{"ok":true,"error":null,"modelType":$,"generic":?,"maxContext":#,"mtpLayers":#,` +
-	`"model":{"params":#,"activeParams":#,"layers":#,"hidden":#,"heads":#,"kvHeads":#,"ffn":#,"vocab":#,"tied":?,` +
-	`"experts":#,"expertsPerToken":#,"sharedExperts":#,"denseLayers":#,"denseFFN":#,"headDim":#,"kvLoraRank":#,` +
-	`"qLoraRank":#,"ropeHeadDim":#,"vHeadDim":#,"slidingWindow":#,"localLayers":#},"paramsText":$}`
+//
+//go:noinline
+func configShape() string {
+	b := []byte(`{"ok":true,"error":null,"modelType":$,"generic":?,"maxContext":#,"mtpLayers":#,"model":{`)
+	for i, f := range sizing.ModelFields() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), f.JS...), '"', ':')
+		if f.Bool {
+			b = append(b, '?')
+		} else {
+			b = append(b, '#')
+		}
+	}
+	return string(append(b, `},"paramsText":$}`...))
+}
 
 // parseConfig is gpuAtlasParseConfig.
 //
@@ -665,5 +673,5 @@ func parseConfig(text []byte) []byte {
 		}
 		nums = append(nums, x)
 	}
-	return fill(nil, shapeConfig, nums, []string{c.ModelType, strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64)})
+	return fill(nil, configShape(), nums, []string{c.ModelType, strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64)})
 }

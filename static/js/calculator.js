@@ -128,19 +128,15 @@ import { money } from "./_shared.mjs";
     if (f.model.value === "custom") $("advanced").open = true;
   }
 
-  const customFields = {
-    params: "params", "active-params": "activeParams", layers: "layers", hidden: "hidden", heads: "heads",
-    "kv-heads": "kvHeads", "head-dim": "headDim", ffn: "ffn", vocab: "vocab", experts: "experts",
-    "experts-per-token": "expertsPerToken", "shared-experts": "sharedExperts", "dense-layers": "denseLayers",
-    "dense-ffn": "denseFFN", "kv-lora-rank": "kvLoraRank", "q-lora-rank": "qLoraRank", "rope-head-dim": "ropeHeadDim",
-    "v-head-dim": "vHeadDim", "sliding-window": "slidingWindow", "local-layers": "localLayers",
-  };
+  // The custom model's fields, one per figure of the shape; data-model is
+  // the engine's key (the template writes them from sizing.ModelFields).
+  const modelFields = [...form.querySelectorAll("[data-model]")];
 
   function input() {
     let model;
     if (f.model.value === "custom") {
-      model = { tied: val("tied") };
-      for (const [name, key] of Object.entries(customFields)) model[key] = +val(name);
+      model = {};
+      for (const el of modelFields) model[el.dataset.model] = el.type === "checkbox" ? el.checked : +el.value;
     } else {
       model = Object.assign({}, data.models[f.model.value]);
       delete model.name;
@@ -390,8 +386,10 @@ import { money } from "./_shared.mjs";
       return;
     }
     f.model.value = "custom";
-    for (const [name, key] of Object.entries(customFields)) f[name].value = String(c.model[key]);
-    f.tied.checked = c.model.tied;
+    for (const el of modelFields) {
+      if (el.type === "checkbox") el.checked = !!c.model[el.dataset.model];
+      else el.value = String(c.model[el.dataset.model]);
+    }
     $("advanced").open = true;
     cfgMsg.textContent = msg("calc.config.ok", c.modelType, c.paramsText) + (c.generic ? T("calc.config.generic") : "");
     update(true);

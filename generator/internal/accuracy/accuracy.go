@@ -170,7 +170,7 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) sizing.Input {
 	if m.Workload != "" {
 		w, _ = sizing.ParseWorkload(m.Workload)
 	}
-	in := sizing.WorkloadInput(derive.SizingModel(c.Model(m.Model)), w)
+	in := sizing.WorkloadInput(c.Model(m.Model).Model, w)
 	in.GPUs, in.TP, in.PP, in.CP = m.GPUs, or1(m.TP), or1(m.PP), or1(m.CP)
 	in.Batch = or1(m.Batch)
 	if m.IsTraining() {

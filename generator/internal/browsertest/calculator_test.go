@@ -378,7 +378,7 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 		if cm == nil {
 			t.Fatalf("no model %q in the catalog", v["model"])
 		}
-		m = derive.SizingModel(cm)
+		m = cm.Model
 	}
 	cg := g.cat.GPU(v["gpu"])
 	if cg == nil {

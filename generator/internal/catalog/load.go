@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
 // Catalog is the validated data of a site.
@@ -684,34 +685,30 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 
 func checkModel(c checker, m *Model) {
 	c.require("", requiredOf[Model]()...)
-	for k, v := range map[string]int64{"params": m.Params, "layers": int64(m.Layers), "hidden_size": int64(m.HiddenSize), "heads": int64(m.Heads), "kv_heads": int64(m.KVHeads), "ffn_size": int64(m.FFNSize), "vocab_size": int64(m.VocabSize), "max_context": int64(m.MaxContext)} {
+	// A preset states what its config.json states, though the engine
+	// reads 0 in some of these as "the usual value".
+	for k, v := range map[string]int64{"kv_heads": int64(m.KVHeads), "ffn_size": int64(m.FFN), "vocab_size": int64(m.Vocab), "max_context": int64(m.MaxContext)} {
 		c.positive(k, float64(v))
 	}
-	if m.Heads > 0 && m.KVHeads > 0 && m.Heads%m.KVHeads != 0 {
-		c.errorf("kv_heads", "kv_heads %d does not divide heads %d", m.KVHeads, m.Heads)
-	}
-	if m.Heads > 0 && m.HeadDim == 0 && m.HiddenSize%m.Heads != 0 {
-		c.errorf("heads", "heads %d does not divide hidden_size %d (or give head_dim)", m.Heads, m.HiddenSize)
-	}
-	for k, v := range map[string]int{"head_dim": m.HeadDim, "kv_lora_rank": m.KVLoRARank, "q_lora_rank": m.QLoRARank, "qk_rope_head_dim": m.QKRopeHeadDim,
-		"v_head_dim": m.VHeadDim, "sliding_window": m.SlidingWindow, "shared_experts": m.SharedExperts, "dense_ffn_size": m.DenseFFNSize} {
-		if v < 0 {
-			c.errorf(k, "%s must not be negative (0: not used)", k)
+	// Then the engine's ranges (sizing.ModelFields), each at its key, and
+	// when they hold its rules across figures (sizing.Model.Validate).
+	key := map[string]string{}
+	inRange := true
+	for _, f := range sizing.ModelFields() {
+		key[f.Name] = f.Key
+		lo, hi := f.Bounds(&m.Model)
+		switch v := f.Get(&m.Model); {
+		case f.Bool:
+		case lo == 1 && v < 1:
+			c.positive(f.Key, float64(v))
+			inRange = false
+		case v < lo || v > hi:
+			c.errorf(f.Key, "%s is %d; it must be between %d and %d", f.Key, v, lo, hi)
+			inRange = false
 		}
 	}
-	for k, v := range map[string]int{"local_layers": m.LocalLayers, "dense_layers": m.DenseLayers} {
-		if v < 0 || v > m.Layers {
-			c.errorf(k, "%s must be between 0 and layers %d", k, m.Layers)
-		}
-	}
-	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.QKRopeHeadDim >= m.HeadDim) {
-		c.errorf("qk_rope_head_dim", "multi-head latent attention needs head_dim (qk_nope + qk_rope) larger than qk_rope_head_dim")
-	}
-	if m.ActiveParams > m.Params {
-		c.errorf("active_params", "active_params %d exceeds params %d", m.ActiveParams, m.Params)
-	}
-	if (m.Experts > 0) != (m.ExpertsPerToken > 0) || m.ExpertsPerToken > m.Experts {
-		c.errorf("experts_per_token", "experts and experts_per_token go together, with experts_per_token <= experts")
+	if err := m.Model.Validate(); err != nil && inRange {
+		c.errorf(key[sizing.Field(err)], "%v", err)
 	}
 	c.sources("", m.Sources)
 }

@@ -34,13 +34,8 @@ func (f *file) walkStrings(v reflect.Value, path string) {
 		if v.Type() == reflect.TypeOf(time.Time{}) {
 			return
 		}
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			tag := tomlpos.KeyOf(t.Field(i))
-			if tag == "" || tag == "-" || !t.Field(i).IsExported() {
-				continue
-			}
-			f.walkStrings(v.Field(i), join(path, tag))
+		for _, sf := range tomlpos.Fields(v.Type()) {
+			f.walkStrings(v.FieldByIndex(sf.Index), join(path, tomlpos.KeyOf(sf)))
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {

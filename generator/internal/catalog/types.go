@@ -11,6 +11,7 @@ package catalog
 import (
 	"time"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
@@ -338,32 +339,12 @@ type Model struct {
 	ID   string `toml:"-"`
 	File string `toml:"-"`
 
-	Name            string `toml:"name" doc:"Display name, e.g. \"Llama 3 8B\"."`
-	Family          string `toml:"family" doc:"The model family, e.g. \"Llama 3\"."`
-	Params          int64  `toml:"params" doc:"Total parameters."`
-	ActiveParams    int64  `toml:"active_params" doc:"MoE only: parameters active per token."`
-	Layers          int    `toml:"layers" doc:"Transformer layers."`
-	HiddenSize      int    `toml:"hidden_size" doc:"Hidden (model) dimension."`
-	Heads           int    `toml:"heads" doc:"Attention heads."`
-	KVHeads         int    `toml:"kv_heads" doc:"Key/value heads (equals heads without GQA)."`
-	FFNSize         int    `toml:"ffn_size" doc:"Feed-forward (MLP) width."`
-	VocabSize       int    `toml:"vocab_size" doc:"Vocabulary size."`
-	MaxContext      int    `toml:"max_context" doc:"Maximum context length in tokens."`
-	Experts         int    `toml:"experts" doc:"MoE: experts per layer."`
-	ExpertsPerToken int    `toml:"experts_per_token" doc:"MoE: experts active per token."`
-	TiedEmbeddings  bool   `toml:"tied_embeddings" doc:"Whether input and output embeddings are shared."`
-	// Architecture details for the sizing engine (sizing.Model documents
-	// each); zero means the model does not have the feature.
-	HeadDim       int      `toml:"head_dim"`         // when not hidden_size/heads (with MLA: qk_nope + qk_rope)
-	KVLoRARank    int      `toml:"kv_lora_rank"`     // multi-head latent attention
-	QLoRARank     int      `toml:"q_lora_rank"`      // MLA's compressed query dimension
-	QKRopeHeadDim int      `toml:"qk_rope_head_dim"` // MLA's decoupled RoPE key dimension
-	VHeadDim      int      `toml:"v_head_dim"`       // value head dimension when not head_dim
-	SlidingWindow int      `toml:"sliding_window"`   // tokens a local layer attends to
-	LocalLayers   int      `toml:"local_layers"`     // sliding-window layers (0 with a window: all)
-	SharedExperts int      `toml:"shared_experts"`   // MoE experts every token uses
-	DenseLayers   int      `toml:"dense_layers"`     // MoE model layers with a dense MLP
-	DenseFFNSize  int      `toml:"dense_ffn_size"`   // those layers' MLP width
-	Notes         string   `toml:"notes" doc:"Notes on the preset."`
-	Sources       []Source `toml:"sources" doc:"Where the architecture figures come from; at least one."`
+	Name   string `toml:"name" doc:"Display name, e.g. \"Llama 3 8B\"."`
+	Family string `toml:"family" doc:"The model family, e.g. \"Llama 3\"."`
+	// Model is the architecture, under its preset keys (params, layers,
+	// hidden_size, ...; sizing.ModelFields lists them with their ranges).
+	sizing.Model
+	MaxContext int      `toml:"max_context" doc:"Maximum context length in tokens."`
+	Notes      string   `toml:"notes" doc:"Notes on the preset."`
+	Sources    []Source `toml:"sources" doc:"Where the architecture figures come from; at least one."`
 }

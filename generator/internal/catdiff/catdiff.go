@@ -27,6 +27,7 @@ import (
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
 // NoChanges is the whole report when the catalogs hold the same data.
@@ -548,13 +549,8 @@ func flatten(v any) []field {
 		case rv.Type() == reflect.TypeFor[time.Time]():
 			out = append(out, field{prefix, rv.Interface().(time.Time).Format(time.DateOnly)})
 		case rv.Kind() == reflect.Struct:
-			t := rv.Type()
-			for i := 0; i < t.NumField(); i++ {
-				tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
-				if tag == "" || tag == "-" || !t.Field(i).IsExported() {
-					continue
-				}
-				walk(join(prefix, tag), rv.Field(i))
+			for _, f := range tomlpos.Fields(rv.Type()) {
+				walk(join(prefix, tomlpos.KeyOf(f)), rv.FieldByIndex(f.Index))
 			}
 		case rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.String:
 			var items []string

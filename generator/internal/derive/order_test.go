@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
 func TestGPUsByVendor(t *testing.T) {
@@ -43,11 +44,11 @@ func TestProvidersByName(t *testing.T) {
 
 func TestModelsByFamily(t *testing.T) {
 	in := []*catalog.Model{
-		{ID: "llama-2-70b", Name: "Llama 2 70B", Family: "Llama 2", Params: 68_976_648_192},
-		{ID: "bert-large", Name: "BERT-Large", Family: "BERT", Params: 335_141_888},
-		{ID: "llama-2-7b", Name: "Llama 2 7B", Family: "Llama 2", Params: 6_738_415_616},
-		{ID: "bert-base", Name: "BERT-Base", Family: "BERT", Params: 109_482_240},
-		{ID: "llama-2-13b", Name: "Llama 2 13B", Family: "Llama 2", Params: 13_015_864_320},
+		{ID: "llama-2-70b", Name: "Llama 2 70B", Family: "Llama 2", Model: sizing.Model{Params: 68_976_648_192}},
+		{ID: "bert-large", Name: "BERT-Large", Family: "BERT", Model: sizing.Model{Params: 335_141_888}},
+		{ID: "llama-2-7b", Name: "Llama 2 7B", Family: "Llama 2", Model: sizing.Model{Params: 6_738_415_616}},
+		{ID: "bert-base", Name: "BERT-Base", Family: "BERT", Model: sizing.Model{Params: 109_482_240}},
+		{ID: "llama-2-13b", Name: "Llama 2 13B", Family: "Llama 2", Model: sizing.Model{Params: 13_015_864_320}},
 	}
 	var got []string
 	for _, m := range ModelsByFamily(in) {

@@ -35,7 +35,7 @@ func TestRecipeFits(t *testing.T) {
 		if m == nil || g == nil {
 			t.Fatalf("%s or %s is not in the catalog", tc.model, tc.gpu)
 		}
-		in := sizing.WorkloadInput(SizingModel(m), tc.w)
+		in := sizing.WorkloadInput(m.Model, tc.w)
 		if in.Checkpointing != sizing.FullCheckpointing {
 			t.Errorf("%s recipe: checkpointing %s, want full", tc.w, in.Checkpointing)
 		}
@@ -54,7 +54,7 @@ func TestRecipeFits(t *testing.T) {
 	}
 	// The scenario table the pages show is the recipe.
 	for _, sc := range Scenarios() {
-		in := sc.Input(SizingModel(c.Model("llama-3-1-70b")))
+		in := sc.Input(c.Model("llama-3-1-70b").Model)
 		if in.Workload != sizing.Inference && in.Checkpointing != sizing.FullCheckpointing {
 			t.Errorf("scenario %s: checkpointing %s", sc.ID, in.Checkpointing)
 		}

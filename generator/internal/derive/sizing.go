@@ -36,15 +36,6 @@ func SizingGPU(g *catalog.GPU) sizing.GPU {
 	return s
 }
 
-// SizingModel converts a catalog model preset for the sizing engine.
-func SizingModel(m *catalog.Model) sizing.Model {
-	return sizing.Model{Params: m.Params, ActiveParams: m.ActiveParams, Layers: m.Layers, Hidden: m.HiddenSize,
-		Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFNSize, Vocab: m.VocabSize, Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken,
-		HeadDim: m.HeadDim, TiedEmbeddings: m.TiedEmbeddings, KVLoRARank: m.KVLoRARank, QLoRARank: m.QLoRARank,
-		QKRopeHeadDim: m.QKRopeHeadDim, VHeadDim: m.VHeadDim, SlidingWindow: m.SlidingWindow, LocalLayers: m.LocalLayers,
-		SharedExperts: m.SharedExperts, DenseLayers: m.DenseLayers, DenseFFN: m.DenseFFNSize}
-}
-
 // Scenario is a named common workload, computed for every preset at build
 // time and shown on model and GPU pages.
 type Scenario struct {
@@ -178,7 +169,7 @@ func (d *Data) computeServing(m *catalog.Model, g *catalog.GPU) (Serving, bool) 
 	if sg.BandwidthBytesPerSec <= 0 {
 		return Serving{}, false
 	}
-	sm := SizingModel(m)
+	sm := m.Model
 	lat, ok := d.sizes.servingFit(sm, sg, 1)
 	if !ok {
 		return Serving{}, false
@@ -247,7 +238,7 @@ type Fit struct {
 
 // ModelFits computes every scenario for one model over the catalog's GPUs.
 func (d *Data) ModelFits(m *catalog.Model) []Fit {
-	sm := SizingModel(m)
+	sm := m.Model
 	var out []Fit
 	for _, sc := range Scenarios() {
 		in := sc.Input(sm)
@@ -377,7 +368,7 @@ func (f *Fits) servingFit(sm sizing.Model, sg sizing.GPU, batch int) (sizing.Fit
 }
 
 func (f *Fits) minGPUs(m *catalog.Model, sc Scenario, g *catalog.GPU) int {
-	sm, sg := SizingModel(m), SizingGPU(g)
+	sm, sg := m.Model, SizingGPU(g)
 	key := fitKey{scenario: sc.ID, model: sm, gpu: sg}
 	f.mu.Lock()
 	n, ok := f.n[key]

@@ -20,7 +20,7 @@ import (
 func TestTTFTOrder(t *testing.T) {
 	c := testcat.Repo(t)
 	for _, model := range []string{"llama-3-8b", "llama-3-1-70b"} {
-		m := SizingModel(c.Model(model))
+		m := c.Model(model).Model
 		in := ServingInput(m, 1)
 		ttft, expected := map[string]float64{}, map[string]float64{}
 		for _, g := range c.GPUs {

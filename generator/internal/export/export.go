@@ -560,8 +560,8 @@ func extraCosts(p *catalog.Provider) []ExtraCost {
 func modelRecord(m *catalog.Model) Model {
 	return Model{
 		ID: m.ID, Name: m.Name, Family: m.Family, Params: m.Params, ActiveParams: optInt(m.ActiveParams),
-		Layers: m.Layers, HiddenSize: m.HiddenSize, Heads: m.Heads, KVHeads: m.KVHeads, FFNSize: m.FFNSize,
-		VocabSize: m.VocabSize, MaxContext: m.MaxContext, Experts: optInt(m.Experts), ExpertsPerToken: optInt(m.ExpertsPerToken),
+		Layers: m.Layers, HiddenSize: m.Hidden, Heads: m.Heads, KVHeads: m.KVHeads, FFNSize: m.FFN,
+		VocabSize: m.Vocab, MaxContext: m.MaxContext, Experts: optInt(m.Experts), ExpertsPerToken: optInt(m.ExpertsPerToken),
 		TiedEmbeddings: m.TiedEmbeddings, Notes: opt(m.Notes), Sources: sources(m.Sources),
 	}
 }

@@ -227,8 +227,8 @@ func TestJSONProvidersAndModels(t *testing.T) {
 				if got.ActiveParams != nil {
 					active = *got.ActiveParams
 				}
-				if got.ID != m.ID || got.Params != m.Params || active != m.ActiveParams || got.Layers != m.Layers || got.HiddenSize != m.HiddenSize ||
-					got.Heads != m.Heads || got.KVHeads != m.KVHeads || got.FFNSize != m.FFNSize || got.VocabSize != m.VocabSize || got.MaxContext != m.MaxContext {
+				if got.ID != m.ID || got.Params != m.Params || active != m.ActiveParams || got.Layers != m.Layers || got.HiddenSize != m.Hidden ||
+					got.Heads != m.Heads || got.KVHeads != m.KVHeads || got.FFNSize != m.FFN || got.VocabSize != m.Vocab || got.MaxContext != m.MaxContext {
 					t.Errorf("model %s: %+v", m.ID, got)
 				}
 			}

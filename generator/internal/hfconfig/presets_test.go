@@ -3,7 +3,6 @@ package hfconfig
 import (
 	"testing"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
@@ -35,7 +34,7 @@ func TestPresetsMatchConfigs(t *testing.T) {
 				t.Fatalf("no preset %q", id)
 			}
 			c := parseFile(t, file)
-			if got := derive.SizingModel(m); got != c.Model {
+			if got := m.Model; got != c.Model {
 				t.Errorf("preset\n%+v\nconfig\n%+v", got, c.Model)
 			}
 			if m.MaxContext != c.MaxContext {

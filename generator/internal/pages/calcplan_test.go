@@ -28,7 +28,7 @@ func TestPlanPrecisionOnCatalog(t *testing.T) {
 		{sizing.BF16, []string{"p40", "p4", "v100-sxm2-16gb", "v100-sxm2-32gb", "t4", "k80", "m60", "quadro-rtx-6000"}},
 		{sizing.FP8, []string{"a100-sxm4-80gb", "a100-pcie-40gb", "a10", "rtx-3090", "rtx-a6000", "v100-sxm2-16gb", "t4", "p40"}},
 	} {
-		in := sizing.DefaultInput(derive.SizingModel(c.Model("llama-3-8b")))
+		in := sizing.DefaultInput(c.Model("llama-3-8b").Model)
 		in.DType = tc.dtype
 		g := c.GPU("h100-sxm5-80gb")
 		sg := derive.SizingGPU(g)

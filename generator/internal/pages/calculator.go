@@ -68,6 +68,9 @@ type CalculatorPage struct {
 	Common                 []CalcCommon
 	Currency               string
 	Targets                []string
+	// ModelFields is the custom model's form: a field per figure of the
+	// shape (sizing.ModelFields), starting at sizing.ExampleModel.
+	ModelFields []CalcModelField
 	// Text holds the result's sentences as the script writes them, in the
 	// page's language: headline, why, total, usable, fits, paged, layout,
 	// decode, ttft, throughput, flops, time, mingpusNone.
@@ -158,31 +161,44 @@ type calcRecipe struct {
 	NoMaster      bool   `json:"noMaster"`
 }
 
-// calcModel is a model for the script, with the WebAssembly engine's field
-// names (generator/wasm).
+// CalcModelField is one figure of the custom model's form.
+type CalcModelField struct {
+	Flag, JS, Label, Show string // names (sizing.ModelField) and the label's message key
+	Bool                  bool   // a check box
+	Min, Value            int64  // the lowest accepted value and the starting one
+}
+
+// calcModelFields is the custom model's form, from sizing.ModelFields.
+func calcModelFields() []CalcModelField {
+	ex := sizing.ExampleModel()
+	var out []CalcModelField
+	for _, f := range sizing.ModelFields() {
+		lo, _ := f.Bounds(&ex)
+		out = append(out, CalcModelField{Flag: f.Flag, JS: f.JS, Label: f.Label(), Show: f.Show, Bool: f.Bool, Min: lo, Value: f.Get(&ex)})
+	}
+	return out
+}
+
+// calcModel is a model for the script: its name, then its shape under the
+// WebAssembly engine's keys (sizing.ModelFields' JS names).
 type calcModel struct {
-	Name            string `json:"name"`
-	Params          int64  `json:"params"`
-	ActiveParams    int64  `json:"activeParams"`
-	Layers          int    `json:"layers"`
-	Hidden          int    `json:"hidden"`
-	Heads           int    `json:"heads"`
-	KVHeads         int    `json:"kvHeads"`
-	FFN             int    `json:"ffn"`
-	Vocab           int    `json:"vocab"`
-	Tied            bool   `json:"tied"`
-	Experts         int    `json:"experts"`
-	ExpertsPerToken int    `json:"expertsPerToken"`
-	SharedExperts   int    `json:"sharedExperts"`
-	DenseLayers     int    `json:"denseLayers"`
-	DenseFFN        int    `json:"denseFFN"`
-	HeadDim         int    `json:"headDim"`
-	KVLoRARank      int    `json:"kvLoraRank"`
-	QLoRARank       int    `json:"qLoraRank"`
-	RopeHeadDim     int    `json:"ropeHeadDim"`
-	VHeadDim        int    `json:"vHeadDim"`
-	SlidingWindow   int    `json:"slidingWindow"`
-	LocalLayers     int    `json:"localLayers"`
+	Name  string
+	Shape sizing.Model
+}
+
+// MarshalJSON writes {"name": ..., key: figure, ...}.
+func (m calcModel) MarshalJSON() ([]byte, error) {
+	b, _ := json.Marshal(m.Name)
+	b = append([]byte(`{"name":`), b...)
+	for _, f := range sizing.ModelFields() {
+		b = append(append(append(b, `,"`...), f.JS...), `":`...)
+		if f.Bool {
+			b = strconv.AppendBool(b, f.Get(&m.Shape) != 0)
+		} else {
+			b = strconv.AppendInt(b, f.Get(&m.Shape), 10)
+		}
+	}
+	return append(b, '}'), nil
 }
 
 type calcGPU struct {
@@ -265,7 +281,7 @@ func (s *Edition) calculator() {
 	def := calcDefault(c)
 	tr := translator{t: s.r.T}
 	m, g := c.Model(def.ModelID), c.GPU(def.GPUID)
-	in := sizing.DefaultInput(derive.SizingModel(m))
+	in := sizing.DefaultInput(m.Model)
 	sg := s.sizingGPU(g)
 	in = sizing.AutoLayout(in, &sg)
 	res, err := sizing.Estimate(in, &sg)
@@ -275,7 +291,7 @@ func (s *Edition) calculator() {
 	}
 	p := &CalculatorPage{Default: def, Models: c.Models, GPUs: c.GPUs, GPU: g, Result: res, Usable: sizing.UsableBytes(sg),
 		Fits: sizing.Fits(res, sg), Scenarios: derive.Scenarios(), Currency: s.dd.Currency,
-		Targets: sizing.LoRATargetNames()}
+		Targets: sizing.LoRATargetNames(), ModelFields: calcModelFields()}
 	for _, cg := range c.GPUs {
 		p.GPULabels = append(p.GPULabels, GPULabel(cg, s.lang.Code))
 	}
@@ -436,7 +452,7 @@ func calcCommon(c *catalog.Catalog, scenarios []derive.Scenario, tr translator) 
 	for _, cm := range c.Models {
 		row := CalcCommon{Model: cm}
 		for _, sc := range scenarios {
-			r, err := sizing.Estimate(sc.Input(derive.SizingModel(cm)), nil)
+			r, err := sizing.Estimate(sc.Input(cm.Model), nil)
 			if err != nil {
 				r = sizing.Result{}
 			}
@@ -496,12 +512,7 @@ func (s *Edition) calcScriptData() calcData {
 		data.Msgs["calc.part."+k] = s.r.T("calc.part." + k)
 	}
 	for _, cm := range c.Models {
-		sm := derive.SizingModel(cm)
-		data.Models[cm.ID] = calcModel{Name: cm.Name, Params: sm.Params, ActiveParams: sm.ActiveParams, Layers: sm.Layers, Hidden: sm.Hidden,
-			Heads: sm.Heads, KVHeads: sm.KVHeads, FFN: sm.FFN, Vocab: sm.Vocab, Tied: sm.TiedEmbeddings, Experts: sm.Experts,
-			ExpertsPerToken: sm.ExpertsPerToken, SharedExperts: sm.SharedExperts, DenseLayers: sm.DenseLayers, DenseFFN: sm.DenseFFN,
-			HeadDim: sm.HeadDim, KVLoRARank: sm.KVLoRARank, QLoRARank: sm.QLoRARank, RopeHeadDim: sm.QKRopeHeadDim,
-			VHeadDim: sm.VHeadDim, SlidingWindow: sm.SlidingWindow, LocalLayers: sm.LocalLayers}
+		data.Models[cm.ID] = calcModel{Name: cm.Name, Shape: cm.Model}
 	}
 	return data
 }

@@ -142,7 +142,7 @@ func (s *Edition) indexPages() {
 
 	var ms []ModelRow
 	for _, m := range derive.ModelsByFamily(s.cat.Models) {
-		r := ModelRow{M: m, Params: derive.Compact(m.Params), Context: derive.Group(m.MaxContext), Hidden: derive.Group(m.HiddenSize)}
+		r := ModelRow{M: m, Params: derive.Compact(m.Params), Context: derive.Group(m.MaxContext), Hidden: derive.Group(m.Hidden)}
 		if m.ActiveParams > 0 && m.ActiveParams != m.Params {
 			r.Active = derive.Compact(m.ActiveParams)
 		}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
@@ -151,16 +152,14 @@ func typeSchema(t reflect.Type) map[string]any {
 // properties, catalog's required keys, and no other keys.
 func object(t reflect.Type) map[string]any {
 	props := map[string]any{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
+	for _, f := range tomlpos.Fields(t) {
 		name := tomlpos.KeyOf(f)
-		if name == "" || name == "-" || !f.IsExported() {
-			continue
-		}
 		s := typeSchema(f.Type)
 		key := t.Name() + "." + name
 		if d := f.Tag.Get("doc"); d != "" {
 			s["description"] = d
+		} else if len(f.Index) > 1 {
+			s["description"] = modelDocs()[name] // a figure of the embedded sizing.Model
 		}
 		for k, v := range constraints(key) {
 			s[k] = v
@@ -183,6 +182,16 @@ func object(t reflect.Type) map[string]any {
 		o["required"] = sorted
 	}
 	return o
+}
+
+// modelDocs maps each preset key of a model's shape to its description
+// (sizing.ModelFields, the shape's one declaration).
+func modelDocs() map[string]string {
+	out := map[string]string{}
+	for _, f := range sizing.ModelFields() {
+		out[f.Key] = strings.ToUpper(f.Doc[:1]) + f.Doc[1:] + "."
+	}
+	return out
 }
 
 // constraints returns the schema keywords beyond the type for a field,

@@ -101,7 +101,7 @@ func TestBrokenInputs(t *testing.T) {
 		{"provider kind misspelt", "data/providers/acme.toml", `kind = "gpu-cloud"`, `kind = "gpucloud"`,
 			`data/providers/acme.toml:4:8: kind "gpucloud" is not one of: hyperscaler, gpu-cloud, marketplace, regional-cloud (did you mean "gpu-cloud"?)`},
 		{"kv heads do not divide heads", "data/models/tiny-7b.toml", "kv_heads = 32", "kv_heads = 5",
-			`data/models/tiny-7b.toml:7:12: kv_heads 5 does not divide heads 32`},
+			`data/models/tiny-7b.toml:7:12: kv heads 5 must divide heads 32`},
 		{"required key left commented out (as new writes it)", "data/offers/drachen.toml", "as_of = 2025-09-01", "# as_of = YYYY-MM-DD",
 			`data/offers/drachen.toml:13:1: missing required key "as_of" in [offers.prices] (uncomment this line and fill it in)`},
 		{"bad file name", "data/gpus/Bad_Name.toml", "", "name = \"x\"\n",

@@ -87,13 +87,7 @@ type config struct {
 // flagVars holds the flag destinations.
 type flagVars struct {
 	model, configPath                          string
-	params, activeParams                       int64
-	layers, hidden, heads, kvHeads, ffn, vocab int
-	experts, expertsPerToken, headDim          int
-	kvLoRARank, qLoRARank, ropeHeadDim, vDim   int
-	window, localLayers                        int
-	sharedExperts, denseLayers, denseFFN       int
-	tied                                       bool
+	custom                                     sizing.Model // the custom model's flags (sizing.ModelFields)
 	workload, dtype, kvDtype, quant            string
 	seq, prompt, batch, gpus, tp, pp, cp, zero int
 	groupSize                                  int
@@ -113,27 +107,16 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&v.model, "model", "", "model preset `id` from data/models")
 	fs.StringVar(&v.configPath, "config", "", "read the model from a Hugging Face config.json at `path`")
-	fs.Int64Var(&v.params, "params", 0, "custom model: total parameters")
-	fs.Int64Var(&v.activeParams, "active-params", 0, "custom model: active parameters per token (MoE; 0 = all)")
-	fs.IntVar(&v.layers, "layers", 0, "custom model: transformer layers")
-	fs.IntVar(&v.hidden, "hidden", 0, "custom model: hidden size")
-	fs.IntVar(&v.heads, "heads", 0, "custom model: attention heads")
-	fs.IntVar(&v.kvHeads, "kv-heads", 0, "custom model: key/value heads (0 = heads)")
-	fs.IntVar(&v.ffn, "ffn", 0, "custom model: MLP intermediate size, per expert for MoE (0 = 4×hidden)")
-	fs.IntVar(&v.vocab, "vocab", 0, "custom model: vocabulary size")
-	fs.BoolVar(&v.tied, "tied", false, "custom model: the output layer shares the input embedding")
-	fs.IntVar(&v.experts, "experts", 0, "custom model: routed experts per MoE layer")
-	fs.IntVar(&v.expertsPerToken, "experts-per-token", 0, "custom model: experts routed per token")
-	fs.IntVar(&v.sharedExperts, "shared-experts", 0, "custom model: shared experts per MoE layer")
-	fs.IntVar(&v.denseLayers, "dense-layers", 0, "custom model: MoE layers replaced by a dense MLP")
-	fs.IntVar(&v.denseFFN, "dense-ffn", 0, "custom model: MLP width of the dense layers (0 = ffn)")
-	fs.IntVar(&v.headDim, "head-dim", 0, "custom model: head dimension (0 = hidden/heads; MLA: nope + rope)")
-	fs.IntVar(&v.kvLoRARank, "kv-lora-rank", 0, "custom model: multi-head latent attention's KV rank (0 = no MLA)")
-	fs.IntVar(&v.qLoRARank, "q-lora-rank", 0, "custom model: MLA's query rank")
-	fs.IntVar(&v.ropeHeadDim, "rope-head-dim", 0, "custom model: MLA's decoupled RoPE key dimension")
-	fs.IntVar(&v.vDim, "v-head-dim", 0, "custom model: value head dimension (0 = head dim)")
-	fs.IntVar(&v.window, "sliding-window", 0, "custom model: sliding attention window in tokens (0 = none)")
-	fs.IntVar(&v.localLayers, "local-layers", 0, "custom model: layers using the window (0 = all)")
+	for _, f := range sizing.ModelFields() {
+		switch p := f.Ref(&v.custom).(type) {
+		case *int64:
+			fs.Int64Var(p, f.Flag, 0, "custom model: "+f.Doc)
+		case *int:
+			fs.IntVar(p, f.Flag, 0, "custom model: "+f.Doc)
+		case *bool:
+			fs.BoolVar(p, f.Flag, false, "custom model: "+f.Doc)
+		}
+	}
 	fs.StringVar(&v.workload, "workload", string(d.Workload), "inference, full, lora or qlora")
 	fs.StringVar(&v.dtype, "dtype", "", "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4) (default: the workload's recipe, bf16; int4 for qlora)")
 	fs.StringVar(&v.quant, "quant", string(d.Quant), "int4 format: nf4-dq, nf4, gptq or awq")
@@ -204,32 +187,9 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 		return config{}, errors.New("give -model ID, -config config.json or a custom model with -params, -layers, -hidden and -heads")
 	}
 	// Custom flags override the preset's fields.
-	if set["params"] {
-		m.Params = v.params
-	}
-	if set["active-params"] {
-		m.ActiveParams = v.activeParams
-	}
-	if set["tied"] {
-		m.TiedEmbeddings = v.tied
-	}
-	overrides := []struct {
-		name string
-		dst  *int
-		val  int
-	}{
-		{"layers", &m.Layers, v.layers}, {"hidden", &m.Hidden, v.hidden}, {"heads", &m.Heads, v.heads},
-		{"kv-heads", &m.KVHeads, v.kvHeads}, {"ffn", &m.FFN, v.ffn}, {"vocab", &m.Vocab, v.vocab},
-		{"experts", &m.Experts, v.experts}, {"experts-per-token", &m.ExpertsPerToken, v.expertsPerToken},
-		{"head-dim", &m.HeadDim, v.headDim}, {"kv-lora-rank", &m.KVLoRARank, v.kvLoRARank},
-		{"q-lora-rank", &m.QLoRARank, v.qLoRARank}, {"rope-head-dim", &m.QKRopeHeadDim, v.ropeHeadDim},
-		{"v-head-dim", &m.VHeadDim, v.vDim}, {"sliding-window", &m.SlidingWindow, v.window},
-		{"local-layers", &m.LocalLayers, v.localLayers}, {"shared-experts", &m.SharedExperts, v.sharedExperts},
-		{"dense-layers", &m.DenseLayers, v.denseLayers}, {"dense-ffn", &m.DenseFFN, v.denseFFN},
-	}
-	for _, o := range overrides {
-		if set[o.name] {
-			*o.dst = o.val
+	for _, f := range sizing.ModelFields() {
+		if set[f.Flag] {
+			f.Set(&m, f.Get(&v.custom))
 		}
 	}
 
@@ -635,32 +595,45 @@ func archNotes(m sizing.Model) string {
 
 // JSON shapes.
 
+// jsonModel is the model in the JSON input: what it was read from, then
+// each figure of its shape under its name (sizing.ModelFields).
 type jsonModel struct {
-	ID              string `json:"id,omitempty"`
-	Config          string `json:"config,omitempty"`     // -config path
-	ModelType       string `json:"model_type,omitempty"` // the config's model_type
-	Generic         bool   `json:"generic,omitempty"`    // read as a Llama-style model
-	Params          int64  `json:"params"`
-	ActiveParams    int64  `json:"active_params"`
-	Layers          int    `json:"layers"`
-	Hidden          int    `json:"hidden"`
-	Heads           int    `json:"heads"`
-	KVHeads         int    `json:"kv_heads"`
-	FFN             int    `json:"ffn"`
-	Vocab           int    `json:"vocab"`
-	TiedEmbeddings  bool   `json:"tied_embeddings"`
-	Experts         int    `json:"experts"`
-	ExpertsPerToken int    `json:"experts_per_token"`
-	SharedExperts   int    `json:"shared_experts"`
-	DenseLayers     int    `json:"dense_layers"`
-	DenseFFN        int    `json:"dense_ffn"`
-	HeadDim         int    `json:"head_dim"`
-	KVLoRARank      int    `json:"kv_lora_rank"`
-	QLoRARank       int    `json:"q_lora_rank"`
-	RopeHeadDim     int    `json:"rope_head_dim"`
-	VHeadDim        int    `json:"v_head_dim"`
-	SlidingWindow   int    `json:"sliding_window"`
-	LocalLayers     int    `json:"local_layers"`
+	ID        string // -model id
+	Config    string // -config path
+	ModelType string // the config's model_type
+	Generic   bool   // read as a Llama-style model
+	Model     sizing.Model
+}
+
+// MarshalJSON writes id, config, model_type and generic when set, then the
+// figures in sizing.ModelFields order.
+func (m jsonModel) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	add := func(k string, v any) {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(v)
+		b = append(append(append(b, kb...), ':'), vb...)
+	}
+	for _, kv := range []struct {
+		k   string
+		v   any
+		set bool
+	}{{"id", m.ID, m.ID != ""}, {"config", m.Config, m.Config != ""}, {"model_type", m.ModelType, m.ModelType != ""}, {"generic", m.Generic, m.Generic}} {
+		if kv.set {
+			add(kv.k, kv.v)
+		}
+	}
+	for _, f := range sizing.ModelFields() {
+		if f.Bool {
+			add(f.Name, f.Get(&m.Model) != 0)
+		} else {
+			add(f.Name, f.Get(&m.Model))
+		}
+	}
+	return append(b, '}'), nil
 }
 
 type jsonInput struct {
@@ -770,11 +743,7 @@ func (r report) toJSON() jsonReport {
 	b := r.res.Breakdown
 	out := jsonReport{
 		Input: jsonInput{
-			Model: jsonModel{ID: r.cfg.modelID, Params: m.Params, ActiveParams: m.ActiveParams, Layers: m.Layers,
-				Hidden: m.Hidden, Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab, TiedEmbeddings: m.TiedEmbeddings,
-				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts, DenseLayers: m.DenseLayers,
-				DenseFFN: m.DenseFFN, HeadDim: m.HeadDim, KVLoRARank: m.KVLoRARank, QLoRARank: m.QLoRARank,
-				RopeHeadDim: m.QKRopeHeadDim, VHeadDim: m.VHeadDim, SlidingWindow: m.SlidingWindow, LocalLayers: m.LocalLayers},
+			Model:    jsonModel{ID: r.cfg.modelID, Model: m},
 			Workload: string(in.Workload), DType: string(in.DType), KVDType: string(in.KVDType),
 			Quant: string(in.Quant), GroupSize: in.GroupSize, QuantEmbeddings: in.QuantEmbeddings,
 			Seq: in.SeqLen, Prompt: in.PromptLen, Batch: in.Batch, GPUs: in.GPUs, AutoLayout: r.cfg.autoTP,

@@ -230,7 +230,30 @@ func FillMessage(tmpl string, args [5]string, field func(string) string) string 
 // fail returns an *inputError. It is not inlined so that each call site
 // stays small.
 //
+// Field returns the Name (see ModelField) of the figure an error of
+// Validate concerns, or "" when it names none or err is not the engine's.
+//
 //go:noinline
+func Field(err error) string {
+	e, ok := err.(*inputError)
+	if !ok {
+		return ""
+	}
+	switch e.key {
+	case "range":
+		return e.s
+	case "kv_divides_heads":
+		return "kv_heads"
+	case "heads_divide_hidden":
+		return "heads"
+	case "mla_rope":
+		return "rope_head_dim"
+	case "mla_needs_head_dim":
+		return "head_dim"
+	}
+	return ""
+}
+
 func fail(key, s string, n0, n1, n2 int64, f float64) error {
 	return &inputError{key: key, s: s, n: [3]int64{n0, n1, n2}, f: f}
 }

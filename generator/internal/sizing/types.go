@@ -1,76 +1,78 @@
 package sizing
 
 // Model describes the architecture of a decoder-only transformer, as found in
-// a Hugging Face config.json.
+// a Hugging Face config.json. The toml tags are the preset files' keys (data/models), which package
+// catalog decodes into Model; ModelFields names each figure for the other
+// surfaces.
 type Model struct {
 	// Params is the total parameter count (all experts for a mixture of
 	// experts). Weight memory is proportional to it.
-	Params int64
+	Params int64 `toml:"params"`
 	// ActiveParams is the number of parameters used per token (MoE). Zero
 	// means Params. Training FLOPs and decode speed are proportional to it.
-	ActiveParams int64
+	ActiveParams int64 `toml:"active_params"`
 	// Layers is the number of transformer blocks (num_hidden_layers).
-	Layers int
+	Layers int `toml:"layers"`
 	// Hidden is the model width h (hidden_size).
-	Hidden int
+	Hidden int `toml:"hidden_size"`
 	// Heads is the number of attention (query) heads a.
-	Heads int
+	Heads int `toml:"heads"`
 	// KVHeads is the number of key/value heads (GQA/MQA). Zero means Heads.
-	KVHeads int
+	KVHeads int `toml:"kv_heads"`
 	// FFN is the MLP intermediate size (per expert for MoE). Zero means
 	// 4·Hidden.
-	FFN int
+	FFN int `toml:"ffn_size"`
 	// Vocab is the vocabulary size v. Zero leaves the output-layer terms out.
-	Vocab int
+	Vocab int `toml:"vocab_size"`
 	// Experts is the number of routed experts per MoE layer; zero for a
 	// dense model.
-	Experts int
+	Experts int `toml:"experts"`
 	// ExpertsPerToken is the number of experts each token is routed to.
-	ExpertsPerToken int
+	ExpertsPerToken int `toml:"experts_per_token"`
 	// HeadDim is the attention head dimension. Zero means Hidden/Heads
 	// (models such as Gemma set it explicitly). With multi-head latent
 	// attention it is the query/key head dimension, qk_nope_head_dim +
 	// qk_rope_head_dim.
-	HeadDim int
+	HeadDim int `toml:"head_dim"`
 	// TiedEmbeddings says the output layer shares the input embedding
 	// matrix (tie_word_embeddings): the model holds vocab·hidden embedding
 	// parameters instead of twice that.
-	TiedEmbeddings bool
+	TiedEmbeddings bool `toml:"tied_embeddings"`
 
 	// KVLoRARank is the compressed key/value dimension d_c of multi-head
 	// latent attention (MLA, DeepSeek-V2/V3: kv_lora_rank). Non-zero turns
 	// MLA on: the KV cache then holds, per layer and token, the latent
 	// vector and the decoupled RoPE key, KVLoRARank + QKRopeHeadDim
 	// elements [DSV2].
-	KVLoRARank int
+	KVLoRARank int `toml:"kv_lora_rank"`
 	// QLoRARank is MLA's compressed query dimension (q_lora_rank); zero
 	// means the queries are projected directly.
-	QLoRARank int
+	QLoRARank int `toml:"q_lora_rank"`
 	// QKRopeHeadDim is MLA's decoupled RoPE key dimension d_h^R
 	// (qk_rope_head_dim).
-	QKRopeHeadDim int
+	QKRopeHeadDim int `toml:"qk_rope_head_dim"`
 	// VHeadDim is the value head dimension (v_head_dim). Zero means
 	// HeadDim.
-	VHeadDim int
+	VHeadDim int `toml:"v_head_dim"`
 
 	// SlidingWindow is the attention window of the local layers in tokens
 	// (sliding_window); zero means every layer attends to the whole
 	// context.
-	SlidingWindow int
+	SlidingWindow int `toml:"sliding_window"`
 	// LocalLayers is how many layers use the sliding window; zero with a
 	// window means all of them (Mistral 7B v0.1). Gemma 2 alternates local
 	// and global layers, Gemma 3 has five local layers to one global.
-	LocalLayers int
+	LocalLayers int `toml:"local_layers"`
 
 	// SharedExperts is the number of shared experts per MoE layer, each
 	// FFN wide, that every token passes through (DeepSeek: n_shared_experts).
-	SharedExperts int
+	SharedExperts int `toml:"shared_experts"`
 	// DenseLayers is the number of leading layers of an MoE model that use
 	// a dense MLP instead (DeepSeek: first_k_dense_replace).
-	DenseLayers int
+	DenseLayers int `toml:"dense_layers"`
 	// DenseFFN is the MLP width of those dense layers (intermediate_size
 	// when FFN is the expert width). Zero means FFN.
-	DenseFFN int
+	DenseFFN int `toml:"dense_ffn_size"`
 }
 
 // Workload is what the GPUs are asked to do.

@@ -81,33 +81,14 @@ const (
 // Validate reports the first problem with the model description as a
 // one-line error, or nil.
 func (m Model) Validate() error {
-	eptLo := int64(0)
-	if m.Experts > 0 {
-		eptLo = 1
-	}
-	if err := checkRanges([]rangeCheck{
-		{"params", m.Params, 1, MaxParams},
-		{"active_params", m.ActiveParams, 0, m.Params},
-		{"layers", int64(m.Layers), 1, MaxLayers},
-		{"hidden", int64(m.Hidden), 1, MaxHidden},
-		{"heads", int64(m.Heads), 1, MaxHeads},
-		{"kv_heads", int64(m.KVHeads), 0, int64(m.Heads)},
-		{"head_dim", int64(m.HeadDim), 0, MaxHeadDim},
-		{"ffn", int64(m.FFN), 0, MaxFFN},
-		{"vocab", int64(m.Vocab), 0, MaxVocab},
-		{"experts", int64(m.Experts), 0, MaxExperts},
-		{"experts_per_token", int64(m.ExpertsPerToken), eptLo, int64(m.Experts)},
-		{"kv_lora_rank", int64(m.KVLoRARank), 0, MaxHidden},
-		{"q_lora_rank", int64(m.QLoRARank), 0, MaxHidden},
-		{"rope_head_dim", int64(m.QKRopeHeadDim), 0, MaxHeadDim},
-		{"v_head_dim", int64(m.VHeadDim), 0, MaxHeadDim},
-		{"sliding_window", int64(m.SlidingWindow), 0, MaxSeqLen},
-		{"local_layers", int64(m.LocalLayers), 0, int64(m.Layers)},
-		{"shared_experts", int64(m.SharedExperts), 0, MaxExperts},
-		{"dense_layers", int64(m.DenseLayers), 0, int64(m.Layers)},
-		{"dense_ffn", int64(m.DenseFFN), 0, MaxFFN},
-	}); err != nil {
-		return err
+	for _, f := range ModelFields() {
+		if f.Bool {
+			continue
+		}
+		lo, hi := f.Bounds(&m)
+		if v := f.Get(&m); v < lo || v > hi {
+			return fail("range", f.Name, v, lo, hi, 0)
+		}
 	}
 	if m.KVHeads > 0 && m.Heads%m.KVHeads != 0 {
 		return fail("kv_divides_heads", "", int64(m.KVHeads), int64(m.Heads), 0, 0)

@@ -109,18 +109,16 @@ func fieldKeys(t reflect.Type, path []string) []string {
 		return nil
 	}
 	if len(path) > 0 {
-		for i := 0; i < t.NumField(); i++ {
-			if KeyOf(t.Field(i)) == path[0] {
-				return fieldKeys(t.Field(i).Type, path[1:])
+		for _, f := range Fields(t) {
+			if KeyOf(f) == path[0] {
+				return fieldKeys(f.Type, path[1:])
 			}
 		}
 		return nil
 	}
 	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		if k := KeyOf(t.Field(i)); k != "" && k != "-" {
-			out = append(out, k)
-		}
+	for _, f := range Fields(t) {
+		out = append(out, KeyOf(f))
 	}
 	sort.Strings(out)
 	return out
@@ -129,6 +127,19 @@ func fieldKeys(t reflect.Type, path []string) []string {
 // Keys lists, sorted, the TOML keys of a struct type (through pointers,
 // slices and maps to it).
 func Keys(t reflect.Type) []string { return fieldKeys(t, nil) }
+
+// Fields returns the exported fields of struct type t that have a TOML
+// key, in order, with those of an embedded struct in its place (as the
+// decoder reads them; use Value.FieldByIndex with their Index).
+func Fields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for _, f := range reflect.VisibleFields(t) {
+		if k := KeyOf(f); k != "" && k != "-" && f.IsExported() && !f.Anonymous {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // KeyOf returns the TOML key of a struct field: its toml tag's name, ""
 // for none and "-" for a field the decoder skips.
