@@ -37,9 +37,9 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "size: the catalog has errors; run \"go run ./generator check\"")
 		return 2
 	}
-	presets := map[string]sizing.Model{}
+	presets := map[string]sizecmd.Preset{}
 	for _, m := range cat.Models {
-		presets[m.ID] = m.Model
+		presets[m.ID] = sizecmd.Preset{Name: m.Name, Model: m.Model, MaxContext: m.MaxContext}
 	}
 	var gpus []sizing.GPU
 	for _, g := range cat.GPUs {

@@ -31,12 +31,19 @@ type Offer struct {
 	PerHour float64 // on-demand price per instance-hour, USD
 }
 
+// Preset is a catalog model preset: its name, shape and context limit.
+type Preset struct {
+	Name       string
+	Model      sizing.Model
+	MaxContext int
+}
+
 // Run runs `size` with args (the arguments after the subcommand name).
 // presets are the catalog's model presets by id, gpus its GPUs and offers
 // its current on-demand prices. It prints a report (or JSON with -json) to
 // stdout and returns 0; on bad input it prints one line "size: ..." to
 // stderr and returns 2.
-func Run(args []string, presets map[string]sizing.Model, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Writer) int {
+func Run(args []string, presets map[string]Preset, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Writer) int {
 	cfg, err := parse(args, presets, gpus)
 	if errors.Is(err, flag.ErrHelp) {
 		fs, _ := newFlagSet()
@@ -48,6 +55,9 @@ func Run(args []string, presets map[string]sizing.Model, gpus []sizing.GPU, offe
 	if err != nil {
 		fmt.Fprintln(stderr, "size: "+oneLine(err.Error()))
 		return ExitUsage
+	}
+	if cfg.fit {
+		return runFit(cfg, presets, stdout, stderr)
 	}
 	rep, err := compute(cfg, gpus, offers)
 	if err != nil {
@@ -80,6 +90,11 @@ type config struct {
 	gpu     *sizing.GPU
 	json    bool
 	autoTP  bool // the layout was chosen from the GPU count (-tp 0)
+	// maxContext is the model's context limit (a preset's or config's; 0
+	// when not known).
+	maxContext int
+	// fit asks what fits (-fit); fitAll lists the presets that fit.
+	fit, fitAll bool
 	// concurrency is the serving concurrency of the cost per token.
 	concurrency int
 }
@@ -98,6 +113,7 @@ type flagVars struct {
 	tokens, mfu                                float64
 	gpu                                        string
 	concurrency                                int
+	fit                                        bool
 }
 
 func newFlagSet() (*flag.FlagSet, *flagVars) {
@@ -144,10 +160,11 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.gpu, "gpu", "", "catalog GPU `id` to check the fit against")
 	fs.IntVar(&v.concurrency, "concurrency", sizing.ServingConcurrency, "concurrent sequences per replica the cost per million tokens is figured at (inference)")
 	fs.BoolVar(&v.json, "json", false, "print JSON")
+	fs.BoolVar(&v.fit, "fit", false, "what fits -gpus GPUs of type -gpu: with a model, every weight and KV-cache format with its longest context and concurrency; without one, the model presets that fit, largest first")
 	return fs, v
 }
 
-func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (config, error) {
+func parse(args []string, presets map[string]Preset, gpus []sizing.GPU) (config, error) {
 	fs, v := newFlagSet()
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -158,39 +175,13 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	var m sizing.Model
 	var cfg config
-	switch {
-	case v.model != "" && v.configPath != "":
-		return config{}, errors.New("give -model or -config, not both")
-	case v.model != "":
-		p, ok := presets[v.model]
-		if !ok {
-			return config{}, fmt.Errorf("unknown model %q (known: %s)", v.model, strings.Join(sortedKeys(presets), ", "))
-		}
-		m = p
-	case v.configPath != "":
-		data, err := os.ReadFile(v.configPath)
-		if err != nil {
-			return config{}, err
-		}
-		c, err := hfconfig.Parse(data)
-		if err != nil {
-			var e *hfconfig.Error
-			if errors.As(err, &e) && e.Line > 0 {
-				return config{}, fmt.Errorf("%s:%d:%d: %s", v.configPath, e.Line, e.Col, e.Error())
-			}
-			return config{}, fmt.Errorf("%s: %v", v.configPath, err)
-		}
-		m, cfg.hf, cfg.hfPath = c.Model, &c, v.configPath
-	case !set["params"]:
-		return config{}, errors.New("give -model ID, -config config.json or a custom model with -params, -layers, -hidden and -heads")
+	if v.fit {
+		return parseFit(v, set, presets, gpus)
 	}
-	// Custom flags override the preset's fields.
-	for _, f := range sizing.ModelFields() {
-		if set[f.Flag] {
-			f.Set(&m, f.Get(&v.custom))
-		}
+	m, err := readModel(v, set, presets, &cfg)
+	if err != nil {
+		return config{}, err
 	}
 
 	in := sizing.DefaultInput(m)
@@ -250,20 +241,8 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 		return config{}, fmt.Errorf("-concurrency %d is outside 1..%g", v.concurrency, float64(sizing.MaxBatch))
 	}
 	if v.gpu != "" {
-		for i := range gpus {
-			if gpus[i].ID == v.gpu {
-				g := gpus[i]
-				cfg.gpu = &g
-				break
-			}
-		}
-		if cfg.gpu == nil {
-			ids := make([]string, len(gpus))
-			for i, g := range gpus {
-				ids[i] = g.ID
-			}
-			sort.Strings(ids)
-			return config{}, fmt.Errorf("unknown gpu %q (known: %s)", v.gpu, strings.Join(ids, ", "))
+		if cfg.gpu, err = findGPU(v.gpu, gpus); err != nil {
+			return config{}, err
 		}
 	}
 	if in.TP == 0 {
@@ -282,7 +261,64 @@ func parse(args []string, presets map[string]sizing.Model, gpus []sizing.GPU) (c
 	return cfg, nil
 }
 
-func sortedKeys(m map[string]sizing.Model) []string {
+// readModel reads the model the flags name (-model, -config or a custom
+// one), with custom flags overriding a preset's or config's figures; it
+// records where the model came from in cfg.
+func readModel(v *flagVars, set map[string]bool, presets map[string]Preset, cfg *config) (sizing.Model, error) {
+	var m sizing.Model
+	switch {
+	case v.model != "" && v.configPath != "":
+		return m, errors.New("give -model or -config, not both")
+	case v.model != "":
+		p, ok := presets[v.model]
+		if !ok {
+			return m, fmt.Errorf("unknown model %q (known: %s)", v.model, strings.Join(sortedKeys(presets), ", "))
+		}
+		m, cfg.maxContext = p.Model, p.MaxContext
+	case v.configPath != "":
+		data, err := os.ReadFile(v.configPath)
+		if err != nil {
+			return m, err
+		}
+		c, err := hfconfig.Parse(data)
+		if err != nil {
+			var e *hfconfig.Error
+			if errors.As(err, &e) && e.Line > 0 {
+				return m, fmt.Errorf("%s:%d:%d: %s", v.configPath, e.Line, e.Col, e.Error())
+			}
+			return m, fmt.Errorf("%s: %v", v.configPath, err)
+		}
+		m, cfg.hf, cfg.hfPath, cfg.maxContext = c.Model, &c, v.configPath, c.MaxContext
+	case !set["params"]:
+		return m, errors.New("give -model ID, -config config.json or a custom model with -params, -layers, -hidden and -heads")
+	}
+	// Custom flags override the preset's fields.
+	for _, f := range sizing.ModelFields() {
+		if set[f.Flag] {
+			f.Set(&m, f.Get(&v.custom))
+		}
+	}
+
+	return m, nil
+}
+
+// findGPU returns the catalog GPU with the id.
+func findGPU(id string, gpus []sizing.GPU) (*sizing.GPU, error) {
+	for i := range gpus {
+		if gpus[i].ID == id {
+			g := gpus[i]
+			return &g, nil
+		}
+	}
+	ids := make([]string, len(gpus))
+	for i, g := range gpus {
+		ids[i] = g.ID
+	}
+	sort.Strings(ids)
+	return nil, fmt.Errorf("unknown gpu %q (known: %s)", id, strings.Join(ids, ", "))
+}
+
+func sortedKeys(m map[string]Preset) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

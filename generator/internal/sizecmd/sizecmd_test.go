@@ -19,10 +19,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // Test catalog: architectures from the models' config.json files, GPU
 // figures from the vendors' datasheets.
 var (
-	testPresets = map[string]sizing.Model{
-		"llama-3-8b":   {Params: 8030261248, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256},
-		"llama-2-70b":  {Params: 68976648192, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 32000},
-		"mixtral-8x7b": {Params: 46702792704, ActiveParams: 12879925248, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 32000, Experts: 8, ExpertsPerToken: 2},
+	testPresets = map[string]Preset{
+		"llama-3-8b":   {Name: "Llama 3 8B", MaxContext: 8192, Model: sizing.Model{Params: 8030261248, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256}},
+		"llama-2-70b":  {Name: "Llama 2 70B", MaxContext: 4096, Model: sizing.Model{Params: 68976648192, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 32000}},
+		"mixtral-8x7b": {Name: "Mixtral 8x7B", MaxContext: 32768, Model: sizing.Model{Params: 46702792704, ActiveParams: 12879925248, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 32000, Experts: 8, ExpertsPerToken: 2}},
 	}
 	testGPUs = []sizing.GPU{
 		{ID: "h100-sxm5-80gb", Name: "H100 SXM5 80GB", MemoryBytes: 80 << 30, BandwidthBytesPerSec: 3.35e12, DenseBF16FLOPS: 989.4e12},
