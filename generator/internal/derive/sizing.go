@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -329,6 +330,7 @@ type Fits struct {
 	mu    sync.Mutex
 	n     map[fitKey]int
 	serve map[serveKey]fitOK
+	one   map[oneKey][]sizing.RankedFit
 }
 
 type fitKey struct {
@@ -343,13 +345,57 @@ type serveKey struct {
 	gpu   sizing.GPU
 }
 
+// oneKey keys OneGPU's memo: the GPU and every preset's shape and context
+// limit, written out (a slice is no map key).
+type oneKey struct {
+	gpu    sizing.GPU
+	models string
+}
+
 type fitOK struct {
 	fit sizing.Fit
 	ok  bool
 }
 
 // NewFits returns an empty memo.
-func NewFits() *Fits { return &Fits{n: map[fitKey]int{}, serve: map[serveKey]fitOK{}} }
+func NewFits() *Fits {
+	return &Fits{n: map[fitKey]int{}, serve: map[serveKey]fitOK{}, one: map[oneKey][]sizing.RankedFit{}}
+}
+
+// OneFit is a preset that fits one GPU, in its most precise format.
+type OneFit struct {
+	Model  *catalog.Model
+	Option sizing.ServingOption
+}
+
+// Decode is the option's expected decode speed of one sequence, for
+// display (as Serving.Decode).
+func (o OneFit) Decode() sizing.Quantity { return sizing.RateQuantity(o.Option.Decode) }
+
+// OneGPU is the presets that fit one g for serving, best first, each in its
+// most precise fitting format (sizing.RankFits), memoised.
+func (d *Data) OneGPU(g *catalog.GPU) []OneFit {
+	ms, ctxs := make([]sizing.Model, len(d.Cat.Models)), make([]int, len(d.Cat.Models))
+	for i, m := range d.Cat.Models {
+		ms[i], ctxs[i] = m.Model, m.MaxContext
+	}
+	key := oneKey{gpu: SizingGPU(g), models: fmt.Sprint(ms, ctxs)}
+	f := d.sizes
+	f.mu.Lock()
+	r, ok := f.one[key]
+	f.mu.Unlock()
+	if !ok {
+		r = sizing.RankFits(ms, ctxs, key.gpu, 1)
+		f.mu.Lock()
+		f.one[key] = r
+		f.mu.Unlock()
+	}
+	out := make([]OneFit, len(r))
+	for i, x := range r {
+		out[i] = OneFit{Model: d.Cat.Models[x.Index], Option: x.Option}
+	}
+	return out
+}
 
 // servingFit is sizing.MinFit of ServingInput(sm, batch) on sg, memoised.
 func (f *Fits) servingFit(sm sizing.Model, sg sizing.GPU, batch int) (sizing.Fit, bool) {

@@ -45,7 +45,10 @@ type GPUPage struct {
 	RepoURL   string
 	Fits      []derive.GPUFit
 	Scenarios []derive.Scenario
-	Limit     int // rows shown before "show all" (0: all)
+	// OneGPU is the presets that fit one of the GPU for serving, best
+	// first, each in its most precise format (derive.Data.OneGPU).
+	OneGPU []derive.OneFit
+	Limit  int // rows shown before "show all" (0: all)
 	// History holds the price histories of the offers with two or more
 	// observations of a price (templates/_pricehistory.html).
 	History []PriceHistory
@@ -154,7 +157,7 @@ func (s *Edition) pricingAll(pp *PricingPage, title string, rows func() []*deriv
 func (s *Edition) gpuPage(g *catalog.GPU) *GPUPage {
 	site := s.cat.Site
 	gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: s.dd.Currency, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
-		Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios()}
+		Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios(), OneGPU: s.dd.OneGPU(g)}
 	if g.ExportVariantOf != "" {
 		gp.Variant = s.cat.GPU(g.ExportVariantOf)
 	}

@@ -82,7 +82,7 @@ func runFit(cfg config, presets map[string]Preset, stdout, stderr io.Writer) int
 			return writeJSON(stdout, stderr, out)
 		}
 		if len(ranked) == 0 {
-			fmt.Fprintf(stdout, "No model preset fits %s with a %s-token sequence, even with 4-bit weights. More GPUs (-gpus) or a GPU with more memory would; `-fit -model ID` says by how much each format is over.\n",
+			fmt.Fprintf(stdout, "No model preset fits %s with a %s-token sequence in any format the GPU runs. More GPUs (-gpus) or a GPU with more memory would; `-fit -model ID` says by how much each format is over.\n",
 				where, group(sizing.FitContext))
 			return 0
 		}

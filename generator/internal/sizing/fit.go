@@ -47,7 +47,7 @@ func (o ServingOption) Fits() bool { return o.Concurrency > 0 }
 // ServingFit lists the ways to serve model m (of at most maxContext tokens;
 // 0 or more than MaxSeqLen means MaxSeqLen) on n GPUs of type g, most
 // precise first: each weight format g runs (bf16, or fp16 where g has no
-// bf16; fp8; int8; int4 AWQ), each with a 16-bit KV cache and, where g
+// bf16, or fp32 where it has neither; fp8; int8; int4 AWQ), each with a 16-bit KV cache and, where g
 // runs fp8, an fp8 one. The n GPUs are split by tensor parallelism within
 // a node and pipeline stages over the rest (searchTP), since replicas
 // would not lower the memory per GPU. Nil when m or g is invalid, n < 1, or
@@ -75,9 +75,13 @@ func servingInputs(m Model, maxContext int, g GPU, n int) ([]Input, int) {
 	if tp*pp != n || pp > m.Layers {
 		return nil, 0
 	}
-	half := BF16
-	if !g.Runs(BF16) && g.Runs(FP16) {
+	half := BF16 // the 16-bit format g computes in, else fp32
+	switch {
+	case g.Runs(BF16):
+	case g.Runs(FP16):
 		half = FP16
+	default:
+		half = FP32
 	}
 	kvs := []DType{half}
 	if g.Runs(FP8) {

@@ -34,6 +34,8 @@ func TestServingFit(t *testing.T) {
 			[]string{"bf16/bf16", "int8/bf16", "int4/bf16"}, []bool{true, true, true}},
 		{"Llama 2 13B on a V100 (fp16 only)", llama2_13b, 4096, v100, 1,
 			[]string{"fp16/fp16", "int8/fp16", "int4/fp16"}, []bool{true, true, true}},
+		{"Llama 3 8B on a P4 (no 16-bit units: fp32)", llama3_8b, 8192, GPU{ID: "p4", MemoryBytes: 8 << 30, BandwidthBytesPerSec: 192e9, Precisions: "int8"}, 1,
+			[]string{"fp32/fp32"}, []bool{false}},
 		{"Llama 3.1 405B on one 4090", llama31_405b, 131072, rtx4090, 1,
 			[]string{"bf16/bf16", "bf16/fp8", "fp8/bf16", "fp8/fp8", "int8/bf16", "int8/fp8", "int4/bf16", "int4/fp8"},
 			[]bool{false, false, false, false, false, false, false, false}},
