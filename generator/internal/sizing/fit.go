@@ -144,23 +144,6 @@ func servingOption(in Input, g GPU, maxContext int) ServingOption {
 	return o
 }
 
-// BestServing returns the first option of opts that fits, or the one that
-// needs the least CPU offload, and whether one fits. ok is false for no
-// options.
-func BestServing(opts []ServingOption) (best ServingOption, fits, ok bool) {
-	for _, o := range opts {
-		if o.Fits() {
-			return o, true, true
-		}
-	}
-	for i, o := range opts {
-		if i == 0 || o.OverBytes < best.OverBytes {
-			best = o
-		}
-	}
-	return best, false, len(opts) > 0
-}
-
 // RankedFit is a model of RankFits' list with its most precise fitting
 // option.
 type RankedFit struct {
