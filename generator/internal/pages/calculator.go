@@ -3,10 +3,12 @@ package pages
 import (
 	"encoding/json"
 	"html/template"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/accuracy"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
@@ -68,6 +70,11 @@ type CalculatorPage struct {
 	Common                 []CalcCommon
 	Currency               string
 	Targets                []string
+	// Spread is, by kind of measurement (catalog.MeasurementKinds), how far
+	// 8 in 10 of the calibration set's measurements fall from the engine's
+	// estimates, in percent (accuracy.Summary.Spread of all of them),
+	// shown beside each estimate; a kind with no measurements is absent.
+	Spread map[string]int
 	// ModelFields is the custom model's form: a field per figure of the
 	// shape (sizing.ModelFields), starting at sizing.ExampleModel.
 	ModelFields []CalcModelField
@@ -291,7 +298,14 @@ func (s *Edition) calculator() {
 	}
 	p := &CalculatorPage{Default: def, Models: c.Models, GPUs: c.GPUs, GPU: g, Result: res, Usable: sizing.UsableBytes(sg),
 		Fits: sizing.Fits(res, sg), Scenarios: derive.Scenarios(), Currency: s.dd.Currency,
-		Targets: sizing.LoRATargetNames(), ModelFields: calcModelFields()}
+		Targets: sizing.LoRATargetNames(), ModelFields: calcModelFields(), Spread: map[string]int{}}
+	if rep, err := accuracy.Evaluate(c); err == nil {
+		for _, k := range catalog.MeasurementKinds() {
+			if sm, ok := rep.Summary(k, "all"); ok && sm.N > 0 {
+				p.Spread[k] = int(math.Round(100 * sm.Spread))
+			}
+		}
+	}
 	for _, cg := range c.GPUs {
 		p.GPULabels = append(p.GPULabels, GPULabel(cg, s.lang.Code))
 	}
