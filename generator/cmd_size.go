@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -50,11 +51,13 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 	var offers []sizecmd.Offer
 	for _, o := range cat.Offers {
 		p, ok := o.Price("on-demand")
-		if !ok || o.GPU == nil || (p.Unit != "" && p.Unit != "hour") {
+		// Only current prices answer (the site's rule, catalog.Staleness):
+		// an old figure is not today's cost.
+		if !ok || o.GPU == nil || (p.Unit != "" && p.Unit != "hour") || !cat.Site.Staleness.CurrentAt(p.AsOf, now) {
 			continue
 		}
 		if usd, ok := cat.FX.Convert(p.Price, o.Currency, "USD"); ok {
-			offers = append(offers, sizecmd.Offer{ID: o.ID, GPU: o.GPU.ID, GPUs: o.GPUCount, PerHour: usd})
+			offers = append(offers, sizecmd.Offer{ID: o.ID, GPU: o.GPU.ID, GPUs: o.GPUCount, PerHour: usd, AsOf: p.AsOf.Format(time.DateOnly)})
 		}
 	}
 	return sizecmd.Run(args, presets, gpus, offers, stdout, stderr)

@@ -29,6 +29,7 @@ type Offer struct {
 	GPU     string  // its GPU's id
 	GPUs    int     // GPUs in the instance
 	PerHour float64 // on-demand price per instance-hour, USD
+	AsOf    string  // the price's date, YYYY-MM-DD
 }
 
 // Preset is a catalog model preset: its name, shape and context limit.
@@ -594,8 +595,8 @@ func (r report) writeText(w io.Writer) {
 			r.cfg.concurrency, min(costRows, len(r.costs)), len(r.costs))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, c := range r.costs[:min(costRows, len(r.costs))] {
-			fmt.Fprintf(tw, "  %s\t%d× %s\t%d instance(s), %d replica(s)\t$%s/h\tinput $%s\toutput $%s\n", c.offer.ID, c.offer.GPUs, c.offer.GPU,
-				c.instances, c.replicas, strconv.FormatFloat(c.offer.PerHour, 'f', 2, 64), strconv.FormatFloat(c.inputPerM, 'f', 4, 64),
+			fmt.Fprintf(tw, "  %s\t%d× %s\t%d instance(s), %d replica(s)\t$%s/h%s\tinput $%s\toutput $%s\n", c.offer.ID, c.offer.GPUs, c.offer.GPU,
+				c.instances, c.replicas, strconv.FormatFloat(c.offer.PerHour, 'f', 2, 64), asOf(c.offer), strconv.FormatFloat(c.inputPerM, 'f', 4, 64),
 				strconv.FormatFloat(c.perM, 'f', 4, 64))
 		}
 		tw.Flush()
@@ -627,6 +628,14 @@ func archNotes(m sizing.Model) string {
 		parts = append(parts, e)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// asOf is " (as of DATE)" for a dated offer.
+func asOf(o Offer) string {
+	if o.AsOf == "" {
+		return ""
+	}
+	return " (as of " + o.AsOf + ")"
 }
 
 // JSON shapes.
@@ -771,6 +780,7 @@ type jsonCost struct {
 	USDPerHour float64 `json:"usd_per_hour"`
 	USD        float64 `json:"usd_per_million_tokens"`
 	USDInput   float64 `json:"usd_per_million_input_tokens"`
+	AsOf       string  `json:"as_of,omitempty"`
 }
 
 func (r report) toJSON() jsonReport {
@@ -836,7 +846,7 @@ func (r report) toJSON() jsonReport {
 	out.Concurrency = r.cfg.concurrency
 	out.CostPerMillion = []jsonCost{}
 	for _, c := range r.costs {
-		out.CostPerMillion = append(out.CostPerMillion, jsonCost{Offer: c.offer.ID, GPU: c.offer.GPU, GPUs: c.offer.GPUs,
+		out.CostPerMillion = append(out.CostPerMillion, jsonCost{Offer: c.offer.ID, AsOf: c.offer.AsOf, GPU: c.offer.GPU, GPUs: c.offer.GPUs,
 			Instances: c.instances, Replicas: c.replicas, USDPerHour: c.offer.PerHour, USD: sig(c.perM), USDInput: sig(c.inputPerM)})
 	}
 	return out
