@@ -60,6 +60,9 @@ func Run(args []string, presets map[string]Preset, gpus []sizing.GPU, offers []O
 	if cfg.fit {
 		return runFit(cfg, presets, stdout, stderr)
 	}
+	if cfg.plan {
+		return runPlan(cfg, gpus, offers, stdout, stderr)
+	}
 	rep, err := compute(cfg, gpus, offers)
 	if err != nil {
 		fmt.Fprintln(stderr, "size: "+oneLine(err.Error()))
@@ -96,6 +99,11 @@ type config struct {
 	maxContext int
 	// fit asks what fits (-fit); fitAll lists the presets that fit.
 	fit, fitAll bool
+	// plan asks for serving plans (-plan) for load, in formats (nil: the
+	// engine's default).
+	plan    bool
+	load    sizing.Load
+	formats []sizing.DType
 	// concurrency is the serving concurrency of the cost per token.
 	concurrency int
 }
@@ -114,7 +122,8 @@ type flagVars struct {
 	tokens, mfu                                float64
 	gpu                                        string
 	concurrency                                int
-	fit                                        bool
+	fit, plan                                  bool
+	planFlags
 }
 
 func newFlagSet() (*flag.FlagSet, *flagVars) {
@@ -161,6 +170,11 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.gpu, "gpu", "", "catalog GPU `id` to check the fit against")
 	fs.IntVar(&v.concurrency, "concurrency", sizing.ServingConcurrency, "concurrent sequences per replica the cost per million tokens is figured at (inference)")
 	fs.BoolVar(&v.json, "json", false, "print JSON")
+	fs.BoolVar(&v.plan, "plan", false, "the cheapest plan per GPU to serve -rate requests/s of -prompt and -output tokens within -ttft and -tpot, priced from current on-demand offers")
+	fs.Float64Var(&v.rate, "rate", 0, "requests per second to serve (-plan)")
+	fs.IntVar(&v.output, "output", 0, "answer tokens per request (-plan)")
+	fs.Float64Var(&v.ttftMS, "ttft", 0, "time-to-first-token target in ms, 0 for none (-plan)")
+	fs.Float64Var(&v.tpotMS, "tpot", 0, "time-per-output-token target in ms, 0 for none (-plan)")
 	fs.BoolVar(&v.fit, "fit", false, "what fits -gpus GPUs of type -gpu: with a model, every weight and KV-cache format with its longest context and concurrency; without one, the model presets that fit, largest first")
 	return fs, v
 }
@@ -179,6 +193,9 @@ func parse(args []string, presets map[string]Preset, gpus []sizing.GPU) (config,
 	var cfg config
 	if v.fit {
 		return parseFit(v, set, presets, gpus)
+	}
+	if v.plan {
+		return parsePlan(v, set, presets, gpus)
 	}
 	m, err := readModel(v, set, presets, &cfg)
 	if err != nil {
@@ -407,14 +424,7 @@ func perToken(cfg config, gpus []sizing.GPU, offers []Offer) []cost {
 		}
 		job.Fits, job.Serve = append(job.Fits, fp), append(job.Serve, sp)
 	}
-	var so []sizing.Offer
-	var from []Offer
-	for _, o := range offers {
-		if i, ok := at[o.GPU]; ok {
-			so = append(so, sizing.Offer{GPU: i, GPUs: o.GPUs, Price: o.PerHour})
-			from = append(from, o)
-		}
-	}
+	so, from := engineOffers(offers, at)
 	var out []cost
 	for _, c := range job.Plan(so).PerToken {
 		o := from[c.Offer]
@@ -422,6 +432,18 @@ func perToken(cfg config, gpus []sizing.GPU, offers []Offer) []cost {
 			perM: c.OutputPerM, inputPerM: c.InputPerM})
 	}
 	return out
+}
+
+// engineOffers are the offers of the GPUs in at (GPU id -> index) as the
+// engine takes them, with the offers they came from, index for index.
+func engineOffers(offers []Offer, at map[string]int) (so []sizing.Offer, from []Offer) {
+	for _, o := range offers {
+		if i, ok := at[o.GPU]; ok {
+			so = append(so, sizing.Offer{GPU: i, GPUs: o.GPUs, Price: o.PerHour})
+			from = append(from, o)
+		}
+	}
+	return so, from
 }
 
 // costRows is how many offers the text report lists (-json has all).

@@ -34,10 +34,10 @@ var (
 // testOffers are on-demand prices: two H100 instances at the same price
 // per GPU, a T4 and an RTX 4090.
 var testOffers = []Offer{
-	{ID: "cloud-a/h100x8", GPU: "h100-sxm5-80gb", GPUs: 8, PerHour: 16},
-	{ID: "cloud-b/h100x1", GPU: "h100-sxm5-80gb", GPUs: 1, PerHour: 2},
-	{ID: "cloud-c/t4x1", GPU: "t4", GPUs: 1, PerHour: 0.35},
-	{ID: "cloud-d/4090x2", GPU: "rtx-4090", GPUs: 2, PerHour: 0.7},
+	{ID: "cloud-a/h100x8", GPU: "h100-sxm5-80gb", GPUs: 8, PerHour: 16, AsOf: "2026-10-01"},
+	{ID: "cloud-b/h100x1", GPU: "h100-sxm5-80gb", GPUs: 1, PerHour: 2, AsOf: "2026-10-01"},
+	{ID: "cloud-c/t4x1", GPU: "t4", GPUs: 1, PerHour: 0.35, AsOf: "2026-09-15"},
+	{ID: "cloud-d/4090x2", GPU: "rtx-4090", GPUs: 2, PerHour: 0.7, AsOf: "2026-08-01"},
 }
 
 func run(args ...string) (code int, stdout, stderr string) {
@@ -223,7 +223,13 @@ func TestJSONGolden(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	golden := filepath.Join("testdata", "mixtral-lora.json")
+	checkGolden(t, "mixtral-lora.json", out)
+}
+
+// checkGolden compares out with testdata/name (rewritten with -update).
+func checkGolden(t *testing.T, name, out string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
@@ -234,7 +240,7 @@ func TestJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out != string(want) {
-		t.Errorf("JSON differs from %s (rerun with -update after checking):\n%s", golden, out)
+		t.Errorf("differs from %s (rerun with -update after checking):\n%s", golden, out)
 	}
 }
 

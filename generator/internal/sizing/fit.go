@@ -75,14 +75,7 @@ func servingInputs(m Model, maxContext int, g GPU, n int) ([]Input, int) {
 	if tp*pp != n || pp > m.Layers {
 		return nil, 0
 	}
-	half := BF16 // the 16-bit format g computes in, else fp32
-	switch {
-	case g.Runs(BF16):
-	case g.Runs(FP16):
-		half = FP16
-	default:
-		half = FP32
-	}
+	half := g.halfFormat()
 	kvs := []DType{half}
 	if g.Runs(FP8) {
 		kvs = append(kvs, FP8)
@@ -103,6 +96,18 @@ func servingInputs(m Model, maxContext int, g GPU, n int) ([]Input, int) {
 		}
 	}
 	return out, maxContext
+}
+
+// halfFormat is the 16-bit format g computes in (bf16, else fp16), else
+// fp32: its unquantized weights and KV cache.
+func (g GPU) halfFormat() DType {
+	switch {
+	case g.Runs(BF16):
+		return BF16
+	case g.Runs(FP16):
+		return FP16
+	}
+	return FP32
 }
 
 // servingOption sizes one format: the longest context at batch 1 and the
