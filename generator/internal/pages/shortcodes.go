@@ -54,6 +54,14 @@ func Shortcodes(derived map[string]*derive.Data, titles map[string]map[string]st
 	return &resolver{derived: derived, guides: titles, top: top, strings: strs, dateStyles: styles}
 }
 
+// date writes a date in the edition's style: 2026-10-06, or 2026年10月6日.
+func (r *resolver) date(lang string, d time.Time) string {
+	if r.dateStyles[lang] == "cjk" {
+		return fmt.Sprintf("%d年%d月%d日", d.Year(), int(d.Month()), d.Day())
+	}
+	return d.Format("2006-01-02")
+}
+
 // url is a root-relative link to a page; the build rebases a guide's
 // links onto its edition and the site's base path (see rebase).
 func (r *resolver) url(p string) string { return "/" + p }
@@ -118,12 +126,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		if row.Offer.Currency != dd.Currency {
 			price += fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency)) // the format has its own spacing
 		}
-		date := func(d time.Time) string {
-			if r.dateStyles[lang] == "cjk" {
-				return fmt.Sprintf("%d年%d月%d日", d.Year(), int(d.Month()), d.Day())
-			}
-			return d.Format("2006-01-02")
-		}
+		date := func(d time.Time) string { return r.date(lang, d) }
 		if note := overlayNote(row.Overlay, row.PublicPerGPUDC, dd.Currency, t, date); note != "" {
 			price += fmt.Sprintf(t("overlay.note"), note) // a team's figure, marked as such
 		}
@@ -180,6 +183,10 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		return r.providers(dd, lang, t, args, kv)
 	case "site":
 		return siteShortcode(c, args)
+	case "fits":
+		return r.fitsShortcode(dd, lang, t, kv)
+	case "plan":
+		return r.planShortcode(dd, lang, t, kv)
 	case "accuracy":
 		rep, err := r.accuracyReport(c)
 		if err != nil {

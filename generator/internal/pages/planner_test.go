@@ -1,0 +1,77 @@
+package pages
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
+)
+
+// TestPlannerShortcodes: {{< fits >}} and {{< plan >}} on the repository's
+// catalog (on its data's own day, so its prices are current) give the
+// engine's answers in both editions, every plan row with a dated price,
+// and refuse bad arguments with a message that names them.
+func TestPlannerShortcodes(t *testing.T) {
+	c := testcat.Repo(t)
+	now := testcat.DataDate(c)
+	var d diag.List
+	strs := render.LoadStrings(testcat.RepoRoot(), []string{"en", "zh"}, &d)
+	dd := derive.New(c, now)
+	r := Shortcodes(map[string]*derive.Data{"en": dd, "zh": dd}, nil, nil, strs, []catalog.Language{{Code: "en"}, {Code: "zh", DateStyle: "cjk"}})
+
+	fits, err := r.Shortcode("en", "fits", nil, map[string]string{"gpu": "rtx-4090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, ctxs := make([]sizing.Model, len(c.Models)), make([]int, len(c.Models))
+	for i, m := range c.Models {
+		ms[i], ctxs[i] = m.Model, m.MaxContext
+	}
+	want := sizing.RankFits(ms, ctxs, derive.SizingGPU(c.GPU("rtx-4090")), 1)
+	if got := strings.Count(fits, "\n") - 2; got != len(want) || len(want) == 0 {
+		t.Errorf("fits: %d rows, want %d:\n%s", got, len(want), fits)
+	}
+	if first := c.Models[want[0].Index]; !strings.Contains(strings.SplitN(fits, "\n", 4)[2], "/models/"+first.ID+"/") {
+		t.Errorf("fits: first row is not %s:\n%s", first.ID, fits)
+	}
+
+	args := map[string]string{"model": "llama-3-1-70b", "rate": "20", "prompt": "2000", "output": "300", "ttft": "1000", "tpot": "30"}
+	for _, lang := range []string{"en", "zh"} {
+		plan, err := r.Shortcode(lang, "plan", nil, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimSpace(plan), "\n")[2:]
+		if len(rows) == 0 {
+			t.Fatalf("%s: no plan:\n%s", lang, plan)
+		}
+		asOf := map[string]string{"en": "as of 20", "zh": "价格日期 20"}[lang]
+		for _, row := range rows {
+			if !strings.Contains(row, asOf) {
+				t.Errorf("%s: a plan row without its price date: %s", lang, row)
+			}
+		}
+	}
+
+	for _, tc := range []struct {
+		name string
+		kv   map[string]string
+		want string
+	}{
+		{"fits", map[string]string{"gpu": "nope"}, `want {{< fits gpu="id"`},
+		{"fits", map[string]string{"gpu": "rtx-4090", "gpus": "two"}, `gpus="two" is not a whole number`},
+		{"fits", map[string]string{"gpu": "rtx-4090", "colour": "red"}, `unknown key "colour"`},
+		{"plan", map[string]string{"model": "nope"}, "with a catalog model id"},
+		{"plan", map[string]string{"model": "llama-3-8b", "rate": "0", "prompt": "100", "output": "10"}, "the load cannot be planned"},
+		{"plan", map[string]string{"model": "llama-3-8b", "rate": "fast", "prompt": "100", "output": "10"}, "rate, ttft and tpot are numbers"},
+	} {
+		if _, err := r.Shortcode("en", tc.name, nil, tc.kv); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %v: error %v, want %q", tc.name, tc.kv, err, tc.want)
+		}
+	}
+}
