@@ -106,20 +106,22 @@ func (r *resolver) planShortcode(dd *derive.Data, lang string, t func(string) st
 	}
 	var b strings.Builder
 	row := func(cells ...string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
-	row(t("col.gpu"), t("gpu.one.format"), t("plan.col.layout"), t("plan.col.ttft"), t("plan.col.tpot"), t("plan.col.load"),
-		t("plan.col.hour"), t("plan.col.offer"), t("plan.col.input"), t("plan.col.output"))
-	row("---", "---", "--:", "--:", "--:", "--:", "--:", "---", "--:", "--:")
+	// The answer first, on screen on a phone: the GPU, what it costs, how
+	// many; then how it meets the targets; the offer (prose) last.
+	row(t("col.gpu"), t("plan.col.hour"), t("plan.col.output"), t("plan.col.layout"), t("gpu.one.format"), t("plan.col.ttft"),
+		t("plan.col.tpot"), t("plan.col.load"), t("plan.col.input"), t("plan.col.offer"))
+	row("---", "--:", "--:", "--:", "---", "--:", "--:", "--:", "--:", "---")
 	cur := dd.Currency
 	ms := func(s float64) string { return strconv.FormatFloat(s*1000, 'f', 0, 64) + " ms" }
 	for _, p := range plans {
 		g, hr := dd.Cat.GPUs[p.GPU], dd.Headline[p.Offer]
 		prov := hr.Offer.Provider
-		row(fmt.Sprintf("[%s](%s)", mdText(g.LocalName(lang)), r.url("gpus/"+g.ID+"/")), mdText(format(p.DType, p.Quant, p.KVDType)),
-			mdText(fmt.Sprintf(t("plan.layout"), p.Replicas, p.TP, p.GPUs, p.Batch)), ms(p.TTFT), ms(p.TPOT),
-			strconv.Itoa(int(p.Utilization*100+0.5))+"%", mdText(render.Money(p.Hourly, cur)),
+		row(fmt.Sprintf("[%s](%s)", mdText(g.LocalName(lang)), r.url("gpus/"+g.ID+"/")), mdText(render.Money(p.Hourly, cur)),
+			mdText(render.Money(p.OutputPerM, cur)), mdText(fmt.Sprintf(t("plan.layout"), p.Replicas, p.TP, p.GPUs, p.Batch)),
+			mdText(format(p.DType, p.Quant, p.KVDType)), ms(p.TTFT), ms(p.TPOT), strconv.Itoa(int(p.Utilization*100+0.5))+"%",
+			mdText(render.Money(p.InputPerM, cur)),
 			fmt.Sprintf("%d × [%s](%s) %s, %s", p.Instances, mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"),
-				mdText(hr.Offer.Instance), mdText(fmt.Sprintf(t("plan.asof"), r.date(lang, hr.Price.AsOf)))),
-			mdText(render.Money(p.InputPerM, cur)), mdText(render.Money(p.OutputPerM, cur)))
+				mdText(hr.Offer.Instance), mdText(fmt.Sprintf(t("plan.asof"), r.date(lang, hr.Price.AsOf)))))
 	}
 	return b.String(), nil
 }
