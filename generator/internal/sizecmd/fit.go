@@ -49,7 +49,7 @@ func parseFit(v *flagVars, set map[string]bool, presets map[string]Preset, gpus 
 		return config{}, err
 	}
 	if err := m.Validate(); err != nil {
-		return config{}, err
+		return config{}, flagError(err)
 	}
 	if set["seq"] {
 		cfg.maxContext = v.seq

@@ -39,7 +39,7 @@ func parsePlan(v *flagVars, set map[string]bool, presets map[string]Preset, gpus
 		return config{}, err
 	}
 	if err := m.Validate(); err != nil {
-		return config{}, err
+		return config{}, flagError(err)
 	}
 	cfg.in.Model = m
 	p := v.planFlags

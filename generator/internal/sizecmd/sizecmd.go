@@ -267,13 +267,18 @@ func parse(args []string, presets map[string]Preset, gpus []sizing.GPU) (config,
 		// The layout the GPU count implies (sizing.AutoLayout), as the
 		// calculator chooses it.
 		if err := in.Model.Validate(); err != nil {
-			return config{}, err
+			return config{}, flagError(err)
 		}
 		in = sizing.AutoLayout(in, cfg.gpu)
 		cfg.autoTP = true
 	}
 	if err := in.Validate(); err != nil {
-		return config{}, err
+		return config{}, flagError(err)
+	}
+	// A sequence longer than the model was trained for is not a setup
+	// anyone runs (its positions are out of range).
+	if cfg.maxContext > 0 && in.SeqLen > cfg.maxContext {
+		return config{}, fmt.Errorf("-seq %d is over the model's context of %d tokens; use -seq %d or less", in.SeqLen, cfg.maxContext, cfg.maxContext)
 	}
 	cfg.in = in
 	return cfg, nil
@@ -318,6 +323,22 @@ func readModel(v *flagVars, set map[string]bool, presets map[string]Preset, cfg 
 	}
 
 	return m, nil
+}
+
+// flagError puts before an engine error the flag that sets what it is
+// about: "-kv-heads: kv heads 5 must divide heads 32".
+func flagError(err error) error {
+	name := sizing.Field(err)
+	if name == "" {
+		return err
+	}
+	flag := strings.ReplaceAll(name, "_", "-")
+	for _, f := range sizing.ModelFields() {
+		if f.Name == name {
+			flag = f.Flag
+		}
+	}
+	return fmt.Errorf("-%s: %w", flag, err)
 }
 
 // findGPU returns the catalog GPU with the id.

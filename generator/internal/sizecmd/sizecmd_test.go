@@ -52,9 +52,9 @@ func TestErrors(t *testing.T) {
 		args []string
 		want string // the whole stderr
 	}{
-		{"negative batch", []string{"-model", "llama-3-8b", "-batch", "-1"}, "size: batch must be between 1 and 100000 (got -1)\n"},
+		{"negative batch", []string{"-model", "llama-3-8b", "-batch", "-1"}, "size: -batch: batch must be between 1 and 100000 (got -1)\n"},
 		{"unknown preset", []string{"-model", "gpt-5"}, `size: unknown model "gpt-5" (known: llama-2-70b, llama-3-8b, mixtral-8x7b)` + "\n"},
-		{"tp does not divide heads", []string{"-model", "llama-3-8b", "-tp", "3", "-gpus", "3"}, "size: tp 3 must divide the number of attention heads 32\n"},
+		{"tp does not divide heads", []string{"-model", "llama-3-8b", "-tp", "3", "-gpus", "3"}, "size: -tp: tp 3 must divide the number of attention heads 32\n"},
 		{"unknown gpu", []string{"-model", "llama-3-8b", "-gpu", "h200"}, `size: unknown gpu "h200" (known: h100-sxm5-80gb, rtx-4090, t4)` + "\n"},
 		{"no model", []string{"-seq", "100"}, "size: give -model ID, -config config.json or a custom model with -params, -layers, -hidden and -heads\n"},
 		{"unknown flag", []string{"-modle", "x"}, "size: flag provided but not defined: -modle\n"},
@@ -62,19 +62,19 @@ func TestErrors(t *testing.T) {
 		{"unknown dtype", []string{"-model", "llama-3-8b", "-dtype", "fp4"}, `size: unknown dtype "fp4" (want fp32, bf16, fp16, fp8, int8, int4 or nf4)` + "\n"},
 		{"unknown workload", []string{"-model", "llama-3-8b", "-workload", "pretrain"}, `size: unknown workload "pretrain" (want inference, full, lora or qlora)` + "\n"},
 		{"positional", []string{"-model", "llama-3-8b", "extra"}, `size: unexpected argument "extra"` + "\n"},
-		{"zero stage", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "5"}, "size: zero stage must be between 0 and 3 (got 5)\n"},
-		{"qlora bf16", []string{"-model", "llama-3-8b", "-workload", "qlora", "-dtype", "bf16"}, "size: qlora needs int4 (nf4) weights (got bf16)\n"},
-		{"gpus not multiple of tp", []string{"-model", "llama-3-8b", "-tp", "4", "-gpus", "6"}, "size: gpus 6 must be a multiple of tp×pp×cp 4\n"},
-		{"mfu", []string{"-model", "llama-3-8b", "-mfu", "1.5"}, "size: mfu must be in [0, 1], 0 for the GPU's typical figure (got 1.5)\n"},
+		{"zero stage", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "5"}, "size: -zero: zero stage must be between 0 and 3 (got 5)\n"},
+		{"qlora bf16", []string{"-model", "llama-3-8b", "-workload", "qlora", "-dtype", "bf16"}, "size: -dtype: qlora needs int4 (nf4) weights (got bf16)\n"},
+		{"gpus not multiple of tp", []string{"-model", "llama-3-8b", "-tp", "4", "-gpus", "6"}, "size: -gpus: gpus 6 must be a multiple of tp×pp×cp 4\n"},
+		{"mfu", []string{"-model", "llama-3-8b", "-mfu", "1.5"}, "size: -mfu: mfu must be in [0, 1], 0 for the GPU's typical figure (got 1.5)\n"},
 		{"custom incomplete", []string{"-params", "7e9"}, `size: invalid value "7e9" for flag -params: parse error` + "\n"},
-		{"custom no layers", []string{"-params", "7000000000"}, "size: layers must be between 1 and 100000 (got 0)\n"},
-		{"lora target", []string{"-model", "llama-3-8b", "-workload", "lora", "-lora-targets", "q,qkv"}, `size: unknown lora target "qkv" (want q, k, v, o, gate, up or down)` + "\n"},
+		{"custom no layers", []string{"-params", "7000000000"}, "size: -layers: layers must be between 1 and 100000 (got 0)\n"},
+		{"lora target", []string{"-model", "llama-3-8b", "-workload", "lora", "-lora-targets", "q,qkv"}, `size: -lora-targets: unknown lora target "qkv" (want q, k, v, o, gate, up or down)` + "\n"},
 		{"model and config", []string{"-model", "llama-3-8b", "-config", "x.json"}, "size: give -model or -config, not both\n"},
 		{"config not json", []string{"-config", filepath.Join("testdata", "bad-config.json")}, "size: " + filepath.Join("testdata", "bad-config.json") + `:3:18: unexpected character "'"` + "\n"},
 		{"config missing key", []string{"-config", filepath.Join("testdata", "config-missing-vocab.json")}, "size: " + filepath.Join("testdata", "config-missing-vocab.json") + ":1:1: vocab_size is missing\n"},
 		{"unknown quant", []string{"-model", "llama-3-8b", "-dtype", "int4", "-quant", "q4_k"}, `size: unknown 4-bit format "q4_k" (want nf4-dq, nf4, gptq or awq)` + "\n"},
-		{"paged with offload", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "2", "-offload", "optimizer", "-optimizer", "paged-adamw"}, "size: a paged optimizer already pages its states to CPU memory; use no offload with it\n"},
-		{"cp", []string{"-model", "llama-3-8b", "-gpus", "3", "-cp", "2"}, "size: gpus 3 must be a multiple of tp×pp×cp 2\n"},
+		{"paged with offload", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "2", "-offload", "optimizer", "-optimizer", "paged-adamw"}, "size: -offload: a paged optimizer already pages its states to CPU memory; use no offload with it\n"},
+		{"cp", []string{"-model", "llama-3-8b", "-gpus", "3", "-cp", "2"}, "size: -gpus: gpus 3 must be a multiple of tp×pp×cp 2\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -348,5 +348,23 @@ func TestCostPerMillion(t *testing.T) {
 	}
 	if _, out, _ := run("-model", "llama-3-8b"); !strings.Contains(out, "cheapest 3 of 3 offers") || !strings.Contains(out, "cloud-d/4090x2") {
 		t.Errorf("text report:\n%s", out)
+	}
+}
+
+// TestSeqOverContext: -seq is checked against the model's context, and an
+// engine error about a model figure names its flag.
+func TestSeqOverContext(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-model", "llama-2-70b", "-seq", "8192"}, "size: -seq 8192 is over the model's context of 4096 tokens; use -seq 4096 or less\n"},
+		{[]string{"-model", "llama-3-8b", "-kv-heads", "5"}, "size: -kv-heads: kv heads 5 must divide heads 32\n"},
+		{[]string{"-model", "llama-3-8b", "-hidden", "0"}, "size: -hidden: hidden size must be between 1 and 1048576 (got 0)\n"},
+	} {
+		code, out, errOut := run(tc.args...)
+		if code != ExitUsage || out != "" || errOut != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", tc.args, code, out, errOut, tc.want)
+		}
 	}
 }

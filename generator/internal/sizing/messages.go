@@ -230,10 +230,10 @@ func FillMessage(tmpl string, args [5]string, field func(string) string) string 
 // fail returns an *inputError. It is not inlined so that each call site
 // stays small.
 //
-// Field returns the Name (see ModelField) of the figure an error of
-// Validate concerns, or "" when it names none or err is not the engine's.
-//
-//go:noinline
+// Field returns the name of the setting an error of Validate concerns: a
+// model figure's Name (see ModelField), or an input's (seq, batch, tp,
+// kv_dtype, lora_targets, ...: its size command flag with "_" for "-");
+// "" when it names none or err is not the engine's.
 func Field(err error) string {
 	e, ok := err.(*inputError)
 	if !ok {
@@ -250,6 +250,24 @@ func Field(err error) string {
 		return "rope_head_dim"
 	case "mla_needs_head_dim":
 		return "head_dim"
+	case "tp_exceeds_gpus", "tp_divides_heads", "tp_kv_heads":
+		return "tp"
+	case "gpus_multiple":
+		return "gpus"
+	case "mfu_range":
+		return "mfu"
+	case "tokens_range":
+		return "tokens"
+	case "full_dtype", "qlora_dtype", "unknown_dtype":
+		return "dtype"
+	case "unknown_kv_dtype":
+		return "kv_dtype"
+	case "offload_optimizer_zero", "offload_full_zero", "paged_offload", "unknown_offload":
+		return "offload"
+	case "lora_no_targets", "unknown_lora_target", "lora_target_twice":
+		return "lora_targets"
+	case "unknown_workload", "unknown_optimizer", "unknown_checkpointing", "unknown_quant", "unknown_engine":
+		return e.key[len("unknown_"):]
 	}
 	return ""
 }
