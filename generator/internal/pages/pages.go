@@ -175,29 +175,7 @@ func (s *Edition) pages() {
 	site := s.site() // the edition's title and description
 	cur := s.dd.Currency
 	t := s.r.T
-
-	sections := map[string][]*content.Page{}
-	for _, g := range s.guides {
-		g.HTML = s.finishGuide(g.HTML)
-		if content.TopLevel(g.Section) {
-			continue
-		}
-		sections[g.Section] = append(sections[g.Section], g)
-	}
-	var guideSections []GuideSection
-	for _, name := range content.Sections() {
-		gs := sections[name]
-		if len(gs) == 0 {
-			continue
-		}
-		sort.SliceStable(gs, func(i, j int) bool {
-			if gs[i].Weight != gs[j].Weight {
-				return gs[i].Weight < gs[j].Weight
-			}
-			return gs[i].Slug < gs[j].Slug
-		})
-		guideSections = append(guideSections, GuideSection{Name: name, Guides: gs})
-	}
+	guideSections := s.guideSections()
 
 	// The data of the pages that take work is made as they are rendered
 	// (pageData), from the view v of this edition's build.
@@ -214,6 +192,55 @@ func (s *Edition) pages() {
 			return v.gpuPage(g)
 		})
 	}
+	s.providerPages()
+	s.pricingPages()
+	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
+		Data: map[string]any{"Sections": guideSections}})
+	for _, g := range s.guides {
+		s.page(&render.Page{Kind: "guide", Path: GuidePath(g), Title: g.Title, Description: g.Description, Data: guidePage(g, guideSections)})
+	}
+	for _, m := range s.cat.Models {
+		s.pageData(&render.Page{Kind: "model", Path: "models/" + m.ID + "/", Title: m.Name,
+			Description: s.r.Text("model.description", m.Name)}, func(v *Edition) any { return v.modelPage(m) })
+	}
+	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
+}
+
+// guideSections finishes the edition's guides (finishGuide) and groups
+// those not served at the top level by section, in content.Sections'
+// order, each by weight then slug.
+func (s *Edition) guideSections() []GuideSection {
+	sections := map[string][]*content.Page{}
+	for _, g := range s.guides {
+		g.HTML = s.finishGuide(g.HTML)
+		if content.TopLevel(g.Section) {
+			continue
+		}
+		sections[g.Section] = append(sections[g.Section], g)
+	}
+	var out []GuideSection
+	for _, name := range content.Sections() {
+		gs := sections[name]
+		if len(gs) == 0 {
+			continue
+		}
+		sort.SliceStable(gs, func(i, j int) bool {
+			if gs[i].Weight != gs[j].Weight {
+				return gs[i].Weight < gs[j].Weight
+			}
+			return gs[i].Slug < gs[j].Slug
+		})
+		out = append(out, GuideSection{Name: name, Guides: gs})
+	}
+	return out
+}
+
+// providerPages queues a page per provider: its offers' rows, the age of
+// its newest price and, when that is old or missing, its capture-ready
+// line.
+func (s *Edition) providerPages() {
+	site := s.site()
+	cur := s.dd.Currency
 	for _, p := range s.cat.Providers {
 		name := p.LocalName(s.lang.Code)
 		desc := s.r.ProviderDescription(p)
@@ -235,8 +262,16 @@ func (s *Edition) pages() {
 			return pp
 		})
 	}
-	// The pricing pages share one sorting of the rows and one list of
-	// filters, made by the first of them to be rendered.
+}
+
+// pricingPages queues the price list (/pricing/, its first rows) and the
+// whole list (/pricing/all/ and its numbered pages). They share one
+// sorting of the rows and one list of filters, made by the first of them
+// to be rendered.
+func (s *Edition) pricingPages() {
+	site := s.site()
+	cur := s.dd.Currency
+	t := s.r.T
 	v := s
 	byPrice := sync.OnceValue(func() []*derive.Row {
 		rows := append([]*derive.Row(nil), v.dd.Rows...)
@@ -267,16 +302,6 @@ func (s *Edition) pages() {
 			return &p
 		})
 	}
-	s.page(&render.Page{Kind: "guides", Path: "guides/", Title: t("guides.title"), Description: t("guides.description"),
-		Data: map[string]any{"Sections": guideSections}})
-	for _, g := range s.guides {
-		s.page(&render.Page{Kind: "guide", Path: GuidePath(g), Title: g.Title, Description: g.Description, Data: guidePage(g, guideSections)})
-	}
-	for _, m := range s.cat.Models {
-		s.pageData(&render.Page{Kind: "model", Path: "models/" + m.ID + "/", Title: m.Name,
-			Description: s.r.Text("model.description", m.Name)}, func(v *Edition) any { return v.modelPage(m) })
-	}
-	s.page(&render.Page{Kind: "404", Path: "404.html", Title: t("notfound.title"), Description: t("notfound.description")})
 }
 
 // finishGuide rebases a guide's links onto its edition and marks up its

@@ -70,115 +70,13 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 	dd := r.derived[lang]
 	c := dd.Cat
 	t := func(key string) string { return r.strings.For(lang)[key] }
-	gpu := func(id string) (*catalog.GPU, error) {
-		g := c.GPU(id)
-		if g == nil {
-			return nil, fmt.Errorf("unknown GPU %q%s", id, diag.DidYouMean(id, gpuIDs(c)))
-		}
-		return g, nil
-	}
 	switch name {
 	case "gpu":
-		if len(args) != 2 {
-			return "", fmt.Errorf(`want {{< gpu "id" "field" >}}`)
-		}
-		g, err := gpu(args[0])
-		if err != nil {
-			return "", err
-		}
-		opt := func(p *float64, unit string) (string, error) {
-			if p == nil {
-				return "", fmt.Errorf("%s has no sourced %s figure", g.ID, args[1])
-			}
-			return render.Num(*p) + unit, nil
-		}
-		switch args[1] {
-		case "name":
-			return mdText(g.LocalName(lang)), nil
-		case "memory_gb":
-			return render.Num(g.MemoryGB) + " GB", nil
-		case "memory_bandwidth_gbs":
-			return render.Num(g.MemoryBWGBs) + " GB/s", nil
-		case "bf16_tflops":
-			return opt(g.BF16TFLOPS, " TFLOPS")
-		case "fp8_tflops":
-			return opt(g.FP8TFLOPS, " TFLOPS")
-		case "fp32_tflops":
-			return opt(g.FP32TFLOPS, " TFLOPS")
-		case "tdp_w":
-			return opt(g.TDPW, " W")
-		}
-		fields := []string{"name", "memory_gb", "memory_bandwidth_gbs", "bf16_tflops", "fp8_tflops", "fp32_tflops", "tdp_w"}
-		return "", fmt.Errorf("unknown field %q%s", args[1], diag.DidYouMean(args[1], fields))
+		return r.gpuShortcode(dd, lang, args)
 	case "cheapest":
-		if len(args) != 1 {
-			return "", fmt.Errorf(`want {{< cheapest "gpu-id" >}}`)
-		}
-		g, err := gpu(args[0])
-		if err != nil {
-			return "", err
-		}
-		row := dd.Cheapest(g.ID)
-		if row == nil {
-			return "", fmt.Errorf("%s has no on-demand price in the catalog", g.ID)
-		}
-		price := render.Money(row.PerGPU, row.Offer.Currency)
-		if row.Offer.Currency != dd.Currency {
-			price += fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency)) // the format has its own spacing
-		}
-		date := func(d time.Time) string { return r.date(lang, d) }
-		if note := overlayNote(row.Overlay, row.PublicPerGPUDC, dd.Currency, t, date); note != "" {
-			price += fmt.Sprintf(t("overlay.note"), note) // a team's figure, marked as such
-		}
-		asOf := date(row.Price.AsOf)
-		prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))
-		if !row.Current { // the current-price rule: never an old figure as today's
-			return fmt.Sprintf(t("shortcode.cheapest.stale"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
-		}
-		return fmt.Sprintf(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
+		return r.cheapestShortcode(dd, lang, t, args)
 	case "link":
-		if len(kv) != 1 || len(args) != 0 {
-			return "", fmt.Errorf(`want {{< link gpu="id" >}}, provider="id", guide="slug" or model="id"`)
-		}
-		for k, v := range kv {
-			switch k {
-			case "gpu":
-				g, err := gpu(v)
-				if err != nil {
-					return "", err
-				}
-				return fmt.Sprintf("[%s](%s)", mdText(g.LocalName(lang)), r.url("gpus/"+g.ID+"/")), nil
-			case "provider":
-				p := c.Provider(v)
-				if p == nil && c.Hidden("providers", v) {
-					return mdText(t("overlay.hidden.provider")), nil // left out by the team's overlay
-				}
-				if p == nil {
-					var ids []string
-					for _, p := range c.Providers {
-						ids = append(ids, p.ID)
-					}
-					return "", fmt.Errorf("unknown provider %q%s", v, diag.DidYouMean(v, ids))
-				}
-				return fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")), nil
-			case "model":
-				m := c.Model(v)
-				if m == nil {
-					return "", fmt.Errorf("unknown model %q", v)
-				}
-				return fmt.Sprintf("[%s](%s)", mdText(m.Name), r.url("models/"+m.ID+"/")), nil
-			case "guide":
-				title, ok := r.guides[lang][v]
-				if !ok {
-					return "", fmt.Errorf("unknown guide %q", v)
-				}
-				if r.top[v] {
-					return fmt.Sprintf("[%s](%s)", mdText(title), r.url(v+"/")), nil
-				}
-				return fmt.Sprintf("[%s](%s)", mdText(title), r.url("guides/"+v+"/")), nil
-			}
-			return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
-		}
+		return r.linkShortcode(dd, lang, t, args, kv)
 	case "providers":
 		return r.providers(dd, lang, t, args, kv)
 	case "site":
@@ -202,7 +100,134 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		return "", fmt.Errorf("unknown sizing text %q%s", args[0], diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
-	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy)")
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy, fits, plan)")
+}
+
+// catalogGPU is the catalog GPU with the id, or an error that suggests
+// the id meant.
+func catalogGPU(c *catalog.Catalog, id string) (*catalog.GPU, error) {
+	g := c.GPU(id)
+	if g == nil {
+		return nil, fmt.Errorf("unknown GPU %q%s", id, diag.DidYouMean(id, gpuIDs(c)))
+	}
+	return g, nil
+}
+
+// gpuShortcode expands {{< gpu "id" "field" >}}: a sourced figure of a GPU.
+func (r *resolver) gpuShortcode(dd *derive.Data, lang string, args []string) (string, error) {
+	c := dd.Cat
+	if len(args) != 2 {
+		return "", fmt.Errorf(`want {{< gpu "id" "field" >}}`)
+	}
+	g, err := catalogGPU(c, args[0])
+	if err != nil {
+		return "", err
+	}
+	opt := func(p *float64, unit string) (string, error) {
+		if p == nil {
+			return "", fmt.Errorf("%s has no sourced %s figure", g.ID, args[1])
+		}
+		return render.Num(*p) + unit, nil
+	}
+	switch args[1] {
+	case "name":
+		return mdText(g.LocalName(lang)), nil
+	case "memory_gb":
+		return render.Num(g.MemoryGB) + " GB", nil
+	case "memory_bandwidth_gbs":
+		return render.Num(g.MemoryBWGBs) + " GB/s", nil
+	case "bf16_tflops":
+		return opt(g.BF16TFLOPS, " TFLOPS")
+	case "fp8_tflops":
+		return opt(g.FP8TFLOPS, " TFLOPS")
+	case "fp32_tflops":
+		return opt(g.FP32TFLOPS, " TFLOPS")
+	case "tdp_w":
+		return opt(g.TDPW, " W")
+	}
+	fields := []string{"name", "memory_gb", "memory_bandwidth_gbs", "bf16_tflops", "fp8_tflops", "fp32_tflops", "tdp_w"}
+	return "", fmt.Errorf("unknown field %q%s", args[1], diag.DidYouMean(args[1], fields))
+}
+
+// cheapestShortcode expands {{< cheapest "gpu-id" >}}: the cheapest
+// on-demand price per GPU-hour with its provider, instance and date,
+// worded as stale when no price is current.
+func (r *resolver) cheapestShortcode(dd *derive.Data, lang string, t func(string) string, args []string) (string, error) {
+	c := dd.Cat
+	if len(args) != 1 {
+		return "", fmt.Errorf(`want {{< cheapest "gpu-id" >}}`)
+	}
+	g, err := catalogGPU(c, args[0])
+	if err != nil {
+		return "", err
+	}
+	row := dd.Cheapest(g.ID)
+	if row == nil {
+		return "", fmt.Errorf("%s has no on-demand price in the catalog", g.ID)
+	}
+	price := render.Money(row.PerGPU, row.Offer.Currency)
+	if row.Offer.Currency != dd.Currency {
+		price += fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency)) // the format has its own spacing
+	}
+	date := func(d time.Time) string { return r.date(lang, d) }
+	if note := overlayNote(row.Overlay, row.PublicPerGPUDC, dd.Currency, t, date); note != "" {
+		price += fmt.Sprintf(t("overlay.note"), note) // a team's figure, marked as such
+	}
+	asOf := date(row.Price.AsOf)
+	prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))
+	if !row.Current { // the current-price rule: never an old figure as today's
+		return fmt.Sprintf(t("shortcode.cheapest.stale"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
+	}
+	return fmt.Sprintf(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
+}
+
+// linkShortcode expands {{< link gpu="id" >}} (provider, model, guide): a
+// link to a catalog page or guide that must exist.
+func (r *resolver) linkShortcode(dd *derive.Data, lang string, t func(string) string, args []string, kv map[string]string) (string, error) {
+	c := dd.Cat
+	if len(kv) != 1 || len(args) != 0 {
+		return "", fmt.Errorf(`want {{< link gpu="id" >}}, provider="id", guide="slug" or model="id"`)
+	}
+	for k, v := range kv {
+		switch k {
+		case "gpu":
+			g, err := catalogGPU(c, v)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("[%s](%s)", mdText(g.LocalName(lang)), r.url("gpus/"+g.ID+"/")), nil
+		case "provider":
+			p := c.Provider(v)
+			if p == nil && c.Hidden("providers", v) {
+				return mdText(t("overlay.hidden.provider")), nil // left out by the team's overlay
+			}
+			if p == nil {
+				var ids []string
+				for _, p := range c.Providers {
+					ids = append(ids, p.ID)
+				}
+				return "", fmt.Errorf("unknown provider %q%s", v, diag.DidYouMean(v, ids))
+			}
+			return fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")), nil
+		case "model":
+			m := c.Model(v)
+			if m == nil {
+				return "", fmt.Errorf("unknown model %q", v)
+			}
+			return fmt.Sprintf("[%s](%s)", mdText(m.Name), r.url("models/"+m.ID+"/")), nil
+		case "guide":
+			title, ok := r.guides[lang][v]
+			if !ok {
+				return "", fmt.Errorf("unknown guide %q", v)
+			}
+			if r.top[v] {
+				return fmt.Sprintf("[%s](%s)", mdText(title), r.url(v+"/")), nil
+			}
+			return fmt.Sprintf("[%s](%s)", mdText(title), r.url("guides/"+v+"/")), nil
+		}
+		return "", fmt.Errorf("unknown link kind %q (gpu, provider, model, guide)", k)
+	}
+	return "", fmt.Errorf(`want {{< link gpu="id" >}}, provider="id", guide="slug" or model="id"`)
 }
 
 // providers expands {{< providers kind="gpu-cloud,marketplace" country="CN" >}}:
