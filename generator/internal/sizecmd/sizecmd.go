@@ -202,57 +202,10 @@ func parse(args []string, presets map[string]Preset, gpus []sizing.GPU) (config,
 		return config{}, err
 	}
 
-	in := sizing.DefaultInput(m)
-	var ok bool
-	if in.Workload, ok = sizing.ParseWorkload(v.workload); !ok {
-		return config{}, fmt.Errorf("unknown workload %q (want inference, full, lora or qlora)", v.workload)
+	in, err := readInput(v, set, m)
+	if err != nil {
+		return config{}, err
 	}
-	// The workload's recipe (sizing.RecipeFor) for every setting of it the
-	// command line leaves out: QLoRA's NF4 base, paged AdamW and bf16
-	// adapters, checkpointing and ZeRO-3 for training.
-	in = sizing.RecipeFor(in.Workload).Apply(in)
-	if set["dtype"] {
-		if in.DType, ok = sizing.ParseDType(v.dtype); !ok {
-			return config{}, fmt.Errorf("unknown dtype %q (want fp32, bf16, fp16, fp8, int8, int4 or nf4)", v.dtype)
-		}
-	}
-	if in.KVDType, ok = sizing.ParseDType(v.kvDtype); !ok {
-		return config{}, fmt.Errorf("unknown kv dtype %q (want fp32, bf16, fp16, fp8, int8 or int4)", v.kvDtype)
-	}
-	if in.Offload, ok = sizing.ParseOffload(v.offload); !ok {
-		return config{}, fmt.Errorf("unknown offload %q (want none, optimizer or full)", v.offload)
-	}
-	if set["checkpointing"] {
-		if in.Checkpointing, ok = sizing.ParseCheckpointing(v.checkpointing); !ok {
-			return config{}, fmt.Errorf("unknown checkpointing %q (want none, selective or full)", v.checkpointing)
-		}
-	}
-	if set["optimizer"] {
-		if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
-			return config{}, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)", v.optimizer)
-		}
-	}
-	if in.Quant, ok = sizing.ParseQuant(v.quant); !ok {
-		return config{}, fmt.Errorf("unknown 4-bit format %q (want nf4-dq, nf4, gptq or awq)", v.quant)
-	}
-	in.SeqLen, in.Batch, in.GPUs, in.TP, in.PP = v.seq, v.batch, v.gpus, v.tp, v.pp
-	if set["zero"] {
-		in.ZeRO = v.zero
-	}
-	in.PromptLen, in.CP, in.GroupSize = v.prompt, v.cp, v.groupSize
-	in.SequenceParallel, in.QuantEmbeddings = v.seqParallel, v.quantEmbed
-	if set["no-master"] {
-		in.NoMaster = v.noMaster
-	}
-	in.Flash = v.flash
-	in.LoRARank = v.loraRank
-	in.LoRATargets = nil
-	for _, t := range strings.Split(v.targets, ",") {
-		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
-			in.LoRATargets = append(in.LoRATargets, t)
-		}
-	}
-	in.Tokens, in.MFU = v.tokens, v.mfu
 
 	cfg.modelID, cfg.json, cfg.concurrency = v.model, v.json, v.concurrency
 	if v.concurrency < 1 || v.concurrency > sizing.MaxBatch {
@@ -282,6 +235,64 @@ func parse(args []string, presets map[string]Preset, gpus []sizing.GPU) (config,
 	}
 	cfg.in = in
 	return cfg, nil
+}
+
+// readInput is the engine's input for model m from the flags: the
+// workload's recipe (sizing.RecipeFor) for every setting of it the command
+// line leaves out, then what the flags set.
+func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, error) {
+	in := sizing.DefaultInput(m)
+	var ok bool
+	if in.Workload, ok = sizing.ParseWorkload(v.workload); !ok {
+		return in, fmt.Errorf("unknown workload %q (want inference, full, lora or qlora)", v.workload)
+	}
+	// The workload's recipe (sizing.RecipeFor) for every setting of it the
+	// command line leaves out: QLoRA's NF4 base, paged AdamW and bf16
+	// adapters, checkpointing and ZeRO-3 for training.
+	in = sizing.RecipeFor(in.Workload).Apply(in)
+	if set["dtype"] {
+		if in.DType, ok = sizing.ParseDType(v.dtype); !ok {
+			return in, fmt.Errorf("unknown dtype %q (want fp32, bf16, fp16, fp8, int8, int4 or nf4)", v.dtype)
+		}
+	}
+	if in.KVDType, ok = sizing.ParseDType(v.kvDtype); !ok {
+		return in, fmt.Errorf("unknown kv dtype %q (want fp32, bf16, fp16, fp8, int8 or int4)", v.kvDtype)
+	}
+	if in.Offload, ok = sizing.ParseOffload(v.offload); !ok {
+		return in, fmt.Errorf("unknown offload %q (want none, optimizer or full)", v.offload)
+	}
+	if set["checkpointing"] {
+		if in.Checkpointing, ok = sizing.ParseCheckpointing(v.checkpointing); !ok {
+			return in, fmt.Errorf("unknown checkpointing %q (want none, selective or full)", v.checkpointing)
+		}
+	}
+	if set["optimizer"] {
+		if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
+			return in, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)", v.optimizer)
+		}
+	}
+	if in.Quant, ok = sizing.ParseQuant(v.quant); !ok {
+		return in, fmt.Errorf("unknown 4-bit format %q (want nf4-dq, nf4, gptq or awq)", v.quant)
+	}
+	in.SeqLen, in.Batch, in.GPUs, in.TP, in.PP = v.seq, v.batch, v.gpus, v.tp, v.pp
+	if set["zero"] {
+		in.ZeRO = v.zero
+	}
+	in.PromptLen, in.CP, in.GroupSize = v.prompt, v.cp, v.groupSize
+	in.SequenceParallel, in.QuantEmbeddings = v.seqParallel, v.quantEmbed
+	if set["no-master"] {
+		in.NoMaster = v.noMaster
+	}
+	in.Flash = v.flash
+	in.LoRARank = v.loraRank
+	in.LoRATargets = nil
+	for _, t := range strings.Split(v.targets, ",") {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			in.LoRATargets = append(in.LoRATargets, t)
+		}
+	}
+	in.Tokens, in.MFU = v.tokens, v.mfu
+	return in, nil
 }
 
 // readModel reads the model the flags name (-model, -config or a custom
@@ -513,6 +524,14 @@ func humanDuration(s float64) string {
 }
 
 func (r report) writeText(w io.Writer) {
+	r.writeSetup(w)
+	r.writeMemory(w)
+	r.writeSpeed(w)
+	r.writeTables(w)
+}
+
+// writeSetup prints the model, the workload and the layout.
+func (r report) writeSetup(w io.Writer) {
 	in := r.cfg.in
 	m := in.Model
 	name := r.cfg.modelID
@@ -566,6 +585,10 @@ func (r report) writeText(w io.Writer) {
 		fmt.Fprintf(w, "Adapters:  rank %d on %s: %s params\n", in.LoRARank, strings.Join(in.LoRATargets, ","), humanCount(float64(r.res.AdapterParams)))
 	}
 
+}
+
+// writeMemory prints the memory per GPU by part.
+func (r report) writeMemory(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Memory per GPU:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -586,6 +609,12 @@ func (r report) writeText(w io.Writer) {
 	}
 	tw.Flush()
 
+}
+
+// writeSpeed prints whether the job fits the GPU, its expected speeds and
+// bounds, and the training compute and time.
+func (r report) writeSpeed(w io.Writer) {
+	in := r.cfg.in
 	fmt.Fprintln(w)
 	if g := r.cfg.gpu; g != nil {
 		verdict := "no"
@@ -618,6 +647,11 @@ func (r report) writeText(w io.Writer) {
 		}
 	}
 
+}
+
+// writeTables prints the fewest GPUs of each catalog GPU and the cheapest
+// costs per million tokens.
+func (r report) writeTables(w io.Writer) {
 	if len(r.mins) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Minimum GPUs (powers of two up to 4096; TP ≤ 8 within a node):")
