@@ -469,6 +469,13 @@ const (
 	shapeCost = `[#,#,#,#,#,#,#,#]`
 )
 
+// result is gpuAtlasSize's answer to an input read as in (on GPU g when
+// hasGPU): the estimate and its display texts, the fewest GPUs of each
+// catalog GPU, and the plan on the input's offers. It is kept whole
+// because in Go's WebAssembly port every function and call site adds to
+// the module (see the package comment), and its parts fill one buffer and
+// one job in order.
+//
 //go:noinline
 func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, req request) []byte {
 	var gpu *sizing.GPU

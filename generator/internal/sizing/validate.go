@@ -120,7 +120,10 @@ func kvCompatible(kv, tp int) bool {
 // non-negative figures. Enum fields must hold canonical names (use the
 // Parse functions for case-insensitive input and aliases such as "nf4").
 // Settings that only apply to training (ZeRO offload rules, LoRA rank and
-// targets) are checked only for the workloads that use them.
+// targets) are checked only for the workloads that use them. It is kept
+// whole because it is one flat list of checks in the order their errors
+// take precedence, and in the WebAssembly build each extra function adds
+// to the module.
 func (in Input) Validate() error {
 	m := in.Model
 	if err := m.Validate(); err != nil {
