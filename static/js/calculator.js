@@ -142,6 +142,12 @@ import { money } from "./_shared.mjs";
       delete model.name;
     }
     const gpu = data.gpus.find((g) => g.id === f.gpu.value) || null;
+    // The chosen GPU's page lists the presets that fit one of it (Go
+    // computes the list; the link follows the choice).
+    if (gpu) {
+      $("gpu-fits").href = form.dataset.base + "gpus/" + gpu.id + "/#one-gpu";
+      $("gpu-fits").textContent = msg("calc.gpu.fits", gpu.name);
+    }
     const targets = on(f["lora-rank"]) ? [...form.querySelectorAll("input[name=lora-targets]:checked")].map((x) => x.value) : ["q", "k", "v", "o"];
     return {
       model, workload: val("workload"), dtype: val("dtype"), kvDtype: val("kv-dtype"), quant: val("quant"),

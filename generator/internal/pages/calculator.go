@@ -249,7 +249,7 @@ func (o calcOffer) MarshalJSON() ([]byte, error) {
 // engine's and the config parser's messages (sizing.MessageKeys,
 // hfconfig.MessageKeys).
 var calcKeys = [...]string{
-	"calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.need", "calc.headline.never", "calc.headline.error",
+	"calc.gpu.fits", "calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.need", "calc.headline.never", "calc.headline.error",
 	"calc.layout", "calc.layout.cp", "calc.layout.auto", "calc.layout.short", "calc.why.over", "calc.why.fewer", "calc.why.precision", "calc.why.speedat",
 	"calc.speed.decode", "calc.speed.ttft", "calc.speed.throughput", "calc.bound.memory", "calc.bound.compute",
 	"calc.mingpus.none", "calc.cheapest.none",
@@ -382,6 +382,7 @@ func calcText(tr translator, in sizing.Input, res sizing.Result, g sizing.GPU, c
 		"time":        tr.q(sizing.DurationQuantity(sp.TrainSeconds)),
 		"mingpusNone": tr.fill("calc.mingpus.none"),
 		"offers":      tr.fill("calc.offers", g.Name),
+		"gpuFits":     tr.fill("calc.gpu.fits", g.Name),
 	}
 }
 
