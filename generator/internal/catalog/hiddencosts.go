@@ -169,50 +169,7 @@ func checkExtraCosts(c checker, p *Provider) {
 		if e.Price != nil && !c.has(pre+".unit") && units != nil {
 			c.errorf(pre+".price", "a price needs its unit (unit = one of: %s)", strings.Join(units, ", "))
 		}
-		switch e.Kind {
-		case "egress":
-			switch {
-			case e.Price != nil && len(e.Tiers) > 0:
-				c.errorf(pre+".price", "give egress either a flat price or [[extra_costs.tiers]], not both")
-			case e.Price == nil && len(e.Tiers) == 0 && c.has(pre+".kind"):
-				c.errorf(pre+".kind", "an egress entry needs a price or [[extra_costs.tiers]]")
-			}
-			if len(e.Tiers) > 0 && !c.has(pre+".unit") {
-				c.errorf(pre+".tiers", "tiers need the entry's unit (unit = one of: %s)", strings.Join(units, ", "))
-			}
-			checkTiers(c, pre, e.Tiers)
-		case "public-ipv4", "block-storage":
-			if e.Price == nil && c.has(pre+".kind") {
-				c.errorf(pre+".kind", "a %s entry needs a price and its unit", e.Kind)
-			}
-		case "stopped-instance":
-			if e.ComputeBilled == nil {
-				c.errorf(pre+".kind", "a stopped-instance entry needs compute_billed = true or false: is the instance price still charged while it is stopped?")
-			}
-		}
-		if e.Kind != "egress" && len(e.Tiers) > 0 {
-			c.errorf(pre+".tiers", "tiers are for egress entries only")
-		}
-		if c.has(pre + ".applies") {
-			if e.Kind != "public-ipv4" {
-				c.errorf(pre+".applies", "applies is for public-ipv4 entries only (bound or idle addresses)")
-			} else {
-				c.oneOf(pre+".applies", e.Applies, AddressStates()...)
-			}
-		}
-		if e.FreeGB != nil {
-			switch {
-			case e.Kind != "egress" && e.Kind != "block-storage":
-				c.errorf(pre+".free_gb", "free_gb is for egress and block-storage entries only")
-			case *e.FreeGB < 0:
-				c.errorf(pre+".free_gb", "free_gb must not be negative, got %v", *e.FreeGB)
-			case len(e.Tiers) > 0:
-				c.errorf(pre+".free_gb", "with tiers, give the free volume as the first tier (up_to_gb = %v, price = 0) instead of free_gb", *e.FreeGB)
-			}
-		}
-		if e.Kind != "stopped-instance" && e.ComputeBilled != nil {
-			c.errorf(pre+".compute_billed", "compute_billed is for stopped-instance entries only")
-		}
+		checkCostKind(c, pre, e, units)
 		if c.has(pre+".as_of") && c.has(pre+".kind") {
 			id := fmt.Sprint(e.Key()) + e.AsOf.Format(time.DateOnly)
 			if first, dup := seen[id]; dup {
@@ -221,6 +178,57 @@ func checkExtraCosts(c checker, p *Provider) {
 			l, _ := c.pos(pre)
 			seen[id] = l
 		}
+	}
+}
+
+// checkCostKind checks the fields of the extra cost e at pre that depend
+// on its kind: an egress entry's flat price or tiers (in one of units),
+// the price a public-ipv4 or block-storage entry needs, a stopped-instance
+// entry's compute_billed, and the fields other kinds may not have.
+func checkCostKind(c checker, pre string, e ExtraCost, units []string) {
+	switch e.Kind {
+	case "egress":
+		switch {
+		case e.Price != nil && len(e.Tiers) > 0:
+			c.errorf(pre+".price", "give egress either a flat price or [[extra_costs.tiers]], not both")
+		case e.Price == nil && len(e.Tiers) == 0 && c.has(pre+".kind"):
+			c.errorf(pre+".kind", "an egress entry needs a price or [[extra_costs.tiers]]")
+		}
+		if len(e.Tiers) > 0 && !c.has(pre+".unit") {
+			c.errorf(pre+".tiers", "tiers need the entry's unit (unit = one of: %s)", strings.Join(units, ", "))
+		}
+		checkTiers(c, pre, e.Tiers)
+	case "public-ipv4", "block-storage":
+		if e.Price == nil && c.has(pre+".kind") {
+			c.errorf(pre+".kind", "a %s entry needs a price and its unit", e.Kind)
+		}
+	case "stopped-instance":
+		if e.ComputeBilled == nil {
+			c.errorf(pre+".kind", "a stopped-instance entry needs compute_billed = true or false: is the instance price still charged while it is stopped?")
+		}
+	}
+	if e.Kind != "egress" && len(e.Tiers) > 0 {
+		c.errorf(pre+".tiers", "tiers are for egress entries only")
+	}
+	if c.has(pre + ".applies") {
+		if e.Kind != "public-ipv4" {
+			c.errorf(pre+".applies", "applies is for public-ipv4 entries only (bound or idle addresses)")
+		} else {
+			c.oneOf(pre+".applies", e.Applies, AddressStates()...)
+		}
+	}
+	if e.FreeGB != nil {
+		switch {
+		case e.Kind != "egress" && e.Kind != "block-storage":
+			c.errorf(pre+".free_gb", "free_gb is for egress and block-storage entries only")
+		case *e.FreeGB < 0:
+			c.errorf(pre+".free_gb", "free_gb must not be negative, got %v", *e.FreeGB)
+		case len(e.Tiers) > 0:
+			c.errorf(pre+".free_gb", "with tiers, give the free volume as the first tier (up_to_gb = %v, price = 0) instead of free_gb", *e.FreeGB)
+		}
+	}
+	if e.Kind != "stopped-instance" && e.ComputeBilled != nil {
+		c.errorf(pre+".compute_billed", "compute_billed is for stopped-instance entries only")
 	}
 }
 

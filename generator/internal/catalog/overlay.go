@@ -245,6 +245,10 @@ func expired(c checker, pre, what string, until time.Time) bool {
 	return true
 }
 
+// applyOverrides checks an overlay's data/overrides.toml and applies what
+// is valid and not expired to cat's current prices: the discounts first,
+// most general first, so that a more specific one and then a contract
+// replace them, then each contract.
 func applyOverrides(c checker, cat *Catalog, ov *Overrides) {
 	byID := map[string]*Offer{}
 	for _, o := range cat.Offers {
@@ -254,15 +258,34 @@ func applyOverrides(c checker, cat *Catalog, ov *Overrides) {
 	for _, cur := range cat.FX.Currencies() {
 		currencies[cur] = true
 	}
-	billing := func(pre, b string) string {
-		if b == "" {
-			return "on-demand"
-		}
-		c.oneOf(pre+".billing", b, BillingModes()...)
-		return b
+	for _, i := range checkDiscounts(c, cat, ov, byID) {
+		applyDiscount(c, cat, ov.Discounts[i], i)
 	}
-	// Discounts first, most general first, so that a more specific one and
-	// then a contract replace them.
+	for i, x := range ov.Contracts {
+		pre := fmt.Sprintf("contract.%d", i)
+		o, billing, ok := checkContract(c, cat, pre, x, byID, currencies)
+		if !ok || o == nil || expired(c, pre, "contract price for "+x.Offer, x.ValidUntil) {
+			continue
+		}
+		applyContract(c, cat, pre, x, o, billing)
+	}
+}
+
+// overrideBilling returns an override's billing mode b, checked, or
+// on-demand when it gives none.
+func overrideBilling(c checker, pre, b string) string {
+	if b == "" {
+		return "on-demand"
+	}
+	c.oneOf(pre+".billing", b, BillingModes()...)
+	return b
+}
+
+// checkDiscounts checks ov's discounts and fills in their billing mode.
+// It returns the indexes of those to apply (valid and not expired), most
+// general first: a provider's, then a GPU's, then an offer's, each in
+// file order. byID is cat's offers by id.
+func checkDiscounts(c checker, cat *Catalog, ov *Overrides, byID map[string]*Offer) []int {
 	type disc struct {
 		i    int
 		rank int
@@ -270,29 +293,8 @@ func applyOverrides(c checker, cat *Catalog, ov *Overrides) {
 	var order []disc
 	for i, x := range ov.Discounts {
 		pre := fmt.Sprintf("discount.%d", i)
-		c.require(pre, "pct")
-		ok := checkTerm(c, pre, x.Source, x.AsOf, x.ValidUntil)
-		if c.has(pre+".pct") && (x.Pct <= 0 || x.Pct >= 100) {
-			c.errorf(pre+".pct", "pct %v is outside 0-100 (a discount of pct percent off the public price)", x.Pct)
-			ok = false
-		}
-		if x.Provider == "" && x.GPU == "" && x.Offer == "" {
-			c.errorf(pre, "a discount names a provider, a gpu or an offer it applies to")
-			ok = false
-		}
-		if x.Provider != "" && cat.providers[x.Provider] == nil {
-			c.errorf(pre+".provider", "unknown provider %q%s", x.Provider, diag.DidYouMean(x.Provider, cat.providerIDs()))
-			ok = false
-		}
-		if x.GPU != "" && cat.gpus[x.GPU] == nil {
-			c.errorf(pre+".gpu", "unknown GPU %q%s", x.GPU, diag.DidYouMean(x.GPU, cat.gpuIDs()))
-			ok = false
-		}
-		if x.Offer != "" && byID[x.Offer] == nil {
-			c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
-			ok = false
-		}
-		ov.Discounts[i].Billing = billing(pre, x.Billing)
+		ok := checkDiscount(c, cat, pre, x, byID)
+		ov.Discounts[i].Billing = overrideBilling(c, pre, x.Billing)
 		if !ok || expired(c, pre, "discount", x.ValidUntil) {
 			continue
 		}
@@ -306,80 +308,126 @@ func applyOverrides(c checker, cat *Catalog, ov *Overrides) {
 		order = append(order, disc{i: i, rank: rank})
 	}
 	sort.SliceStable(order, func(a, b int) bool { return order[a].rank < order[b].rank })
+	out := make([]int, 0, len(order))
 	for _, od := range order {
-		x := ov.Discounts[od.i]
-		line, _ := c.pos(fmt.Sprintf("discount.%d", od.i))
-		for _, o := range cat.Offers {
-			if (x.Provider != "" && o.Provider.ID != x.Provider) || (x.GPU != "" && o.GPUID != x.GPU) || (x.Offer != "" && o.ID != x.Offer) {
-				continue
-			}
-			for _, j := range o.currentIndexes() {
-				p := &o.Prices[j]
-				if p.Billing != x.Billing || (p.Overlay != nil && p.Overlay.Public == nil) {
-					continue
-				}
-				pub := publicOf(p)
-				*p = pub
-				p.Price = pub.Price * (1 - x.Pct/100)
-				p.Overlay = &Overlay{Kind: OverlayDiscount, DiscountPct: x.Pct, Source: x.Source, AsOf: x.AsOf, ValidUntil: x.ValidUntil, File: c.rel, Line: line, Public: &pub}
-			}
-		}
+		out = append(out, od.i)
 	}
-	for i, x := range ov.Contracts {
-		pre := fmt.Sprintf("contract.%d", i)
-		c.require(pre, "offer", "price")
-		ok := checkTerm(c, pre, x.Source, x.AsOf, x.ValidUntil)
-		if c.has(pre+".price") && !(x.Price > 0) {
-			c.errorf(pre+".price", "price must be greater than 0, got %v", x.Price)
-			ok = false
-		}
-		o := byID[x.Offer]
-		if c.has(pre+".offer") && o == nil {
-			c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
-			ok = false
-		}
-		if x.Currency != "" && !currencies[x.Currency] {
-			c.errorf(pre+".currency", "currency %q has no rate in data/fx.toml%s", x.Currency, diag.DidYouMean(x.Currency, mapKeys(currencies)))
-			ok = false
-		}
-		b := billing(pre, x.Billing)
-		unit := unitOr(x.Unit)
-		c.oneOf(pre+".unit", x.Unit, PriceUnits()...)
-		if b == "committed" && x.TermMonths == 0 {
-			c.errorf(pre+".billing", "a committed contract price needs term_months")
-			ok = false
-		}
-		if o != nil && x.Region != "" && !slices.ContainsFunc(o.Provider.Regions, func(r Region) bool { return r.ID == x.Region }) {
-			c.errorf(pre+".region", "unknown region %q of provider %s", x.Region, o.Provider.ID)
-			ok = false
-		}
-		if !ok || o == nil || expired(c, pre, "contract price for "+x.Offer, x.ValidUntil) {
+	return out
+}
+
+// checkDiscount checks the discount x at pre, all but its billing mode:
+// its term, its percentage, and the provider, GPU and offer it names (at
+// least one; byID is cat's offers by id). It reports whether x is valid.
+func checkDiscount(c checker, cat *Catalog, pre string, x Discount, byID map[string]*Offer) bool {
+	c.require(pre, "pct")
+	ok := checkTerm(c, pre, x.Source, x.AsOf, x.ValidUntil)
+	if c.has(pre+".pct") && (x.Pct <= 0 || x.Pct >= 100) {
+		c.errorf(pre+".pct", "pct %v is outside 0-100 (a discount of pct percent off the public price)", x.Pct)
+		ok = false
+	}
+	if x.Provider == "" && x.GPU == "" && x.Offer == "" {
+		c.errorf(pre, "a discount names a provider, a gpu or an offer it applies to")
+		ok = false
+	}
+	if x.Provider != "" && cat.providers[x.Provider] == nil {
+		c.errorf(pre+".provider", "unknown provider %q%s", x.Provider, diag.DidYouMean(x.Provider, cat.providerIDs()))
+		ok = false
+	}
+	if x.GPU != "" && cat.gpus[x.GPU] == nil {
+		c.errorf(pre+".gpu", "unknown GPU %q%s", x.GPU, diag.DidYouMean(x.GPU, cat.gpuIDs()))
+		ok = false
+	}
+	if x.Offer != "" && byID[x.Offer] == nil {
+		c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
+		ok = false
+	}
+	return ok
+}
+
+// applyDiscount applies the discount x, the i'th of the overlay, to the
+// current prices of its billing mode of every offer it names, in place of
+// their public price (a price the overlay adds is left alone).
+func applyDiscount(c checker, cat *Catalog, x Discount, i int) {
+	line, _ := c.pos(fmt.Sprintf("discount.%d", i))
+	for _, o := range cat.Offers {
+		if (x.Provider != "" && o.Provider.ID != x.Provider) || (x.GPU != "" && o.GPUID != x.GPU) || (x.Offer != "" && o.ID != x.Offer) {
 			continue
 		}
-		price := x.Price
-		if x.Currency != "" && x.Currency != o.Currency {
-			price, _ = cat.FX.Convert(x.Price, x.Currency, o.Currency)
-		}
-		line, _ := c.pos(pre)
-		mark := func(pub *Price) *Overlay {
-			return &Overlay{Kind: OverlayContract, Source: x.Source, AsOf: x.AsOf, ValidUntil: x.ValidUntil, File: c.rel, Line: line, Public: pub}
-		}
-		matched := false
 		for _, j := range o.currentIndexes() {
 			p := &o.Prices[j]
-			if p.Billing != b || p.Unit != unit || p.TermMonths != x.TermMonths || (x.Region != "" && p.Region != x.Region) {
+			if p.Billing != x.Billing || (p.Overlay != nil && p.Overlay.Public == nil) {
 				continue
 			}
-			matched = true
 			pub := publicOf(p)
 			*p = pub
-			p.Price, p.AsOf, p.Source, p.Evidence, p.Dataset, p.DateBasis = price, x.AsOf, x.Source, "first-party", "", ""
-			p.Overlay = mark(&pub)
+			p.Price = pub.Price * (1 - x.Pct/100)
+			p.Overlay = &Overlay{Kind: OverlayDiscount, DiscountPct: x.Pct, Source: x.Source, AsOf: x.AsOf, ValidUntil: x.ValidUntil, File: c.rel, Line: line, Public: &pub}
 		}
-		if !matched {
-			o.Prices = append(o.Prices, Price{Billing: b, Price: price, Unit: unit, TermMonths: x.TermMonths, Region: x.Region, AsOf: x.AsOf, Source: x.Source, Evidence: "first-party", Overlay: mark(nil)})
-			o.index()
+	}
+}
+
+// checkContract checks the contract x at pre: its term, price, offer
+// (byID is cat's offers by id), currency (one of currencies), billing
+// mode, unit, term and region. It returns x's offer (nil when unknown or
+// not given), its billing mode and whether x is valid.
+func checkContract(c checker, cat *Catalog, pre string, x Contract, byID map[string]*Offer, currencies map[string]bool) (o *Offer, billing string, ok bool) {
+	c.require(pre, "offer", "price")
+	ok = checkTerm(c, pre, x.Source, x.AsOf, x.ValidUntil)
+	if c.has(pre+".price") && !(x.Price > 0) {
+		c.errorf(pre+".price", "price must be greater than 0, got %v", x.Price)
+		ok = false
+	}
+	o = byID[x.Offer]
+	if c.has(pre+".offer") && o == nil {
+		c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
+		ok = false
+	}
+	if x.Currency != "" && !currencies[x.Currency] {
+		c.errorf(pre+".currency", "currency %q has no rate in data/fx.toml%s", x.Currency, diag.DidYouMean(x.Currency, mapKeys(currencies)))
+		ok = false
+	}
+	billing = overrideBilling(c, pre, x.Billing)
+	c.oneOf(pre+".unit", x.Unit, PriceUnits()...)
+	if billing == "committed" && x.TermMonths == 0 {
+		c.errorf(pre+".billing", "a committed contract price needs term_months")
+		ok = false
+	}
+	if o != nil && x.Region != "" && !slices.ContainsFunc(o.Provider.Regions, func(r Region) bool { return r.ID == x.Region }) {
+		c.errorf(pre+".region", "unknown region %q of provider %s", x.Region, o.Provider.ID)
+		ok = false
+	}
+	return o, billing, ok
+}
+
+// applyContract applies the valid contract x at pre to its offer o: its
+// price, converted to o's currency, replaces each current public price of
+// its billing mode, unit, term and region, or is added as a price of its
+// own when o has none.
+func applyContract(c checker, cat *Catalog, pre string, x Contract, o *Offer, billing string) {
+	unit := unitOr(x.Unit)
+	price := x.Price
+	if x.Currency != "" && x.Currency != o.Currency {
+		price, _ = cat.FX.Convert(x.Price, x.Currency, o.Currency)
+	}
+	line, _ := c.pos(pre)
+	mark := func(pub *Price) *Overlay {
+		return &Overlay{Kind: OverlayContract, Source: x.Source, AsOf: x.AsOf, ValidUntil: x.ValidUntil, File: c.rel, Line: line, Public: pub}
+	}
+	matched := false
+	for _, j := range o.currentIndexes() {
+		p := &o.Prices[j]
+		if p.Billing != billing || p.Unit != unit || p.TermMonths != x.TermMonths || (x.Region != "" && p.Region != x.Region) {
+			continue
 		}
+		matched = true
+		pub := publicOf(p)
+		*p = pub
+		p.Price, p.AsOf, p.Source, p.Evidence, p.Dataset, p.DateBasis = price, x.AsOf, x.Source, "first-party", "", ""
+		p.Overlay = mark(&pub)
+	}
+	if !matched {
+		o.Prices = append(o.Prices, Price{Billing: billing, Price: price, Unit: unit, TermMonths: x.TermMonths, Region: x.Region, AsOf: x.AsOf, Source: x.Source, Evidence: "first-party", Overlay: mark(nil)})
+		o.index()
 	}
 }
 

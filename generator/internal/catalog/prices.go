@@ -192,143 +192,205 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 	if p != nil {
 		c.providerID = p.ID
 	}
-	regionIDs := make([]string, 0, len(p.Regions))
-	known := map[string]bool{}
-	for _, r := range p.Regions {
-		regionIDs = append(regionIDs, r.ID)
-		known[r.ID] = true
-	}
-	inOffer := map[string]bool{}
-	for _, r := range o.Regions {
-		inOffer[r] = true
-	}
+	regionIDs, known := regionsOf(p)
 	modes := append(BillingModes(), LegacyBillingModes()...)
-	type seenAt struct {
-		line int
-		path string
-	}
-	seen := map[string]seenAt{}
+	seen := map[string]int{}
 	valid := make([]bool, len(o.Prices))
 	required := requiredOf[Price]()
 	for i := range o.Prices {
 		pr := &o.Prices[i]
 		pp := pre + ".prices." + strconv.Itoa(i)
 		c.require(pp, required...)
-		ok := c.has(pp+".billing") && !c.blank[pp+".billing"] && slices.Contains(modes, pr.Billing)
-		c.oneOf(pp+".billing", pr.Billing, modes...)
-		committed := pr.Billing == "committed"
-		if term, legacy := legacyTerm(pr.Billing); legacy {
-			committed = true
-			if c.has(pp+".term_months") && pr.TermMonths != term {
-				c.errorf(pp+".term_months", "term_months %d contradicts billing %q (a %d-month term): write billing = \"committed\" with the term", pr.TermMonths, pr.Billing, term)
-				ok = false
-			}
-		}
-		// A price per day or week is a prepaid period (包日, 包周): its unit
-		// is its term. On-demand and spot prices are pay-as-you-go, by
-		// the hour or finer.
-		period := pr.Unit == "day" || pr.Unit == "week"
-		switch {
-		case !committed && ok && c.has(pp+".unit") && pr.Unit != "" && pr.Unit != "hour" && UnitHours(pr.Unit) > 0:
-			c.errorf(pp+".unit", "billing %q is paid by the hour: a price per %s is a prepaid period, write billing = \"committed\" (a day or week needs no term_months; a month is term_months = 1)", pr.Billing, pr.Unit)
-			ok = false
-		case committed && pr.Billing == "committed" && !c.has(pp+".term_months") && period:
-			// the unit is the term
-		case committed && pr.Billing == "committed" && !c.has(pp+".term_months"):
-			c.errorf(pp+".billing", "a committed price needs term_months (1 for a monthly subscription, 12, 36, ...), or unit = \"day\" or \"week\" for a prepaid day or week")
-			ok = false
-		case committed && c.has(pp+".term_months") && (pr.TermMonths < 1 || pr.TermMonths > 60):
-			c.errorf(pp+".term_months", "term_months %d is out of range (1..60)", pr.TermMonths)
-			ok = false
-		case !committed && ok:
-			for _, k := range []string{"term_months", "payment", "commitment"} {
-				if c.has(pp + "." + k) {
-					c.errorf(pp+"."+k, "%s is only for committed prices (billing = \"committed\"), not %s", k, pr.Billing)
-					ok = false
-				}
-			}
-		}
-		if committed {
-			c.oneOf(pp+".payment", pr.Payment, PaymentOptions()...)
-			c.oneOf(pp+".commitment", pr.Commitment, CommitmentKinds()...)
-		}
-		c.oneOf(pp+".unit", pr.Unit, PriceUnits()...)
-		if c.has(pp+".unit") && UnitHours(pr.Unit) == 0 {
+		ok := checkBilling(c, pp, pr, modes)
+		if !checkPriceRegion(c, pp, pr, p, o, regionIDs, known) {
 			ok = false
 		}
-		if c.has(pp + ".region") {
-			switch {
-			case !known[pr.Region]:
-				c.errorf(pp+".region", "unknown region %q of provider %s%s", pr.Region, p.ID, diag.DidYouMean(pr.Region, regionIDs))
-				ok = false
-			case len(o.Regions) > 0 && !inOffer[pr.Region]:
-				c.warnf(pp+".region", "region %q is not in the offer's regions %v: add it there", pr.Region, o.Regions)
-			}
+		if !checkAmount(c, pp, pr) {
+			ok = false
 		}
-		if c.has(pp + ".price") {
-			hours := UnitHours(pr.Unit)
-			switch {
-			case !(pr.Price > 0):
-				c.errorf(pp+".price", "price must be greater than 0, got %v", pr.Price)
-				ok = false
-			case hours == 1 && pr.Price > 10000:
-				c.errorf(pp+".price", "price %v per instance-hour is implausible", pr.Price)
-			case hours > 1 && pr.Price/hours > 10000:
-				c.errorf(pp+".price", "price %s per %s (%.2f per instance-hour) is implausible", strconv.FormatFloat(pr.Price, 'f', -1, 64), pr.Unit, pr.Price/hours)
-			}
-		}
-		c.date(pp+".as_of", pr.AsOf)
-		c.oneOf(pp+".date_basis", pr.DateBasis, DateBases()...)
-		if c.has(pp+".source") && !c.blank[pp+".source"] && strings.TrimSpace(pr.Source) == "" {
-			c.errorf(pp+".source", "source is empty: give the URL the price was read from")
-		}
-		if c.emptyString(pp + ".evidence") {
-			c.errorf(pp+".evidence", "required key %q is empty (one of: %s)", "evidence", strings.Join(EvidenceKinds(), ", "))
-			c.blank[pp+".evidence"] = true
-		}
-		c.oneOf(pp+".evidence", pr.Evidence, EvidenceKinds()...)
-		checkCapture(c, pp, pr)
-		if branchURL.MatchString(pr.Source) {
-			c.warnf(pp+".source", "source %q names a branch, whose file changes: pin it to the commit the figure was read from (.../blob/<commit>/path)", pr.Source)
-		}
-		switch {
-		case pr.Dataset != "" && c.has(pp+".evidence") && pr.Evidence != "community-dataset" && slices.Contains(EvidenceKinds(), pr.Evidence):
-			c.errorf(pp+".evidence", "evidence %q contradicts dataset %q: a price from a dataset is community-dataset evidence (drop evidence, or the dataset)", pr.Evidence, pr.Dataset)
-		case pr.Dataset == "" && !c.has(pp+".evidence") && cat.Site.RequireEvidence:
-			c.errorf(pp, "missing required key %q in [offers.prices] (one of: %s; data/site.toml sets require_evidence)", "evidence", strings.Join(EvidenceKinds(), ", "))
-		}
-		if pr.Dataset != "" && !datasets[pr.Dataset] {
-			c.errorf(pp+".dataset", "unknown dataset %q (declare it under [[datasets]] in data/site.toml)%s", pr.Dataset, diag.DidYouMean(pr.Dataset, mapKeys(datasets)))
-		}
+		checkProvenance(c, pp, pr, cat, datasets)
 		if !ok || !c.has(pp+".as_of") {
 			continue
 		}
-		q := *pr
-		normalisePrice(&q)
-		id := q.Key().String() + "\x00" + q.AsOf.Format(time.DateOnly)
-		if first, dup := seen[id]; dup {
-			c.errorf(pp+".as_of", "price %q is observed twice on %s (first at line %d): give each observation its own as_of date", q.Key().String(), q.AsOf.Format(time.DateOnly), first.line)
-			continue
-		}
-		line, _ := c.pos(pp)
-		seen[id] = seenAt{line: line, path: pp}
-		valid[i] = true
+		valid[i] = firstObservation(c, pp, *pr, seen)
 	}
 	for i := range o.Prices {
 		normalisePrice(&o.Prices[i])
 	}
 	o.index()
 	checkAgainstOnDemand(c, pre, o, valid)
-	if warn := cat.Site.Staleness.WarnDays; warn > 0 {
-		for _, j := range o.current {
-			pp := fmt.Sprintf("%s.prices.%d", pre, j)
-			pr := o.Prices[j]
-			if !c.has(pp + ".as_of") {
-				continue
+	checkStalePrices(c, pre, o, cat.Site.Staleness.WarnDays)
+}
+
+// regionsOf returns the ids of p's regions, in file order and as a set.
+func regionsOf(p *Provider) (ids []string, known map[string]bool) {
+	ids = make([]string, 0, len(p.Regions))
+	known = map[string]bool{}
+	for _, r := range p.Regions {
+		ids = append(ids, r.ID)
+		known[r.ID] = true
+	}
+	return ids, known
+}
+
+// checkBilling checks the price at pp's billing mode (one of modes) and
+// what depends on it: a legacy mode's term, the term, payment and
+// commitment of a committed price, and the unit. It reports whether they
+// let the price be indexed.
+func checkBilling(c checker, pp string, pr *Price, modes []string) bool {
+	ok := c.has(pp+".billing") && !c.blank[pp+".billing"] && slices.Contains(modes, pr.Billing)
+	c.oneOf(pp+".billing", pr.Billing, modes...)
+	committed := pr.Billing == "committed"
+	if term, legacy := legacyTerm(pr.Billing); legacy {
+		committed = true
+		if c.has(pp+".term_months") && pr.TermMonths != term {
+			c.errorf(pp+".term_months", "term_months %d contradicts billing %q (a %d-month term): write billing = \"committed\" with the term", pr.TermMonths, pr.Billing, term)
+			ok = false
+		}
+	}
+	ok = checkBillingTerm(c, pp, pr, committed, ok)
+	if committed {
+		c.oneOf(pp+".payment", pr.Payment, PaymentOptions()...)
+		c.oneOf(pp+".commitment", pr.Commitment, CommitmentKinds()...)
+	}
+	c.oneOf(pp+".unit", pr.Unit, PriceUnits()...)
+	if c.has(pp+".unit") && UnitHours(pr.Unit) == 0 {
+		ok = false
+	}
+	return ok
+}
+
+// checkBillingTerm checks the term of the price at pp against its billing
+// mode: a committed price has term_months (or a day or week unit, its
+// term), an on-demand or spot price neither a unit longer than an hour
+// nor a committed price's keys. committed is whether the mode is
+// committed or a legacy committed mode; ok whether the mode is valid so
+// far. It returns ok, made false by an error.
+func checkBillingTerm(c checker, pp string, pr *Price, committed, ok bool) bool {
+	// A price per day or week is a prepaid period (包日, 包周): its unit
+	// is its term. On-demand and spot prices are pay-as-you-go, by
+	// the hour or finer.
+	period := pr.Unit == "day" || pr.Unit == "week"
+	switch {
+	case !committed && ok && c.has(pp+".unit") && pr.Unit != "" && pr.Unit != "hour" && UnitHours(pr.Unit) > 0:
+		c.errorf(pp+".unit", "billing %q is paid by the hour: a price per %s is a prepaid period, write billing = \"committed\" (a day or week needs no term_months; a month is term_months = 1)", pr.Billing, pr.Unit)
+		ok = false
+	case committed && pr.Billing == "committed" && !c.has(pp+".term_months") && period:
+		// the unit is the term
+	case committed && pr.Billing == "committed" && !c.has(pp+".term_months"):
+		c.errorf(pp+".billing", "a committed price needs term_months (1 for a monthly subscription, 12, 36, ...), or unit = \"day\" or \"week\" for a prepaid day or week")
+		ok = false
+	case committed && c.has(pp+".term_months") && (pr.TermMonths < 1 || pr.TermMonths > 60):
+		c.errorf(pp+".term_months", "term_months %d is out of range (1..60)", pr.TermMonths)
+		ok = false
+	case !committed && ok:
+		for _, k := range []string{"term_months", "payment", "commitment"} {
+			if c.has(pp + "." + k) {
+				c.errorf(pp+"."+k, "%s is only for committed prices (billing = \"committed\"), not %s", k, pr.Billing)
+				ok = false
 			}
-			if days := int(c.now.Sub(pr.AsOf).Hours() / 24); days > warn {
-				c.warnf(pp+".as_of", "price is %d days old (older than warn_days = %d in data/site.toml): check it against %s", days, warn, pr.Source)
-			}
+		}
+	}
+	return ok
+}
+
+// checkPriceRegion checks the region of the price at pp, when it names
+// one: it must be one of the provider p's regions (ids, known), and
+// should be one of the offer o's. It reports whether the region lets the
+// price be indexed.
+func checkPriceRegion(c checker, pp string, pr *Price, p *Provider, o *Offer, ids []string, known map[string]bool) bool {
+	if !c.has(pp + ".region") {
+		return true
+	}
+	switch {
+	case !known[pr.Region]:
+		c.errorf(pp+".region", "unknown region %q of provider %s%s", pr.Region, p.ID, diag.DidYouMean(pr.Region, ids))
+		return false
+	case len(o.Regions) > 0 && !slices.Contains(o.Regions, pr.Region):
+		c.warnf(pp+".region", "region %q is not in the offer's regions %v: add it there", pr.Region, o.Regions)
+	}
+	return true
+}
+
+// checkAmount checks the amount of the price at pp: above zero, and a
+// plausible price per instance-hour. It reports whether the amount lets
+// the price be indexed (an implausible one does).
+func checkAmount(c checker, pp string, pr *Price) bool {
+	if !c.has(pp + ".price") {
+		return true
+	}
+	hours := UnitHours(pr.Unit)
+	switch {
+	case !(pr.Price > 0):
+		c.errorf(pp+".price", "price must be greater than 0, got %v", pr.Price)
+		return false
+	case hours == 1 && pr.Price > 10000:
+		c.errorf(pp+".price", "price %v per instance-hour is implausible", pr.Price)
+	case hours > 1 && pr.Price/hours > 10000:
+		c.errorf(pp+".price", "price %s per %s (%.2f per instance-hour) is implausible", strconv.FormatFloat(pr.Price, 'f', -1, 64), pr.Unit, pr.Price/hours)
+	}
+	return true
+}
+
+// checkProvenance checks where the price at pp comes from: its date and
+// date basis, source, evidence kind, capture and dataset (one of
+// datasets), and the evidence cat's site requires.
+func checkProvenance(c checker, pp string, pr *Price, cat *Catalog, datasets map[string]bool) {
+	c.date(pp+".as_of", pr.AsOf)
+	c.oneOf(pp+".date_basis", pr.DateBasis, DateBases()...)
+	if c.has(pp+".source") && !c.blank[pp+".source"] && strings.TrimSpace(pr.Source) == "" {
+		c.errorf(pp+".source", "source is empty: give the URL the price was read from")
+	}
+	if c.emptyString(pp + ".evidence") {
+		c.errorf(pp+".evidence", "required key %q is empty (one of: %s)", "evidence", strings.Join(EvidenceKinds(), ", "))
+		c.blank[pp+".evidence"] = true
+	}
+	c.oneOf(pp+".evidence", pr.Evidence, EvidenceKinds()...)
+	checkCapture(c, pp, pr)
+	if branchURL.MatchString(pr.Source) {
+		c.warnf(pp+".source", "source %q names a branch, whose file changes: pin it to the commit the figure was read from (.../blob/<commit>/path)", pr.Source)
+	}
+	switch {
+	case pr.Dataset != "" && c.has(pp+".evidence") && pr.Evidence != "community-dataset" && slices.Contains(EvidenceKinds(), pr.Evidence):
+		c.errorf(pp+".evidence", "evidence %q contradicts dataset %q: a price from a dataset is community-dataset evidence (drop evidence, or the dataset)", pr.Evidence, pr.Dataset)
+	case pr.Dataset == "" && !c.has(pp+".evidence") && cat.Site.RequireEvidence:
+		c.errorf(pp, "missing required key %q in [offers.prices] (one of: %s; data/site.toml sets require_evidence)", "evidence", strings.Join(EvidenceKinds(), ", "))
+	}
+	if pr.Dataset != "" && !datasets[pr.Dataset] {
+		c.errorf(pp+".dataset", "unknown dataset %q (declare it under [[datasets]] in data/site.toml)%s", pr.Dataset, diag.DidYouMean(pr.Dataset, mapKeys(datasets)))
+	}
+}
+
+// firstObservation reports whether the price pr at pp is the first
+// observation of its key on its date, and reports it when it is not.
+// seen holds the line of each key and date's first observation; it
+// records pr's when it is the first.
+func firstObservation(c checker, pp string, pr Price, seen map[string]int) bool {
+	normalisePrice(&pr)
+	id := pr.Key().String() + "\x00" + pr.AsOf.Format(time.DateOnly)
+	if first, dup := seen[id]; dup {
+		c.errorf(pp+".as_of", "price %q is observed twice on %s (first at line %d): give each observation its own as_of date", pr.Key().String(), pr.AsOf.Format(time.DateOnly), first)
+		return false
+	}
+	line, _ := c.pos(pp)
+	seen[id] = line
+	return true
+}
+
+// checkStalePrices warns of each current price of o older than warn days
+// (none when warn is not positive).
+func checkStalePrices(c checker, pre string, o *Offer, warn int) {
+	if warn <= 0 {
+		return
+	}
+	for _, j := range o.current {
+		pp := fmt.Sprintf("%s.prices.%d", pre, j)
+		pr := o.Prices[j]
+		if !c.has(pp + ".as_of") {
+			continue
+		}
+		if days := int(c.now.Sub(pr.AsOf).Hours() / 24); days > warn {
+			c.warnf(pp+".as_of", "price is %d days old (older than warn_days = %d in data/site.toml): check it against %s", days, warn, pr.Source)
 		}
 	}
 }

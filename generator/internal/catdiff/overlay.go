@@ -83,18 +83,39 @@ func RunOverlay(base, head Side, ov Overlay, now time.Time) (string, error) {
 //   - headErrs: the errors of loading head with the overlay, when it
 //     does not load.
 func OverlayReport(base, head *catalog.Catalog, terms *catalog.OverlayTerms, headErrs []string, now time.Time) []string {
+	bOffers, hOffers := offersByID(base), offersByID(head)
 	var out []string
-	at := func(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
-	offers := func(c *catalog.Catalog) map[string]*catalog.Offer {
-		m := map[string]*catalog.Offer{}
-		for _, o := range c.Offers {
-			m[o.ID] = o
+	out = append(out, removedEntries(base, head, terms, bOffers, hOffers)...)
+	out = append(out, contractsAbove(base, head, terms, now)...)
+	out = append(out, endingTerms(terms, hOffers, now)...)
+	out = append(out, addedEntities(base, head, terms.Hide)...)
+	if len(headErrs) > 0 {
+		out = append(out, "- the overlay does not load on the updated catalog:")
+		for _, e := range headErrs {
+			out = append(out, "  - "+e)
 		}
-		return m
 	}
-	bOffers, hOffers := offers(base), offers(head)
+	return out
+}
 
-	// Entries naming something the update removes.
+// position writes a file and line for a message: "data/overrides.toml:3".
+func position(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
+
+// offersByID indexes c's offers by their id.
+func offersByID(c *catalog.Catalog) map[string]*catalog.Offer {
+	m := map[string]*catalog.Offer{}
+	for _, o := range c.Offers {
+		m[o.ID] = o
+	}
+	return m
+}
+
+// removedEntries lists the overlay's contracts, discounts and hidden
+// providers and GPUs (in that order) that name an offer, provider or GPU
+// the update from base to head removes. bOffers and hOffers are base's and
+// head's offers by id.
+func removedEntries(base, head *catalog.Catalog, terms *catalog.OverlayTerms, bOffers, hOffers map[string]*catalog.Offer) []string {
+	var out []string
 	gone := func(what, id, where string) {
 		out = append(out, fmt.Sprintf("- %s names %s, which the update removes: change or delete the entry (%s); until then the overlay does not build", what, id, where))
 	}
@@ -108,11 +129,11 @@ func OverlayReport(base, head *catalog.Catalog, terms *catalog.OverlayTerms, hea
 	removedGPU := func(id string) bool { return base.GPU(id) != nil && head.GPU(id) == nil }
 	for i, x := range terms.Overrides.Contracts {
 		if name, ok := removedOffer(x.Offer); ok {
-			gone("your contract price", name, at(terms.OverridesFile, terms.ContractLines[i]))
+			gone("your contract price", name, position(terms.OverridesFile, terms.ContractLines[i]))
 		}
 	}
 	for i, x := range terms.Overrides.Discounts {
-		where := at(terms.OverridesFile, terms.DiscountLines[i])
+		where := position(terms.OverridesFile, terms.DiscountLines[i])
 		if name, ok := removedOffer(x.Offer); ok {
 			gone("your discount", name, where)
 		}
@@ -125,49 +146,25 @@ func OverlayReport(base, head *catalog.Catalog, terms *catalog.OverlayTerms, hea
 	}
 	for i, id := range terms.Hide.Providers {
 		if removedProvider(id) {
-			out = append(out, fmt.Sprintf("- data/hide.toml hides provider `%s`, which the update removes: delete the entry (%s); until then the overlay does not build", id, at(terms.HideFile, terms.HideProviderLines[i])))
+			out = append(out, fmt.Sprintf("- data/hide.toml hides provider `%s`, which the update removes: delete the entry (%s); until then the overlay does not build", id, position(terms.HideFile, terms.HideProviderLines[i])))
 		}
 	}
 	for i, id := range terms.Hide.GPUs {
 		if removedGPU(id) {
-			out = append(out, fmt.Sprintf("- data/hide.toml hides GPU `%s`, which the update removes: delete the entry (%s); until then the overlay does not build", id, at(terms.HideFile, terms.HideGPULines[i])))
+			out = append(out, fmt.Sprintf("- data/hide.toml hides GPU `%s`, which the update removes: delete the entry (%s); until then the overlay does not build", id, position(terms.HideFile, terms.HideGPULines[i])))
 		}
 	}
+	return out
+}
 
-	// Contract prices above the public prices they replace (a contract
-	// that ended replaces nothing).
-	above := func(c *catalog.Catalog, x catalog.Contract) (o *catalog.Offer, price float64, pubs []catalog.Price) {
-		o = offers(c)[x.Offer]
-		if o == nil || (!x.ValidUntil.IsZero() && x.ValidUntil.Before(now)) {
-			return nil, 0, nil
-		}
-		price = x.Price
-		if x.Currency != "" && x.Currency != o.Currency {
-			v, ok := c.FX.Convert(x.Price, x.Currency, o.Currency)
-			if !ok {
-				return nil, 0, nil
-			}
-			price = v
-		}
-		billing := x.Billing
-		if billing == "" {
-			billing = "on-demand"
-		}
-		unit := x.Unit
-		if unit == "" {
-			unit = "hour"
-		}
-		for _, p := range o.Current() {
-			k := p.Key()
-			if k.Billing == billing && k.Unit == unit && k.TermMonths == x.TermMonths && (x.Region == "" || k.Region == x.Region) && price > p.Price {
-				pubs = append(pubs, p)
-			}
-		}
-		return o, price, pubs
-	}
+// contractsAbove lists, for each of the overlay's contracts, the public
+// prices on head that it replaces and is above: "is now above" when it
+// was not above that price on base, "is still above" when it was.
+func contractsAbove(base, head *catalog.Catalog, terms *catalog.OverlayTerms, now time.Time) []string {
+	var out []string
 	for i, x := range terms.Overrides.Contracts {
-		o, price, pubs := above(head, x)
-		_, _, before := above(base, x)
+		o, price, pubs := contractAbove(head, x, now)
+		_, _, before := contractAbove(base, x, now)
 		for _, p := range pubs {
 			verb := "is now above"
 			if slices.ContainsFunc(before, func(q catalog.Price) bool { return q.Key() == p.Key() }) {
@@ -175,11 +172,53 @@ func OverlayReport(base, head *catalog.Catalog, terms *catalog.OverlayTerms, hea
 			}
 			k := p.Key()
 			out = append(out, fmt.Sprintf("- your contract price for %s (%s %s, %s) %s the public %s price (%s %s as of %s%s)",
-				offerName(o), money(price), o.Currency, at(terms.OverridesFile, terms.ContractLines[i]), verb, mode(k), money(p.Price), o.Currency, p.AsOf.Format(time.DateOnly), regionNote(k)))
+				offerName(o), money(price), o.Currency, position(terms.OverridesFile, terms.ContractLines[i]), verb, mode(k), money(p.Price), o.Currency, p.AsOf.Format(time.DateOnly), regionNote(k)))
 		}
 	}
+	return out
+}
 
-	// Contracts and discounts that end.
+// contractAbove returns the offer of c that the contract x names, x's
+// price in the offer's currency, and the offer's current public prices
+// that x replaces (same billing mode, unit, term and, when x names one,
+// region) and is above. o is nil and pubs empty when x replaces nothing
+// in c: its offer is not in c, it ended before now, or its currency has
+// no rate to the offer's.
+func contractAbove(c *catalog.Catalog, x catalog.Contract, now time.Time) (o *catalog.Offer, price float64, pubs []catalog.Price) {
+	o = offersByID(c)[x.Offer]
+	if o == nil || (!x.ValidUntil.IsZero() && x.ValidUntil.Before(now)) {
+		return nil, 0, nil
+	}
+	price = x.Price
+	if x.Currency != "" && x.Currency != o.Currency {
+		v, ok := c.FX.Convert(x.Price, x.Currency, o.Currency)
+		if !ok {
+			return nil, 0, nil
+		}
+		price = v
+	}
+	billing := x.Billing
+	if billing == "" {
+		billing = "on-demand"
+	}
+	unit := x.Unit
+	if unit == "" {
+		unit = "hour"
+	}
+	for _, p := range o.Current() {
+		k := p.Key()
+		if k.Billing == billing && k.Unit == unit && k.TermMonths == x.TermMonths && (x.Region == "" || k.Region == x.Region) && price > p.Price {
+			pubs = append(pubs, p)
+		}
+	}
+	return o, price, pubs
+}
+
+// endingTerms lists the overlay's contracts, then its discounts, that
+// ended before now or end within ExpiryWarningDays of it. hOffers are
+// head's offers by id, to name a contract's offer.
+func endingTerms(terms *catalog.OverlayTerms, hOffers map[string]*catalog.Offer, now time.Time) []string {
+	var out []string
 	ends := func(what, where string, until time.Time) {
 		if until.IsZero() {
 			return
@@ -197,7 +236,7 @@ func OverlayReport(base, head *catalog.Catalog, terms *catalog.OverlayTerms, hea
 		if o := hOffers[x.Offer]; o != nil {
 			name = offerName(o)
 		}
-		ends("your contract price for "+name, at(terms.OverridesFile, terms.ContractLines[i]), x.ValidUntil)
+		ends("your contract price for "+name, position(terms.OverridesFile, terms.ContractLines[i]), x.ValidUntil)
 	}
 	for i, x := range terms.Overrides.Discounts {
 		var on []string
@@ -206,25 +245,23 @@ func OverlayReport(base, head *catalog.Catalog, terms *catalog.OverlayTerms, hea
 				on = append(on, "`"+s+"`")
 			}
 		}
-		ends(fmt.Sprintf("your %s%% discount on %s", num(x.Pct), strings.Join(on, ", ")), at(terms.OverridesFile, terms.DiscountLines[i]), x.ValidUntil)
+		ends(fmt.Sprintf("your %s%% discount on %s", num(x.Pct), strings.Join(on, ", ")), position(terms.OverridesFile, terms.DiscountLines[i]), x.ValidUntil)
 	}
+	return out
+}
 
-	// What the update adds that the team's site will show.
+// addedEntities lists the providers, then the GPUs, that head adds to
+// base and hide does not hide: they show on the team's site.
+func addedEntities(base, head *catalog.Catalog, hide catalog.Hide) []string {
+	var out []string
 	for _, p := range head.Providers {
-		if base.Provider(p.ID) == nil && !slices.Contains(terms.Hide.Providers, p.ID) {
+		if base.Provider(p.ID) == nil && !slices.Contains(hide.Providers, p.ID) {
 			out = append(out, fmt.Sprintf("- the update adds provider `%s` %s (%s): it shows on your site unless data/hide.toml hides it", p.ID, p.Name, p.Kind))
 		}
 	}
 	for _, g := range head.GPUs {
-		if base.GPU(g.ID) == nil && !slices.Contains(terms.Hide.GPUs, g.ID) {
+		if base.GPU(g.ID) == nil && !slices.Contains(hide.GPUs, g.ID) {
 			out = append(out, fmt.Sprintf("- the update adds GPU `%s` %s: it shows on your site unless data/hide.toml hides it", g.ID, g.Name))
-		}
-	}
-
-	if len(headErrs) > 0 {
-		out = append(out, "- the overlay does not load on the updated catalog:")
-		for _, e := range headErrs {
-			out = append(out, "  - "+e)
 		}
 	}
 	return out

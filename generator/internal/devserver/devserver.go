@@ -275,9 +275,34 @@ func (s *Server) nextID() string {
 func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	o := s.cfg.Build
-	dev := &site.Dev{}
+	dev, id := s.startBuild(changed)
 	o.Dev = dev
+	if changed != nil {
+		s.broadcast(event{name: "building", data: jsonString(map[string]any{"changed": changed})})
+	}
+	res, d := s.build(o)
+	took := time.Since(start).Round(time.Millisecond)
+	warns := warningText(d)
+
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.early, s.earlyID = nil, ""
+	if res == nil {
+		s.buildFailedLocked(d, o.Out, changed, warns)
+		return
+	}
+	s.buildSucceededLocked(res, id, changed, took, warns)
+}
+
+// startBuild returns the development options of the next build and the
+// id its output will have once it succeeds: after a change, the open
+// pages are rendered first (prioritise); the previous build's
+// WebAssembly is reused, and its memo with (incremental) or without its
+// pages.
+func (s *Server) startBuild(changed []string) (*site.Dev, string) {
+	dev := &site.Dev{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	id := s.nextID() // this build's, once it succeeds
 	if changed != nil {
 		s.prioritise(dev, id)
@@ -290,10 +315,13 @@ func (s *Server) rebuild(changed []string) {
 			dev.Memo = s.memo
 		}
 	}
-	s.mu.Unlock()
-	if changed != nil {
-		s.broadcast(event{name: "building", data: jsonString(map[string]any{"changed": changed})})
-	}
+	return dev, id
+}
+
+// build renders the site with o, dated by Config.Today when set, and
+// writes it to the output directory (see write). It returns the result,
+// nil when the build or the writing failed, and the build's diagnostics.
+func (s *Server) build(o site.Options) (*site.Result, *diag.List) {
 	var res *site.Result
 	d := &diag.List{}
 	if s.cfg.Today != nil {
@@ -307,51 +335,65 @@ func (s *Server) rebuild(changed []string) {
 		res, d = site.Render(o)
 	}
 	if res != nil {
-		if err := s.write(dev.Reuse, res.Tree); err != nil {
+		if err := s.write(o.Dev.Reuse, res.Tree); err != nil {
 			d.Errorf(o.Out, 0, 0, "writing output: %v", err)
 			res = nil
 		}
 	}
-	took := time.Since(start).Round(time.Millisecond)
+	return res, d
+}
 
+// warningText returns d's warnings as printed, sorted, one a line.
+func warningText(d *diag.List) string {
 	var warns bytes.Buffer
 	for _, w := range d.Sorted() {
 		if w.Severity == diag.Warning {
 			fmt.Fprintln(&warns, w.String())
 		}
 	}
+	return warns.String()
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.early, s.earlyID = nil, ""
-	if res == nil {
-		errs := d.Errors()
-		if len(errs) == 0 { // Run failed without saying why: never show "0 errors".
-			errs = []diag.Diagnostic{{Path: o.Out, Msg: "build failed"}}
-		}
-		for _, e := range errs {
-			fmt.Fprintln(s.cfg.Stderr, e.String())
-		}
-		if warns.String() != s.warns {
-			s.printWarnings(warns.String())
-		}
-		s.warns = warns.String()
-		kept := "; serving the previous output"
-		if _, err := os.Stat(s.out); err != nil {
-			kept = "; nothing to serve until a build succeeds"
-		}
-		if len(changed) > 0 {
-			kept = " after " + describe(changed) + kept
-		}
-		fmt.Fprintf(s.cfg.Stdout, "build failed: %d error(s)%s\n", len(errs), kept)
-		s.failed = errs
-		s.broadcastLocked(s.failedEvent())
-		return
+// updateWarnings prints a build's warnings w when they differ from the
+// previous build's, and keeps them for the next. s.mu must be held.
+func (s *Server) updateWarnings(w string) {
+	if w != s.warns {
+		s.printWarnings(w)
 	}
-	if warns.String() != s.warns {
-		s.printWarnings(warns.String())
+	s.warns = w
+}
+
+// buildFailedLocked reports a failed build: its errors in d (or "build
+// failed" at out when it has none) and its warnings, what is served
+// meanwhile, and the errors to the open pages. s.mu must be held.
+func (s *Server) buildFailedLocked(d *diag.List, out string, changed []string, warns string) {
+	errs := d.Errors()
+	if len(errs) == 0 { // Run failed without saying why: never show "0 errors".
+		errs = []diag.Diagnostic{{Path: out, Msg: "build failed"}}
 	}
-	s.warns = warns.String()
+	for _, e := range errs {
+		fmt.Fprintln(s.cfg.Stderr, e.String())
+	}
+	s.updateWarnings(warns)
+	kept := "; serving the previous output"
+	if _, err := os.Stat(s.out); err != nil {
+		kept = "; nothing to serve until a build succeeds"
+	}
+	if len(changed) > 0 {
+		kept = " after " + describe(changed) + kept
+	}
+	fmt.Fprintf(s.cfg.Stdout, "build failed: %d error(s)%s\n", len(errs), kept)
+	s.failed = errs
+	s.broadcastLocked(s.failedEvent())
+}
+
+// buildSucceededLocked makes the successful build res, with id and taking
+// took, the one served: it prints its warnings and a line on what it
+// built or changed, keeps its tree and memo for the next build, and tells
+// the open pages to reload when a file changed or the previous build had
+// failed. s.mu must be held.
+func (s *Server) buildSucceededLocked(res *site.Result, id string, changed []string, took time.Duration, warns string) {
+	s.updateWarnings(warns)
 	recovered := s.failed != nil
 	s.failed = nil
 	s.memo = res.Memo

@@ -131,16 +131,8 @@ type location struct {
 
 // Config returns the nginx.conf that serves o.Site under o.Base.
 func Config(o Options) (string, error) {
-	if !strings.HasPrefix(o.Base, "/") || !strings.HasSuffix(o.Base, "/") || !safePath(o.Base) {
-		return "", fmt.Errorf("base path %q must start and end with /", o.Base)
-	}
-	if o.Listen == "" || strings.ContainsAny(o.Listen, " \t\n;{}\"'$#") {
-		return "", fmt.Errorf("listen address %q", o.Listen)
-	}
-	for _, p := range []string{o.BrotliModule, o.MimeTypes} {
-		if strings.ContainsAny(p, " \t\n;{}\"'$#") {
-			return "", fmt.Errorf("path %q: no spaces or nginx syntax characters", p)
-		}
+	if err := checkOptions(o); err != nil {
+		return "", err
 	}
 	hb, err := os.ReadFile(filepath.Join(o.Site, "_headers"))
 	if err != nil {
@@ -154,9 +146,44 @@ func Config(o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	locs, err := locations(rules, editions, o.Base)
+	if err != nil {
+		return "", err
+	}
+	var b confWriter
+	writeMain(&b, o)
+	if err := writeServer(&b, o, locs); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
 
-	// One location per rule, plus the base path and each edition's
-	// directory (for its 404 page).
+// checkOptions reports an option that cannot be written into nginx.conf
+// as it is: a base path not starting and ending with "/", or a listen
+// address or file path holding spaces or nginx syntax characters.
+func checkOptions(o Options) error {
+	if !strings.HasPrefix(o.Base, "/") || !strings.HasSuffix(o.Base, "/") || !safePath(o.Base) {
+		return fmt.Errorf("base path %q must start and end with /", o.Base)
+	}
+	if o.Listen == "" || strings.ContainsAny(o.Listen, " \t\n;{}\"'$#") {
+		return fmt.Errorf("listen address %q", o.Listen)
+	}
+	for _, p := range []string{o.BrotliModule, o.MimeTypes} {
+		if strings.ContainsAny(p, " \t\n;{}\"'$#") {
+			return fmt.Errorf("path %q: no spaces or nginx syntax characters", p)
+		}
+	}
+	return nil
+}
+
+// locations returns the location blocks that serve the site under base,
+// sorted by path (an exact location's key is "=" and its path): one per
+// rule, plus the base path and each edition's directory (for its 404
+// page), each with the headers of every rule that matches it and its
+// edition's 404 page. editions are the 404 pages' directories as
+// notFoundPages lists them. The error is the first rule whose path
+// pattern refuses.
+func locations(rules []preview.Rule, editions []string, base string) ([]*location, error) {
 	locs := map[string]*location{}
 	add := func(exact bool, p string) {
 		key := p
@@ -167,14 +194,14 @@ func Config(o Options) (string, error) {
 			locs[key] = &location{exact: exact, path: p}
 		}
 	}
-	add(false, o.Base)
+	add(false, base)
 	for _, e := range editions {
-		add(false, o.Base+e)
+		add(false, base+e)
 	}
 	for _, r := range rules {
-		p, exact, err := pattern(r, o.Base)
+		p, exact, err := pattern(r, base)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		add(exact, p)
 	}
@@ -183,31 +210,51 @@ func Config(o Options) (string, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	out := make([]*location, 0, len(keys))
 	for _, k := range keys {
 		l := locs[k]
-		// A request nginx sends to this location matches exactly the
-		// rules whose prefix is a prefix of the location's path (every
-		// rule has a location of its own, so a longer prefix has a
-		// longer location), and the exact rule of the same path.
-		for _, r := range rules {
-			p, exact, _ := pattern(r, o.Base)
-			if exact && (!l.exact || p != l.path) || !exact && !strings.HasPrefix(l.path, p) {
-				continue
-			}
-			for _, f := range r.Fields {
-				l.headers = setHeader(l.headers, header{f.Name, f.Value})
+		l.headers = matchingHeaders(l, rules, base)
+		l.notFound = base + "404.html"
+		for _, e := range editions { // longest edition prefix wins: sorted by length
+			if strings.HasPrefix(l.path, base+e) {
+				l.notFound = base + e + "404.html"
 			}
 		}
-		l.notFound = o.Base + "404.html"
-		for _, e := range editions { // longest edition prefix wins: sorted by length
-			if strings.HasPrefix(l.path, o.Base+e) {
-				l.notFound = o.Base + e + "404.html"
-			}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// matchingHeaders returns the headers of the rules that apply to a
+// request nginx sends to l, in rule order, a later rule's header
+// replacing an earlier one's. Those are exactly the rules whose prefix is
+// a prefix of the location's path (every rule has a location of its own,
+// so a longer prefix has a longer location), and the exact rule of the
+// same path. The rules' patterns must have been checked by pattern.
+func matchingHeaders(l *location, rules []preview.Rule, base string) []header {
+	var hs []header
+	for _, r := range rules {
+		p, exact, _ := pattern(r, base)
+		if exact && (!l.exact || p != l.path) || !exact && !strings.HasPrefix(l.path, p) {
+			continue
+		}
+		for _, f := range r.Fields {
+			hs = setHeader(hs, header{f.Name, f.Value})
 		}
 	}
+	return hs
+}
 
-	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+// confWriter accumulates nginx.conf.
+type confWriter struct{ strings.Builder }
+
+// line writes one line, formatted as by fmt.Sprintf.
+func (b *confWriter) line(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
+
+// writeMain writes the configuration's main and events contexts and the
+// http context's settings, up to its server block.
+func writeMain(b *confWriter, o Options) {
+	w := b.line
 	w("# Written by generator nginx-conf from the site's _headers (%s); do not edit, rebuild instead.", o.Base)
 	w("# Relative paths are under the nginx prefix: nginx -p PREFIX/ -c PREFIX/nginx.conf -e stderr")
 	w("daemon off;")
@@ -240,6 +287,13 @@ func Config(o Options) (string, error) {
 	w("    uwsgi_temp_path uwsgi_temp;")
 	w("    scgi_temp_path scgi_temp;")
 	w("")
+}
+
+// writeServer writes the server block, with the locations that redirect
+// or refuse requests outside the site and then locs, and closes the http
+// context. The error is the first header value nginx cannot be given.
+func writeServer(b *confWriter, o Options, locs []*location) error {
+	w := b.line
 	w("    server {")
 	w("        listen %s;", o.Listen)
 	w("        absolute_redirect off;")
@@ -267,28 +321,38 @@ func Config(o Options) (string, error) {
 	w("        location = %s_headers {", o.Base)
 	w("            return 404;")
 	w("        }")
-	for _, k := range keys {
-		l := locs[k]
-		w("")
-		if l.exact {
-			w("        location = %s {", l.path)
-		} else {
-			w("        location %s {", l.path)
+	for _, l := range locs {
+		if err := writeLocation(b, l, o.Base); err != nil {
+			return err
 		}
-		w("            alias site/%s;", strings.TrimPrefix(l.path, o.Base))
-		for _, h := range l.headers {
-			v, err := quote(h.Value)
-			if err != nil {
-				return "", fmt.Errorf("_headers: %s: %v", h.Name, err)
-			}
-			w("            add_header %s %s always;", h.Name, v)
-		}
-		w("            error_page 403 404 =404 %s;", l.notFound)
-		w("        }")
 	}
 	w("    }")
 	w("}")
-	return b.String(), nil
+	return nil
+}
+
+// writeLocation writes l's location block, preceded by an empty line: the
+// alias of its path in site/, its headers and its 404 page. The error is
+// a header value nginx cannot be given.
+func writeLocation(b *confWriter, l *location, base string) error {
+	w := b.line
+	w("")
+	if l.exact {
+		w("        location = %s {", l.path)
+	} else {
+		w("        location %s {", l.path)
+	}
+	w("            alias site/%s;", strings.TrimPrefix(l.path, base))
+	for _, h := range l.headers {
+		v, err := quote(h.Value)
+		if err != nil {
+			return fmt.Errorf("_headers: %s: %v", h.Name, err)
+		}
+		w("            add_header %s %s always;", h.Name, v)
+	}
+	w("            error_page 403 404 =404 %s;", l.notFound)
+	w("        }")
+	return nil
 }
 
 // pattern turns a rule's path into a location path: "/gpu/assets/*" is

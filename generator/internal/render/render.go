@@ -81,6 +81,50 @@ const DefaultLang = "en"
 // it. A key the language's file lacks keeps its English string, so a
 // partial translation renders as a mixed page rather than as "[key]".
 func New(o Options, d *diag.List) *Renderer {
+	r := newRenderer(o)
+	dir := filepath.Join(o.Root, "templates")
+	r.strings = o.Strings
+	if r.strings == nil {
+		lang := o.Lang
+		if lang == "" {
+			lang = DefaultLang
+		}
+		r.strings = LoadStrings(o.Root, []string{lang}, d).For(lang)
+	}
+	r.indexScriptStrings()
+	layout, err := os.ReadFile(filepath.Join(dir, "layout.html"))
+	if err != nil {
+		d.Errorf("templates/layout.html", 0, 0, "cannot read: %v", err)
+		return r
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
+	sort.Strings(files)
+	partials := readPartials(files, d)
+	for _, f := range files {
+		name := filepath.Base(f)
+		if name == "layout.html" || strings.HasPrefix(name, "_") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			d.Errorf("templates/"+name, 0, 0, "cannot read: %v", err)
+			continue
+		}
+		t, fatal := r.parsePage(string(layout), partials, name, string(src), d)
+		if fatal {
+			return r
+		}
+		if t != nil {
+			r.pages[strings.TrimSuffix(name, ".html")] = t
+		}
+	}
+	return r
+}
+
+// newRenderer returns a Renderer with o's settings and their defaults
+// (language DefaultLang, tag the language, base path "/", edition path
+// the base path), without strings or templates.
+func newRenderer(o Options) *Renderer {
 	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, edition: o.EditionPath, neutral: o.Neutral,
 		dateStyle: o.DateStyle, lang: o.Lang, tag: o.Tag, assets: o.Assets, extra: o.Funcs}
 	if r.lang == "" {
@@ -95,15 +139,12 @@ func New(o Options, d *diag.List) *Renderer {
 	if r.edition == "" {
 		r.edition = r.base
 	}
-	dir := filepath.Join(o.Root, "templates")
-	r.strings = o.Strings
-	if r.strings == nil {
-		lang := o.Lang
-		if lang == "" {
-			lang = DefaultLang
-		}
-		r.strings = LoadStrings(o.Root, []string{lang}, d).For(lang)
-	}
+	return r
+}
+
+// indexScriptStrings fills r.scriptStrings with the JSONStrings of each
+// "<page>.js." prefix of r.strings' keys.
+func (r *Renderer) indexScriptStrings() {
 	r.scriptStrings = map[string]string{}
 	for k := range r.strings {
 		if i := strings.Index(k, ".js."); i >= 0 {
@@ -112,15 +153,13 @@ func New(o Options, d *diag.List) *Renderer {
 			}
 		}
 	}
-	layout, err := os.ReadFile(filepath.Join(dir, "layout.html"))
-	if err != nil {
-		d.Errorf("templates/layout.html", 0, 0, "cannot read: %v", err)
-		return r
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
-	sort.Strings(files)
-	// Files starting with "_" are partials: shared definitions parsed into
-	// every page.
+}
+
+// readPartials reads the partials among files (sorted template paths):
+// those whose name starts with "_", shared definitions parsed into every
+// page. It returns their names and sources in pairs, in files' order, and
+// reports a file it cannot read in d.
+func readPartials(files []string, d *diag.List) []string {
 	var partials []string
 	for _, f := range files {
 		if strings.HasPrefix(filepath.Base(f), "_") {
@@ -132,34 +171,30 @@ func New(o Options, d *diag.List) *Renderer {
 			partials = append(partials, filepath.Base(f), string(b))
 		}
 	}
-	for _, f := range files {
-		name := filepath.Base(f)
-		if name == "layout.html" || strings.HasPrefix(name, "_") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			d.Errorf("templates/"+name, 0, 0, "cannot read: %v", err)
-			continue
-		}
-		t := template.New("layout.html").Funcs(r.funcs())
-		if _, err := t.Parse(string(layout)); err != nil {
-			templateError(d, err, "layout.html", string(layout))
-			return r
-		}
-		for i := 0; i < len(partials); i += 2 {
-			if _, err := t.New(partials[i]).Parse(partials[i+1]); err != nil {
-				templateError(d, err, partials[i], partials[i+1])
-				return r
-			}
-		}
-		if _, err := t.New(name).Parse(string(src)); err != nil {
-			templateError(d, err, name, string(src))
-			continue
-		}
-		r.pages[strings.TrimSuffix(name, ".html")] = t
+	return partials
+}
+
+// parsePage parses the page template name, of source src, with the
+// layout and the partials (names and sources in pairs) and r's functions.
+// It reports a parse error in d and returns a nil template; fatal is true
+// when the error is the layout's or a partial's, which every page shares.
+func (r *Renderer) parsePage(layout string, partials []string, name, src string, d *diag.List) (t *template.Template, fatal bool) {
+	t = template.New("layout.html").Funcs(r.funcs())
+	if _, err := t.Parse(layout); err != nil {
+		templateError(d, err, "layout.html", layout)
+		return nil, true
 	}
-	return r
+	for i := 0; i < len(partials); i += 2 {
+		if _, err := t.New(partials[i]).Parse(partials[i+1]); err != nil {
+			templateError(d, err, partials[i], partials[i+1])
+			return nil, true
+		}
+	}
+	if _, err := t.New(name).Parse(src); err != nil {
+		templateError(d, err, name, src)
+		return nil, false
+	}
+	return t, false
 }
 
 // templateError reports a parse error of the template file name (its
@@ -529,6 +564,8 @@ func (r *Renderer) funcs() template.FuncMap {
 	return m
 }
 
+// baseFuncs returns the template functions of every site; funcs adds the
+// build's own (Options.Funcs) to them.
 func (r *Renderer) baseFuncs() template.FuncMap {
 	return template.FuncMap{
 		"t":   r.T,
@@ -559,27 +596,15 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"pdesc":     r.ProviderDescription,
 		// lang is the edition's language code, for the data's texts in it
 		// ({{$p.Billing.NotesIn lang}}).
-		"lang": func() string { return r.lang },
-		"tf":   r.TF,
-		"tt":   r.Text,
-		"link": Link,
-		// sitelinks is URLs as links named by their host, as code (a
-		// name, not prose in either edition), in a list.
-		"sitelinks": func(urls []string) template.HTML {
-			out := make([]string, len(urls))
-			for i, u := range urls {
-				host := u
-				if p, err := url.Parse(u); err == nil && p.Host != "" {
-					host = p.Host
-				}
-				out[i] = string(Link(u, template.HTML("<code>"+template.HTMLEscapeString(host)+"</code>")))
-			}
-			return template.HTML(strings.Join(out, template.HTMLEscapeString(r.T("punct.list"))))
-		},
-		"term":     r.Term,
-		"sizeunit": SizeUnit,
-		"i18njson": r.JSONStrings,
-		"money":    Money,
+		"lang":      func() string { return r.lang },
+		"tf":        r.TF,
+		"tt":        r.Text,
+		"link":      Link,
+		"sitelinks": r.siteLinks,
+		"term":      r.Term,
+		"sizeunit":  SizeUnit,
+		"i18njson":  r.JSONStrings,
+		"money":     Money,
 		// figure is an amount as money writes it, without the currency
 		// (a table whose caption names it).
 		"figure":  func(v float64) string { return strings.TrimSuffix(Money(v, ""), " ") },
@@ -601,22 +626,43 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"deref":  func(p *float64) float64 { return *p },
 		"derefi": func(p *int) int { return *p },
 		"add":    func(a, b int) int { return a + b },
-		"seq": func(n int) []int {
-			out := make([]int, n)
-			for i := range out {
-				out[i] = i
-			}
-			return out
-		},
-		"join": strings.Join,
-		"dict": func(kv ...any) map[string]any {
-			m := map[string]any{}
-			for i := 0; i+1 < len(kv); i += 2 {
-				m[fmt.Sprint(kv[i])] = kv[i+1]
-			}
-			return m
-		},
+		"seq":    seq,
+		"join":   strings.Join,
+		"dict":   dict,
 	}
+}
+
+// siteLinks writes URLs as links named by their host, as code (a name,
+// not prose in either edition), in a list.
+func (r *Renderer) siteLinks(urls []string) template.HTML {
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		host := u
+		if p, err := url.Parse(u); err == nil && p.Host != "" {
+			host = p.Host
+		}
+		out[i] = string(Link(u, template.HTML("<code>"+template.HTMLEscapeString(host)+"</code>")))
+	}
+	return template.HTML(strings.Join(out, template.HTMLEscapeString(r.T("punct.list"))))
+}
+
+// seq returns the integers 0 to n-1, for ranging n times in a template.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// dict makes a map of key, value pairs (each key formatted by fmt.Sprint;
+// an odd last argument is ignored), to pass several values to a template.
+func dict(kv ...any) map[string]any {
+	m := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[fmt.Sprint(kv[i])] = kv[i+1]
+	}
+	return m
 }
 
 // Money formats an amount with its currency code: "12.34 USD". Amounts
