@@ -71,21 +71,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	var le *catdiff.LoadError
 	switch {
 	case errors.As(err, &le):
-		fmt.Fprintf(stderr, "diff: the %s catalog (%s) does not load:\n", le.Side, le.Label)
-		root := base.Root
-		if le.Side == "head" {
-			root = head.Root
-		}
-		for _, d := range le.Diags {
-			switch {
-			case le.Side == "overlay": // already named by the overlay's path
-			case *baseRev != "" && le.Side == "base":
-				d.Path = *baseRev + ":" + d.Path
-			default:
-				d.Path = filepath.ToSlash(filepath.Join(root, d.Path))
-			}
-			fmt.Fprintln(stderr, d.String())
-		}
+		printDiffLoadError(stderr, le, base, head, *baseRev)
 		return 1
 	case err != nil:
 		fmt.Fprintln(stderr, "diff:", err)
@@ -93,4 +79,26 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stdout, report)
 	return 0
+}
+
+// printDiffLoadError prints to w that a side's catalog does not load,
+// then its diagnostics, each path named as the user can find it: under
+// the side's root, as baseRev:path for a base taken from a git revision,
+// as given for the overlay.
+func printDiffLoadError(w io.Writer, le *catdiff.LoadError, base, head catdiff.Side, baseRev string) {
+	fmt.Fprintf(w, "diff: the %s catalog (%s) does not load:\n", le.Side, le.Label)
+	root := base.Root
+	if le.Side == "head" {
+		root = head.Root
+	}
+	for _, d := range le.Diags {
+		switch {
+		case le.Side == "overlay": // already named by the overlay's path
+		case baseRev != "" && le.Side == "base":
+			d.Path = baseRev + ":" + d.Path
+		default:
+			d.Path = filepath.ToSlash(filepath.Join(root, d.Path))
+		}
+		fmt.Fprintln(w, d.String())
+	}
 }

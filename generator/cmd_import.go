@@ -67,49 +67,79 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	o.Catalog = cat
-	run := func() (*importer.Result, int) {
-		f, err := os.Open(pos[0])
-		if err != nil {
-			fmt.Fprintln(stderr, "import:", err)
-			return nil, 2
-		}
-		defer f.Close()
-		res, err := importer.Import(f, o)
-		var usageErr *importer.UsageError
-		switch {
-		case errors.As(err, &usageErr):
-			fmt.Fprintln(stderr, "import:", err)
-			return nil, 2
-		case err != nil:
-			fmt.Fprintln(stderr, "import:", err)
-			return nil, 1
-		}
-		return res, 0
-	}
-	res, code := run()
+	res, code := importFile(o, stderr)
 	if res == nil {
 		return code
 	}
 	if *merge && len(res.Regions()) > 0 {
-		// Declare the file's regions first, then import again against them.
-		n, _, err := importer.DeclareRegions(*root, res.Regions())
-		if err != nil {
-			fmt.Fprintln(stderr, "import:", err)
-			return 1
-		}
-		if n > 0 {
-			fmt.Fprintf(stdout, "declared %d region(s) the file names\n", n)
-			if cat, d = catalog.Load(*root, now); cat == nil {
-				d.Print(stderr)
-				return 1
-			}
-			o.Catalog = cat
-			if res, code = run(); res == nil {
-				return code
-			}
+		if res, code = importDeclaringRegions(*root, res, o, stdout, stderr); res == nil {
+			return code
 		}
 	}
 	res.Reports.Print(stderr)
+	summary := importSummary(res)
+	if *merge {
+		return importMerge(*root, res, summary, stdout, stderr)
+	}
+	paths, err := importer.WriteDir(*out, res)
+	if err != nil {
+		fmt.Fprintln(stderr, "import:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s; wrote %d file(s) to %s for review\n", summary, len(paths), *out)
+	return 0
+}
+
+// importFile imports o.File. On failure it prints the error to stderr
+// and returns a nil result and the exit code: 2 for a file that cannot
+// be opened or a usage error, 1 otherwise.
+func importFile(o importer.Options, stderr io.Writer) (*importer.Result, int) {
+	f, err := os.Open(o.File)
+	if err != nil {
+		fmt.Fprintln(stderr, "import:", err)
+		return nil, 2
+	}
+	defer f.Close()
+	res, err := importer.Import(f, o)
+	var usageErr *importer.UsageError
+	switch {
+	case errors.As(err, &usageErr):
+		fmt.Fprintln(stderr, "import:", err)
+		return nil, 2
+	case err != nil:
+		fmt.Fprintln(stderr, "import:", err)
+		return nil, 1
+	}
+	return res, 0
+}
+
+// importDeclaringRegions declares in root's provider files the regions
+// that res names and they lack and, when it declared any, imports o.File
+// again against the reloaded catalog; otherwise it returns res. On
+// failure it prints why to stderr and returns a nil result and the exit
+// code.
+func importDeclaringRegions(root string, res *importer.Result, o importer.Options, stdout, stderr io.Writer) (*importer.Result, int) {
+	n, _, err := importer.DeclareRegions(root, res.Regions())
+	if err != nil {
+		fmt.Fprintln(stderr, "import:", err)
+		return nil, 1
+	}
+	if n == 0 {
+		return res, 0
+	}
+	fmt.Fprintf(stdout, "declared %d region(s) the file names\n", n)
+	cat, d := catalog.Load(root, o.Now)
+	if cat == nil {
+		d.Print(stderr)
+		return nil, 1
+	}
+	o.Catalog = cat
+	return importFile(o, stderr)
+}
+
+// importSummary describes in one line how many rows were imported,
+// reported and skipped (with the reasons for skipping, sorted).
+func importSummary(res *importer.Result) string {
 	summary := fmt.Sprintf("%d rows imported, %d rows reported", res.Imported, res.Reported)
 	if res.Skipped > 0 {
 		var parts []string
@@ -118,24 +148,22 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		}
 		summary += fmt.Sprintf(", %d rows skipped (%s)", res.Skipped, strings.Join(parts, "; "))
 	}
-	if *merge {
-		rep, err := importer.MergeInto(*root, res)
-		if err != nil {
-			fmt.Fprintln(stderr, "import:", err)
-			return 1
-		}
-		for _, c := range rep.Conflicts {
-			fmt.Fprintln(stderr, "merge:", c)
-		}
-		fmt.Fprintf(stdout, "%s; merged: %d new observation(s), %d new offer(s), %d cost entr(y/ies), %d kept as they were, %d conflict(s); wrote %s\n",
-			summary, rep.Prices, rep.Offers, rep.Costs, rep.Kept, len(rep.Conflicts), strings.Join(rep.Files, ", "))
-		return 0
-	}
-	paths, err := importer.WriteDir(*out, res)
+	return summary
+}
+
+// importMerge merges res into root's data/, prints its conflicts to
+// stderr and the summary with what was merged to stdout, and returns
+// the exit code.
+func importMerge(root string, res *importer.Result, summary string, stdout, stderr io.Writer) int {
+	rep, err := importer.MergeInto(root, res)
 	if err != nil {
 		fmt.Fprintln(stderr, "import:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s; wrote %d file(s) to %s for review\n", summary, len(paths), *out)
+	for _, c := range rep.Conflicts {
+		fmt.Fprintln(stderr, "merge:", c)
+	}
+	fmt.Fprintf(stdout, "%s; merged: %d new observation(s), %d new offer(s), %d cost entr(y/ies), %d kept as they were, %d conflict(s); wrote %s\n",
+		summary, rep.Prices, rep.Offers, rep.Costs, rep.Kept, len(rep.Conflicts), strings.Join(rep.Files, ", "))
 	return 0
 }

@@ -59,98 +59,126 @@ func Run(ctx context.Context, o Options) ([]Written, Summary, error) {
 		}
 		ids = o.Providers
 	}
-	var out []Written
-	var sum Summary
-	logf := func(format string, args ...any) {
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, format+"\n", args...)
-		}
-	}
-	// keep writes the exchanges of c that are evidence (Failure) and logs
-	// one line per failed request; ok is false when any failed. Nothing
-	// is written when none is evidence.
-	keep := func(id string, c *Capture, what string) (ok bool, err error) {
-		asked := len(c.Exchanges)
-		good, failures := answered(c)
-		for _, f := range failures {
-			logf("failed %s: %s", id, f)
-		}
-		if len(good) == 0 {
-			if asked == 0 {
-				logf("failed %s: the source was asked nothing (check %s)", id, QueriesFile)
-			}
-			logf("failed %s: nothing written (0 of %d %s answered)", id, asked, what)
-			return false, nil
-		}
-		c.Exchanges = good
-		name, sha, err := Write(o.Root, c)
-		if err != nil {
-			return false, err
-		}
-		out = append(out, Written{Name: name, SHA256: sha, Capture: c})
-		logf("captured %s: %d of %d %s answered -> %s/%s", id, len(good), asked, what, catalog.CaptureDir, name)
-		return len(failures) == 0, nil
-	}
+	r := &run{o: o}
 	for _, id := range ids {
-		pq := q[id]
-		pagesFailed := false
-		if len(pq.Pages) > 0 {
-			ok, err := keep(id, fetchPages(ctx, o.Fetcher, id, pq.Pages), "page(s)")
-			if err != nil {
-				return out, sum, err
-			}
-			pagesFailed = !ok
-		}
-		src := sourceOf(id)
-		if src == nil {
-			switch {
-			case len(pq.Pages) == 0:
-				logf("skip %s: no price API source for this provider in this build (pages = [...] keeps its price pages)", id)
-				sum.Skipped++
-			case pagesFailed:
-				sum.Failed++
-			default:
-				sum.Captured++
-			}
-			continue
-		}
-		if ro, ok := src.(interface{ RecordOnly() bool }); ok && ro.RecordOnly() {
-			logf("skip %s: %v", id, ErrRecordOnly)
-			sum.Skipped++
-			continue
-		}
-		if len(pq.Instances) == 0 && len(pq.SKUs) == 0 {
-			logf("skip %s: %s lists nothing to ask", id, QueriesFile)
-			sum.Skipped++
-			continue
-		}
-		if missing := Missing(src, o.Env); len(missing) > 0 {
-			logf("skip %s: %s not set (add them as repository secrets; see CONTRIBUTING.md)", id, strings.Join(missing, ", "))
-			sum.Skipped++
-			continue
-		}
-		c, err := src.Fetch(ctx, o.Fetcher, pq, o.Env)
-		switch {
-		case errors.Is(err, ErrRecordOnly):
-			logf("skip %s: %v", id, err)
-			sum.Skipped++
-			continue
-		case err != nil:
-			logf("failed %s: %v", id, err)
-			sum.Failed++
-			continue
-		}
-		ok, err := keep(id, c, "request(s)")
-		if err != nil {
-			return out, sum, err
-		}
-		if ok && !pagesFailed {
-			sum.Captured++
-		} else {
-			sum.Failed++
+		if err := r.provider(ctx, id, q[id]); err != nil {
+			return r.out, r.sum, err
 		}
 	}
-	return out, sum, nil
+	return r.out, r.sum, nil
+}
+
+// run is a capture run under way: its options, the captures written so
+// far and its counts.
+type run struct {
+	o   Options
+	out []Written
+	sum Summary
+}
+
+// logf writes one line to the run's log, if it has one.
+func (r *run) logf(format string, args ...any) {
+	if r.o.Log != nil {
+		fmt.Fprintf(r.o.Log, format+"\n", args...)
+	}
+}
+
+// provider captures one provider's pages and asks its API source, and
+// counts the provider as captured, skipped or failed. Its error is one
+// writing a capture, which ends the run.
+func (r *run) provider(ctx context.Context, id string, pq Query) error {
+	pagesFailed := false
+	if len(pq.Pages) > 0 {
+		ok, err := r.keep(id, fetchPages(ctx, r.o.Fetcher, id, pq.Pages), "page(s)")
+		if err != nil {
+			return err
+		}
+		pagesFailed = !ok
+	}
+	src := sourceOf(id)
+	if src == nil {
+		switch {
+		case len(pq.Pages) == 0:
+			r.logf("skip %s: no price API source for this provider in this build (pages = [...] keeps its price pages)", id)
+			r.sum.Skipped++
+		case pagesFailed:
+			r.sum.Failed++
+		default:
+			r.sum.Captured++
+		}
+		return nil
+	}
+	if ro, ok := src.(interface{ RecordOnly() bool }); ok && ro.RecordOnly() {
+		r.logf("skip %s: %v", id, ErrRecordOnly)
+		r.sum.Skipped++
+		return nil
+	}
+	if len(pq.Instances) == 0 && len(pq.SKUs) == 0 {
+		r.logf("skip %s: %s lists nothing to ask", id, QueriesFile)
+		r.sum.Skipped++
+		return nil
+	}
+	if missing := Missing(src, r.o.Env); len(missing) > 0 {
+		r.logf("skip %s: %s not set (add them as repository secrets; see CONTRIBUTING.md)", id, strings.Join(missing, ", "))
+		r.sum.Skipped++
+		return nil
+	}
+	return r.ask(ctx, id, pq, src, pagesFailed)
+}
+
+// ask asks the provider's API source what pq lists and keeps the
+// answers; the provider counts as captured when every request was
+// answered and its pages did not fail, as skipped when the source only
+// takes recorded answers, and as failed otherwise.
+func (r *run) ask(ctx context.Context, id string, pq Query, src Source, pagesFailed bool) error {
+	c, err := src.Fetch(ctx, r.o.Fetcher, pq, r.o.Env)
+	switch {
+	case errors.Is(err, ErrRecordOnly):
+		r.logf("skip %s: %v", id, err)
+		r.sum.Skipped++
+		return nil
+	case err != nil:
+		r.logf("failed %s: %v", id, err)
+		r.sum.Failed++
+		return nil
+	}
+	ok, err := r.keep(id, c, "request(s)")
+	if err != nil {
+		return err
+	}
+	if ok && !pagesFailed {
+		r.sum.Captured++
+	} else {
+		r.sum.Failed++
+	}
+	return nil
+}
+
+// keep writes the exchanges of c that are evidence (Failure) and logs
+// one line per failed request; ok is false when any failed. Nothing is
+// written when none is evidence. what names the exchanges in the log
+// ("page(s)").
+func (r *run) keep(id string, c *Capture, what string) (ok bool, err error) {
+	asked := len(c.Exchanges)
+	good, failures := answered(c)
+	for _, f := range failures {
+		r.logf("failed %s: %s", id, f)
+	}
+	if len(good) == 0 {
+		if asked == 0 {
+			r.logf("failed %s: the source was asked nothing (check %s)", id, QueriesFile)
+		}
+		r.logf("failed %s: nothing written (0 of %d %s answered)", id, asked, what)
+		return false, nil
+	}
+	c.Exchanges = good
+	name, sha, err := Write(r.o.Root, c)
+	if err != nil {
+		return false, err
+	}
+	r.out = append(r.out, Written{Name: name, SHA256: sha, Capture: c})
+	r.logf("captured %s: %d of %d %s answered -> %s/%s", id, len(good), asked, what, catalog.CaptureDir, name)
+	return len(failures) == 0, nil
 }
 
 // sourceOf returns the API source of a provider, or nil.

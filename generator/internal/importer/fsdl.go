@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // fsdl imports the Full Stack Deep Learning cloud GPU table: one row per
@@ -83,15 +84,7 @@ func (im *importer) fsdlDuplicates(cols map[string]column) {
 // built; every reason is reported).
 func (im *importer) fsdlRow(row csvRow, cols map[string]column, date column) *offer {
 	line := row.line
-	provider := ""
-	cloud := row.get(cols["Cloud"])
-	if p, ok := fsdlClouds()[cloud]; !ok {
-		im.report(line, cols["Cloud"], "unknown cloud %q (not in the importer's cloud table)", cloud)
-	} else if im.o.Catalog.Provider(p) == nil {
-		im.report(line, cols["Cloud"], "cloud %q maps to provider %q, which has no data/providers/%s.toml", cloud, p, p)
-	} else {
-		provider = p
-	}
+	provider := im.fsdlProvider(row, cols["Cloud"])
 	name := row.get(cols["Name"])
 	if name == "" {
 		im.report(line, cols["Name"], "blank; an offer needs the provider's instance name")
@@ -106,27 +99,7 @@ func (im *importer) fsdlRow(row csvRow, cols map[string]column, date column) *of
 	case g == nil && countOK && vramOK:
 		// The GPU could not be settled (ambiguous): the total is still
 		// checked against every candidate the catalog has.
-		cands := im.candidates(fsdlGPUs(), row.get(cols["GPU Type"]))
-		var totals []string
-		ids := map[string][]string{}
-		fits := false
-		for _, c := range cands {
-			if math.Abs(vram-float64(count)*c.MemoryGB) <= 0.01 {
-				fits = true
-			}
-			t := num(float64(count) * c.MemoryGB)
-			if ids[t] == nil {
-				totals = append(totals, t)
-			}
-			ids[t] = append(ids[t], c.ID)
-		}
-		var parts []string
-		for _, t := range totals {
-			parts = append(parts, fmt.Sprintf("%s GB for %s", t, strings.Join(ids[t], " or ")))
-		}
-		if len(cands) > 0 && !fits {
-			im.report(line, cols["GPU RAM"], "%s GB is not GPUs %d x the memory of any candidate GPU (%s)", row.get(cols["GPU RAM"]), count, strings.Join(parts, ", "))
-		}
+		im.fsdlCandidateVRAM(row, cols, count, vram)
 	}
 	_, vcpu, _ := im.parseCount(row, cols["vCPUs"], false)
 	_, ram, _ := im.parseNumber(row, cols["RAM"], false)
@@ -142,16 +115,7 @@ func (im *importer) fsdlRow(row csvRow, cols map[string]column, date column) *of
 	if odOK && spotOK && spotText != "" && spot > od {
 		im.report(line, cols["Spot"], "spot price %s is above the on-demand price %s", row.get(cols["Spot"]), row.get(cols["On-demand"]))
 	}
-	asOf, basis := im.o.AsOf, im.o.DateBasis
-	if date.idx >= 0 {
-		switch {
-		case row.get(date) != "":
-			asOf, _ = im.parseDate(row, date)
-			basis = "dataset-row-date"
-		case asOf.IsZero():
-			im.report(line, date, "blank, and no -as-of was given; the prices need the date they were true")
-		}
-	}
+	asOf, basis := im.fsdlDate(row, date)
 	if im.reported[line] || g == nil || provider == "" {
 		return nil
 	}
@@ -165,4 +129,67 @@ func (im *importer) fsdlRow(row csvRow, cols map[string]column, date column) *of
 		of.prices = append(of.prices, price{billing: "spot", value: spotText, asOf: asOf, dateBasis: basis, source: FSDLSource, dataset: FSDLDataset})
 	}
 	return of
+}
+
+// fsdlProvider returns the catalog provider of a row's cloud (column c),
+// or "" after reporting a cloud the importer does not know or one whose
+// provider has no file.
+func (im *importer) fsdlProvider(row csvRow, c column) string {
+	cloud := row.get(c)
+	p, ok := fsdlClouds()[cloud]
+	if !ok {
+		im.report(row.line, c, "unknown cloud %q (not in the importer's cloud table)", cloud)
+		return ""
+	}
+	if im.o.Catalog.Provider(p) == nil {
+		im.report(row.line, c, "cloud %q maps to provider %q, which has no data/providers/%s.toml", cloud, p, p)
+		return ""
+	}
+	return p
+}
+
+// fsdlCandidateVRAM checks a row's total GPU memory (vram, for count
+// GPUs) when its GPU name is ambiguous: it reports the row when the total
+// fits none of the candidate GPUs the catalog has, listing the total each
+// would give. With no candidate in the catalog it reports nothing.
+func (im *importer) fsdlCandidateVRAM(row csvRow, cols map[string]column, count int, vram float64) {
+	cands := im.candidates(fsdlGPUs(), row.get(cols["GPU Type"]))
+	var totals []string
+	ids := map[string][]string{}
+	fits := false
+	for _, c := range cands {
+		if math.Abs(vram-float64(count)*c.MemoryGB) <= 0.01 {
+			fits = true
+		}
+		t := num(float64(count) * c.MemoryGB)
+		if ids[t] == nil {
+			totals = append(totals, t)
+		}
+		ids[t] = append(ids[t], c.ID)
+	}
+	var parts []string
+	for _, t := range totals {
+		parts = append(parts, fmt.Sprintf("%s GB for %s", t, strings.Join(ids[t], " or ")))
+	}
+	if len(cands) > 0 && !fits {
+		im.report(row.line, cols["GPU RAM"], "%s GB is not GPUs %d x the memory of any candidate GPU (%s)", row.get(cols["GPU RAM"]), count, strings.Join(parts, ", "))
+	}
+}
+
+// fsdlDate returns the date a row's prices were true and its basis: the
+// row's own date (column date, when the table has it and the row fills
+// it in), else -as-of. A bad row date is reported and gives the zero
+// time; a blank one with no -as-of is reported.
+func (im *importer) fsdlDate(row csvRow, date column) (time.Time, string) {
+	asOf, basis := im.o.AsOf, im.o.DateBasis
+	if date.idx >= 0 {
+		switch {
+		case row.get(date) != "":
+			asOf, _ = im.parseDate(row, date)
+			basis = "dataset-row-date"
+		case asOf.IsZero():
+			im.report(row.line, date, "blank, and no -as-of was given; the prices need the date they were true")
+		}
+	}
+	return asOf, basis
 }

@@ -232,57 +232,10 @@ func (im *importer) gcpCosts(root *node, prov *catalog.Provider, pv provenance) 
 	for _, r := range prov.Regions {
 		declared[r.ID] = true
 	}
-	regionsOf := func(n *node) []string {
-		var rs []string
-		for _, r := range n.keysOrNil() {
-			if declared[r] {
-				rs = append(rs, r)
-			}
-		}
-		return rs
-	}
-	// Egress: cost.<tier>.<region>.month, tiers 0-1, 1-10, 10n (TiB).
-	eg := root.path("compute", "network", "traffic", "egress", "internet", "cost")
-	if t0 := eg.get("0-1"); t0 != nil {
-		byRegion := map[string]string{}
-		var regions []string
-		for _, r := range regionsOf(t0) {
-			var parts []string
-			ok := true
-			for _, tier := range []string{"0-1", "1-10", "10n"} {
-				v, good := eg.path(tier, r, "month").num()
-				if !good {
-					ok = false
-					break
-				}
-				parts = append(parts, numText(v))
-			}
-			if ok {
-				regions = append(regions, r)
-				byRegion[r] = strings.Join(parts, " ")
-			}
-		}
-		b := base
-		b.kind, b.name, b.unit = "egress", "premium tier, worldwide destinations except China and Australia", "gib"
-		b.notes = "Google's Network Internet Data Transfer Out SKUs are priced per GiB with monthly volume tiers from 0, 1024 and 10240 GiB (pricing.yml keys 0-1, 1-10, 10n: TiB)."
-		for _, c := range costsFromRegions(b, regions, byRegion) {
-			p := strings.Fields(c.price)
-			c.price = ""
-			c.tiers = [][2]string{{"1024", p[0]}, {"10240", p[1]}, {"", p[2]}}
-			im.costs = append(im.costs, c)
-		}
-	}
+	im.gcpEgress(root, base, declared)
 	// External IPv4: ip.vm (in use on a standard VM), ip.unused (reserved, unattached).
 	for _, ip := range []struct{ key, name string }{{"vm", "in use on a standard VM"}, {"unused", "static, reserved but unused"}} {
-		n := root.path("compute", "network", "ip", ip.key, "cost")
-		byRegion := map[string]string{}
-		var regions []string
-		for _, r := range regionsOf(n) {
-			if v, ok := n.path(r, "hour").num(); ok {
-				regions = append(regions, r)
-				byRegion[r] = numText(v)
-			}
-		}
+		regions, byRegion := gcpRegionValues(root.path("compute", "network", "ip", ip.key, "cost"), declared, "hour")
 		if len(regions) == 0 {
 			continue
 		}
@@ -292,15 +245,7 @@ func (im *importer) gcpCosts(root *node, prov *catalog.Provider, pv provenance) 
 	}
 	// Persistent disk capacity.
 	for _, d := range []struct{ key, name string }{{"balanced", "pd-balanced"}, {"ssd", "pd-ssd"}, {"hdd", "pd-standard"}} {
-		n := root.path("compute", "storage", d.key, "cost")
-		byRegion := map[string]string{}
-		var regions []string
-		for _, r := range regionsOf(n) {
-			if v, ok := n.path(r, "month").num(); ok {
-				regions = append(regions, r)
-				byRegion[r] = numText(v)
-			}
-		}
+		regions, byRegion := gcpRegionValues(root.path("compute", "storage", d.key, "cost"), declared, "month")
 		if len(regions) == 0 {
 			continue
 		}
@@ -309,4 +254,69 @@ func (im *importer) gcpCosts(root *node, prov *catalog.Provider, pv provenance) 
 		b.notes = "Zonal persistent disk capacity; Google's disk SKUs are priced per GiB-month."
 		im.costs = append(im.costs, costsFromRegions(b, regions, byRegion)...)
 	}
+}
+
+// gcpEgress adds the internet egress cost, from
+// cost.<tier>.<region>.month with tiers 0-1, 1-10 and 10n (TiB), as
+// tiered entries (costsFromRegions) over the declared regions that have
+// all three tiers. It adds nothing when the file has no 0-1 tier.
+func (im *importer) gcpEgress(root *node, base cost, declared map[string]bool) {
+	eg := root.path("compute", "network", "traffic", "egress", "internet", "cost")
+	t0 := eg.get("0-1")
+	if t0 == nil {
+		return
+	}
+	byRegion := map[string]string{}
+	var regions []string
+	for _, r := range gcpDeclared(t0, declared) {
+		var parts []string
+		ok := true
+		for _, tier := range []string{"0-1", "1-10", "10n"} {
+			v, good := eg.path(tier, r, "month").num()
+			if !good {
+				ok = false
+				break
+			}
+			parts = append(parts, numText(v))
+		}
+		if ok {
+			regions = append(regions, r)
+			byRegion[r] = strings.Join(parts, " ")
+		}
+	}
+	b := base
+	b.kind, b.name, b.unit = "egress", "premium tier, worldwide destinations except China and Australia", "gib"
+	b.notes = "Google's Network Internet Data Transfer Out SKUs are priced per GiB with monthly volume tiers from 0, 1024 and 10240 GiB (pricing.yml keys 0-1, 1-10, 10n: TiB)."
+	for _, c := range costsFromRegions(b, regions, byRegion) {
+		p := strings.Fields(c.price)
+		c.price = ""
+		c.tiers = [][2]string{{"1024", p[0]}, {"10240", p[1]}, {"", p[2]}}
+		im.costs = append(im.costs, c)
+	}
+}
+
+// gcpRegionValues returns the declared regions, in n's key order, whose
+// value n.<region>.<leaf> is a number, and that number's text by region.
+func gcpRegionValues(n *node, declared map[string]bool, leaf string) ([]string, map[string]string) {
+	byRegion := map[string]string{}
+	var regions []string
+	for _, r := range gcpDeclared(n, declared) {
+		if v, ok := n.path(r, leaf).num(); ok {
+			regions = append(regions, r)
+			byRegion[r] = numText(v)
+		}
+	}
+	return regions, byRegion
+}
+
+// gcpDeclared returns the keys of object n (none when n is nil or not an
+// object) that are declared regions, in n's order.
+func gcpDeclared(n *node, declared map[string]bool) []string {
+	var rs []string
+	for _, r := range n.keysOrNil() {
+		if declared[r] {
+			rs = append(rs, r)
+		}
+	}
+	return rs
 }

@@ -115,15 +115,7 @@ func MergeOffers(src []byte, f File, rep *MergeReport) ([]byte, error) {
 	if _, err := toml.Decode(string(src), &of); err != nil {
 		return nil, err
 	}
-	ix := tomlpos.Scan(src)
-	lines := strings.Split(string(src), "\n")
-	type edit struct {
-		at   int // 0-based line to insert before
-		text string
-		// replace a line instead (at = its index) when set
-		replace bool
-	}
-	var edits []edit
+	m := &offerMerge{offers: of.Offers, ix: tomlpos.Scan(src), lines: strings.Split(string(src), "\n"), provider: f.Provider, rep: rep}
 	byInstance := map[string]int{}
 	for i, o := range of.Offers {
 		byInstance[o.Instance] = i
@@ -137,89 +129,148 @@ func MergeOffers(src []byte, f File, rep *MergeReport) ([]byte, error) {
 			rep.Prices += len(imp.prices)
 			continue
 		}
-		ex := of.Offers[i]
-		if ex.GPUID != imp.gpu.ID || ex.GPUCount != imp.count {
-			rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("%s: %s is %dx %s in the file, %dx %s in the import: not merged", f.Provider, imp.instance, ex.GPUCount, ex.GPUID, imp.count, imp.gpu.ID))
-			continue
-		}
-		pre := fmt.Sprintf("offers.%d", i)
-		// Regions: widen, pinning region-less prices to the one former region.
-		var newRegions []string
-		for _, r := range imp.regions {
-			if !slices.Contains(ex.Regions, r) {
-				newRegions = append(newRegions, r)
-			}
-		}
-		pinned := map[int]string{} // price index -> region given to it
-		if len(newRegions) > 0 {
-			var loose []int
-			for j, p := range ex.Prices {
-				if p.Region == "" {
-					loose = append(loose, j)
-				}
-			}
-			if len(loose) > 0 && len(ex.Regions) != 1 {
-				rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("%s: %s has prices naming no region and %d regions (%s): they cannot be pinned to one; not merged", f.Provider, imp.instance, len(ex.Regions), strings.Join(ex.Regions, ", ")))
-				continue
-			}
-			for _, j := range loose {
-				pinned[j] = ex.Regions[0]
-				at := ix.Value(fmt.Sprintf("%s.prices.%d.billing", pre, j)).Line
-				edits = append(edits, edit{at: at, text: "region = " + tomlString(ex.Regions[0])})
-			}
-			all := append(slices.Clone(ex.Regions), newRegions...)
-			rl := ix.Value(pre + ".regions").Line
-			if rl == 0 || !strings.HasSuffix(strings.TrimSpace(lines[rl-1]), "]") || !strings.HasPrefix(strings.TrimSpace(lines[rl-1]), "regions") {
-				rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("%s: %s: its regions are not written on one line; not merged", f.Provider, imp.instance))
-				continue
-			}
-			quoted := make([]string, len(all))
-			for k, r := range all {
-				quoted[k] = tomlString(r)
-			}
-			edits = append(edits, edit{at: rl - 1, replace: true, text: "regions = [" + strings.Join(quoted, ", ") + "]"})
-		}
-		// Prices: new observations only.
-		have := map[string]float64{}
-		for j, p := range ex.Prices {
-			q := p
-			if r, ok := pinned[j]; ok {
-				q.Region = r
-			}
-			have[obsID(q)] = q.Price
-		}
-		var add strings.Builder
-		for _, p := range imp.prices {
-			q := catalogPrice(p)
-			if v, ok := have[obsID(q)]; ok {
-				if strconv.FormatFloat(v, 'f', -1, 64) == p.value {
-					rep.Kept++
-				} else {
-					rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("%s: %s %s on %s: %s in the file, %s in the import; the file's kept", f.Provider, imp.instance, q.Key(), p.asOf.Format(time.DateOnly), strconv.FormatFloat(v, 'f', -1, 64), p.value))
-				}
-				continue
-			}
-			add.WriteString(p.toml())
-			rep.Prices++
-		}
-		if add.Len() > 0 {
-			edits = append(edits, edit{at: blockEndOfOffer(lines, ix, i, len(of.Offers)), text: strings.TrimSuffix(add.String(), "\n")})
+		m.merge(i, imp)
+	}
+	out := m.apply()
+	if appended.Len() > 0 {
+		out = strings.TrimRight(out, "\n") + "\n" + appended.String()
+	}
+	return []byte(out), nil
+}
+
+// offerMerge collects the edits that merging imported offers into an
+// existing offers file makes to the file's lines, and reports what it
+// merged in rep.
+type offerMerge struct {
+	offers   []*catalog.Offer // the file's offers, decoded
+	ix       *tomlpos.Index   // where the file's keys and values are
+	lines    []string         // the file's lines
+	provider string
+	rep      *MergeReport
+	edits    []lineEdit
+}
+
+// lineEdit is a change to a file's lines: text (lines joined by "\n")
+// inserted before 0-based line at or, when replace is set, put in place
+// of line at.
+type lineEdit struct {
+	at      int
+	text    string
+	replace bool
+}
+
+// merge merges the imported offer imp into the file's offer i: it widens
+// the offer's regions and adds the observations the offer lacks. When the
+// two differ in GPU or GPU count, or the regions cannot be widened, it
+// records a conflict and merges nothing more.
+func (m *offerMerge) merge(i int, imp *offer) {
+	ex := m.offers[i]
+	if ex.GPUID != imp.gpu.ID || ex.GPUCount != imp.count {
+		m.rep.Conflicts = append(m.rep.Conflicts, fmt.Sprintf("%s: %s is %dx %s in the file, %dx %s in the import: not merged", m.provider, imp.instance, ex.GPUCount, ex.GPUID, imp.count, imp.gpu.ID))
+		return
+	}
+	pinned, ok := m.widenRegions(i, imp)
+	if !ok {
+		return
+	}
+	m.addPrices(i, imp, pinned)
+}
+
+// widenRegions adds the regions of imp that the file's offer i lacks to
+// the offer's regions list, pinning the offer's prices that name no
+// region to its one former region. It returns the pinned prices (price
+// index -> region), or false after recording a conflict when the offer
+// has such prices and several former regions, or its regions list is not
+// written on one line; in the second case the pins are already made.
+func (m *offerMerge) widenRegions(i int, imp *offer) (map[int]string, bool) {
+	ex := m.offers[i]
+	pre := fmt.Sprintf("offers.%d", i)
+	var newRegions []string
+	for _, r := range imp.regions {
+		if !slices.Contains(ex.Regions, r) {
+			newRegions = append(newRegions, r)
 		}
 	}
-	// Apply the edits from the bottom up so earlier line numbers hold.
-	slices.SortStableFunc(edits, func(a, b edit) int { return b.at - a.at })
-	for _, e := range edits {
+	pinned := map[int]string{}
+	if len(newRegions) == 0 {
+		return pinned, true
+	}
+	var loose []int
+	for j, p := range ex.Prices {
+		if p.Region == "" {
+			loose = append(loose, j)
+		}
+	}
+	if len(loose) > 0 && len(ex.Regions) != 1 {
+		m.rep.Conflicts = append(m.rep.Conflicts, fmt.Sprintf("%s: %s has prices naming no region and %d regions (%s): they cannot be pinned to one; not merged", m.provider, imp.instance, len(ex.Regions), strings.Join(ex.Regions, ", ")))
+		return nil, false
+	}
+	for _, j := range loose {
+		pinned[j] = ex.Regions[0]
+		at := m.ix.Value(fmt.Sprintf("%s.prices.%d.billing", pre, j)).Line
+		m.edits = append(m.edits, lineEdit{at: at, text: "region = " + tomlString(ex.Regions[0])})
+	}
+	all := append(slices.Clone(ex.Regions), newRegions...)
+	rl := m.ix.Value(pre + ".regions").Line
+	if rl == 0 || !strings.HasSuffix(strings.TrimSpace(m.lines[rl-1]), "]") || !strings.HasPrefix(strings.TrimSpace(m.lines[rl-1]), "regions") {
+		m.rep.Conflicts = append(m.rep.Conflicts, fmt.Sprintf("%s: %s: its regions are not written on one line; not merged", m.provider, imp.instance))
+		return nil, false
+	}
+	quoted := make([]string, len(all))
+	for k, r := range all {
+		quoted[k] = tomlString(r)
+	}
+	m.edits = append(m.edits, lineEdit{at: rl - 1, replace: true, text: "regions = [" + strings.Join(quoted, ", ") + "]"})
+	return pinned, true
+}
+
+// addPrices appends to the file's offer i the observations of imp that it
+// lacks. An observation it already has is counted as kept when the
+// values agree and recorded as a conflict (the file's value kept) when
+// they do not. pinned gives the regions widenRegions gave to the offer's
+// region-less prices.
+func (m *offerMerge) addPrices(i int, imp *offer, pinned map[int]string) {
+	have := map[string]float64{}
+	for j, p := range m.offers[i].Prices {
+		q := p
+		if r, ok := pinned[j]; ok {
+			q.Region = r
+		}
+		have[obsID(q)] = q.Price
+	}
+	var add strings.Builder
+	for _, p := range imp.prices {
+		q := catalogPrice(p)
+		if v, ok := have[obsID(q)]; ok {
+			if strconv.FormatFloat(v, 'f', -1, 64) == p.value {
+				m.rep.Kept++
+			} else {
+				m.rep.Conflicts = append(m.rep.Conflicts, fmt.Sprintf("%s: %s %s on %s: %s in the file, %s in the import; the file's kept", m.provider, imp.instance, q.Key(), p.asOf.Format(time.DateOnly), strconv.FormatFloat(v, 'f', -1, 64), p.value))
+			}
+			continue
+		}
+		add.WriteString(p.toml())
+		m.rep.Prices++
+	}
+	if add.Len() > 0 {
+		m.edits = append(m.edits, lineEdit{at: blockEndOfOffer(m.lines, m.ix, i, len(m.offers)), text: strings.TrimSuffix(add.String(), "\n")})
+	}
+}
+
+// apply makes the edits to the file's lines, from the bottom up so that
+// earlier line numbers hold (edits at one line in the order they were
+// made), and returns the new text.
+func (m *offerMerge) apply() string {
+	lines := m.lines
+	slices.SortStableFunc(m.edits, func(a, b lineEdit) int { return b.at - a.at })
+	for _, e := range m.edits {
 		if e.replace {
 			lines[e.at] = e.text
 			continue
 		}
 		lines = strings.Split(insertAt(lines, e.at, e.text), "\n")
 	}
-	out := strings.Join(lines, "\n")
-	if appended.Len() > 0 {
-		out = strings.TrimRight(out, "\n") + "\n" + appended.String()
-	}
-	return []byte(out), nil
+	return strings.Join(lines, "\n")
 }
 
 // blockEndOfOffer returns where an offer's last price block ends.
