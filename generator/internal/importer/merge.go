@@ -181,7 +181,7 @@ func (m *offerMerge) merge(i int, imp *offer) {
 // region to its one former region. It returns the pinned prices (price
 // index -> region), or false after recording a conflict when the offer
 // has such prices and several former regions, or its regions list is not
-// written on one line; in the second case the pins are already made.
+// written on one line; then it edits nothing.
 func (m *offerMerge) widenRegions(i int, imp *offer) (map[int]string, bool) {
 	ex := m.offers[i]
 	pre := fmt.Sprintf("offers.%d", i)
@@ -205,16 +205,18 @@ func (m *offerMerge) widenRegions(i int, imp *offer) (map[int]string, bool) {
 		m.rep.Conflicts = append(m.rep.Conflicts, fmt.Sprintf("%s: %s has prices naming no region and %d regions (%s): they cannot be pinned to one; not merged", m.provider, imp.instance, len(ex.Regions), strings.Join(ex.Regions, ", ")))
 		return nil, false
 	}
-	for _, j := range loose {
-		pinned[j] = ex.Regions[0]
-		at := m.ix.Value(fmt.Sprintf("%s.prices.%d.billing", pre, j)).Line
-		m.edits = append(m.edits, lineEdit{at: at, text: "region = " + tomlString(ex.Regions[0])})
-	}
+	// The regions line is checked before any edit is queued: an offer
+	// that is not merged is not edited at all.
 	all := append(slices.Clone(ex.Regions), newRegions...)
 	rl := m.ix.Value(pre + ".regions").Line
 	if rl == 0 || !strings.HasSuffix(strings.TrimSpace(m.lines[rl-1]), "]") || !strings.HasPrefix(strings.TrimSpace(m.lines[rl-1]), "regions") {
 		m.rep.Conflicts = append(m.rep.Conflicts, fmt.Sprintf("%s: %s: its regions are not written on one line; not merged", m.provider, imp.instance))
 		return nil, false
+	}
+	for _, j := range loose {
+		pinned[j] = ex.Regions[0]
+		at := m.ix.Value(fmt.Sprintf("%s.prices.%d.billing", pre, j)).Line
+		m.edits = append(m.edits, lineEdit{at: at, text: "region = " + tomlString(ex.Regions[0])})
 	}
 	quoted := make([]string, len(all))
 	for k, r := range all {

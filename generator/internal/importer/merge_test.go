@@ -123,3 +123,27 @@ func TestAddRegions(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestMergeOffersRegionsOnSeveralLines: an offer whose regions list spans
+// lines is a conflict, and the offer is not edited at all (its region-less
+// price is not pinned either).
+func TestMergeOffersRegionsOnSeveralLines(t *testing.T) {
+	src := strings.Replace(existingOffers, `regions = ["us-east-1"]`, "regions = [\n  \"us-east-1\",\n]", 1)
+	l4 := &catalog.GPU{ID: "l4", MemoryGB: 24}
+	jan := time.Date(2026, 1, 21, 0, 0, 0, 0, time.UTC)
+	f := File{Provider: "aws", offers: []*offer{
+		{instance: "g6.xlarge", gpu: l4, count: 1, currency: "USD", regions: []string{"eu-west-1"}, prices: []price{
+			{billing: "on-demand", unit: "hour", region: "eu-west-1", value: "0.89", asOf: jan, source: "https://example.com/jan", evidence: "third-party"}}},
+	}}
+	rep := &MergeReport{}
+	out, err := MergeOffers([]byte(src), f, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Conflicts) != 1 || !strings.Contains(rep.Conflicts[0], "its regions are not written on one line; not merged") {
+		t.Errorf("report %+v", rep)
+	}
+	if string(out) != src {
+		t.Errorf("the offer was edited:\n%s", out)
+	}
+}
