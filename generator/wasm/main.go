@@ -29,7 +29,7 @@
 //
 //	{model: {params, activeParams, layers, ...: each figure of the shape
 //	         under its JS key, sizing.ModelFields},
-//	 workload, dtype, kvDtype, quant, groupSize, quantEmbeddings, seq, prompt,
+//	 workload, dtype, kvDtype, quant, groupSize, bpw, quantEmbeddings, seq, prompt,
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
 //	 noMaster, loraRank, loraTargets: [...], tokens, mfu,
@@ -402,7 +402,7 @@ func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, 
 		{"optimizer", (*string)(&in.Optimizer)}, {"groupSize", &in.GroupSize}, {"quantEmbeddings", &in.QuantEmbeddings},
 		{"seq", &in.SeqLen}, {"prompt", &in.PromptLen}, {"batch", &in.Batch}, {"gpus", &in.GPUs},
 		{"tp", &in.TP}, {"pp", &in.PP}, {"cp", &in.CP}, {"sequenceParallel", &in.SequenceParallel}, {"zero", &in.ZeRO},
-		{"loraRank", &in.LoRARank}, {"tokens", &in.Tokens}, {"mfu", &in.MFU},
+		{"loraRank", &in.LoRARank}, {"tokens", &in.Tokens}, {"mfu", &in.MFU}, {"bpw", &in.BitsPerWeight},
 		{"flash", &in.Flash}, {"noMaster", &in.NoMaster},
 	}); fail != nil {
 		return

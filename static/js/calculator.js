@@ -59,6 +59,7 @@ import { money } from "./_shared.mjs";
     int4: () => f.dtype.value === "int4",
     grouped: () => f.quant.value === "gptq" || f.quant.value === "awq",
     quantized: () => ["fp8", "int8", "int4"].includes(f.dtype.value),
+    weightonly: () => ["int8", "int4"].includes(f.dtype.value),
     custom: () => f.model.value === "custom",
     window: () => +f["sliding-window"].value > 0,
     moe: () => +f.experts.value > 0,
@@ -156,7 +157,7 @@ import { money } from "./_shared.mjs";
       tp: val("tp") === "" ? 0 : +val("tp"), pp: +val("pp"), cp: +val("cp"), sequenceParallel: val("sequence-parallel"),
       zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
       optimizer: val("optimizer"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
-      tokens: +val("tokens"), mfu: +val("mfu"), gpu, catalog: data.gpus,
+      tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
     };
   }

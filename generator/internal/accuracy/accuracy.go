@@ -207,6 +207,7 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) sizing.Input {
 	set(m.Optimizer, (*string)(&in.Optimizer))
 	set(m.Offload, (*string)(&in.Offload))
 	in.GroupSize = m.GroupSize
+	in.BitsPerWeight = m.BitsPerWeight
 	if e, ok := sizing.ParseEngine(m.Engine); ok && (!m.IsTraining() || e == sizing.Megatron) {
 		in.Engine = e
 	}

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) { Main(m) }
 // meets them; basic ones first, then those inside <details id="advanced">
 // (parallelism, precision, inference, training, the custom model).
 var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "gpu", "gpus",
-	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
+	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "bpw", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
 	"zero", "offload", "checkpointing", "optimizer", "no-master", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
@@ -50,7 +50,7 @@ var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quan
 var pageDefaults = map[string]string{
 	"model": "llama-3-8b", "workload": "inference", "dtype": "bf16", "seq": "4096", "batch": "1",
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
-	"kv-dtype": "bf16", "quant": "nf4-dq", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
+	"kv-dtype": "bf16", "quant": "nf4-dq", "bpw": "0", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
 	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
 	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
@@ -77,6 +77,8 @@ func applies(name string, v map[string]string) bool {
 		return !train
 	case "quant":
 		return v["dtype"] == "int4"
+	case "bpw":
+		return v["dtype"] == "int4" || v["dtype"] == "int8"
 	case "group-size":
 		return v["dtype"] == "int4" && (v["quant"] == "gptq" || v["quant"] == "awq")
 	case "quant-embeddings":
@@ -185,6 +187,8 @@ var calcCases = []calcCase{
 		"model": "mistral-7b", "workload": "qlora"}, implied: map[string]string{"dtype": "int4"}},
 	{name: "custom model chosen opens the advanced section", set: map[string]string{
 		"model": "custom", "workload": "lora", "gpu": "a10"}},
+	{name: "llama3-70b as a 4.82-bit GGUF on two 4090s", set: map[string]string{
+		"model": "llama-3-70b", "dtype": "int4", "bpw": "4.82", "gpu": "rtx-4090", "gpus": "2"}},
 	{name: "llama2-13b lora int8 base sgd on l4", set: map[string]string{
 		"model": "llama-2-13b", "workload": "lora", "dtype": "int8", "seq": "1024", "gpu": "l4", "optimizer": "sgd",
 		"lora-rank": "8", "lora-targets": "q,v"}},
@@ -410,6 +414,7 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 	in.LoRATargets = strings.Split(v["lora-targets"], ",")
 	in.Tokens = atof(t, v["tokens"])
 	in.MFU = atof(t, v["mfu"])
+	in.BitsPerWeight = atof(t, v["bpw"])
 	auto := in.TP == 0
 	if auto {
 		if err := m.Validate(); err != nil {

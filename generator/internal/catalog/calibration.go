@@ -41,6 +41,7 @@ type Measurement struct {
 	KVDType          string   `toml:"kv_dtype" doc:"KV-cache format; default bf16."`
 	Quant            string   `toml:"quant" doc:"The int4 format: nf4-dq, nf4, gptq, awq."`
 	GroupSize        int      `toml:"group_size" doc:"GPTQ/AWQ group size."`
+	BitsPerWeight    float64  `toml:"bits_per_weight" doc:"Average bits per weight of a mixed-width format (a GGUF file's size in bits over its parameters), with dtype int4 or int8."`
 	TP               int      `toml:"tp" doc:"Tensor-parallel degree (default 1)."`
 	PP               int      `toml:"pp" doc:"Pipeline-parallel degree (default 1)."`
 	CP               int      `toml:"cp" doc:"Context-parallel degree (default 1)."`
@@ -149,6 +150,9 @@ func (l *loader) checkMeasurement(c checker, pre string, m *Measurement) bool {
 	if m.Unit == "gpu_hours" {
 		c.require(pre, "tokens")
 		c.positive(pre+".tokens", m.Tokens)
+	}
+	if m.BitsPerWeight < 0 || m.BitsPerWeight > 16 || (m.BitsPerWeight > 0 && m.DType != "int4" && m.DType != "int8") {
+		c.errorf(pre+".bits_per_weight", "bits_per_weight %g needs dtype int4 or int8 and a value in (0, 16]", m.BitsPerWeight)
 	}
 	for k, v := range map[string]int{"tp": m.TP, "pp": m.PP, "cp": m.CP, "batch": m.Batch, "seq": m.Seq, "prompt": m.Prompt, "output": m.Output, "lora_rank": m.LoRARank, "group_size": m.GroupSize, "global_batch": m.GlobalBatch} {
 		c.positive(pre+"."+k, float64(v))

@@ -91,6 +91,9 @@ func setup(c *catalog.Catalog, m *catalog.Measurement, t func(string) string) st
 		if m.Quant != "" {
 			d += "/" + m.Quant
 		}
+		if m.BitsPerWeight > 0 {
+			d += " " + fmt.Sprintf(t("accuracy.setup.bpw"), strconv.FormatFloat(m.BitsPerWeight, 'f', -1, 64))
+		}
 		parts = append(parts, mdText(d))
 	}
 	for _, kv := range []struct {

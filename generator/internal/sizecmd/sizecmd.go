@@ -119,7 +119,7 @@ type flagVars struct {
 	flash, json, seqParallel, quantEmbed       bool
 	noMaster                                   bool
 	loraRank                                   int
-	tokens, mfu                                float64
+	tokens, mfu, bpw                           float64
 	gpu                                        string
 	concurrency                                int
 	fit, plan                                  bool
@@ -147,6 +147,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.dtype, "dtype", "", "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4) (default: the workload's recipe, bf16; int4 for qlora)")
 	fs.StringVar(&v.quant, "quant", string(d.Quant), "int4 format: nf4-dq, nf4, gptq or awq")
 	fs.IntVar(&v.groupSize, "group-size", 0, "GPTQ/AWQ group size (0 = 128)")
+	fs.Float64Var(&v.bpw, "bpw", 0, "average bits per weight of a mixed-width format (a GGUF or EXL2 file's bits over its parameters, e.g. 4.82 for Llama 3 70B Q4_K_M), with -dtype int4 or int8; 0 = the format's own")
 	fs.BoolVar(&v.quantEmbed, "quant-embeddings", false, "also quantize the embeddings and output layer (default: 16 bits)")
 	fs.StringVar(&v.kvDtype, "kv-dtype", string(d.KVDType), "KV-cache dtype")
 	fs.IntVar(&v.seq, "seq", d.SeqLen, "sequence length in tokens (context for inference)")
@@ -291,7 +292,7 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 			in.LoRATargets = append(in.LoRATargets, t)
 		}
 	}
-	in.Tokens, in.MFU = v.tokens, v.mfu
+	in.Tokens, in.MFU, in.BitsPerWeight = v.tokens, v.mfu, v.bpw
 	return in, nil
 }
 
@@ -557,7 +558,10 @@ func (r report) writeSetup(w io.Writer) {
 		fmt.Fprintf(w, "           %s\n", arch)
 	}
 	fmt.Fprintf(w, "Workload:  %s, %s weights", in.Workload, in.DType)
-	if in.DType == sizing.INT4 {
+	switch {
+	case in.BitsPerWeight > 0:
+		fmt.Fprintf(w, " at %g bits per weight", in.BitsPerWeight)
+	case in.DType == sizing.INT4:
 		fmt.Fprintf(w, " (%s)", in.Quant)
 	}
 	if in.Workload == sizing.Inference {
@@ -785,6 +789,7 @@ type jsonInput struct {
 	LoRATargets     []string  `json:"lora_targets"`
 	Tokens          float64   `json:"tokens"`
 	MFU             float64   `json:"mfu"`
+	BitsPerWeight   float64   `json:"bits_per_weight,omitempty"`
 }
 
 type jsonGPU struct {
@@ -873,7 +878,7 @@ func (r report) toJSON() jsonReport {
 			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster,
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
 			Optimizer: string(in.Optimizer), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
-			Tokens: in.Tokens, MFU: in.MFU,
+			Tokens: in.Tokens, MFU: in.MFU, BitsPerWeight: in.BitsPerWeight,
 		},
 		TotalBytesPerGPU: r.res.TotalPerGPU,
 		Breakdown: jsonBreakdown{Weights: b.Weights, KVCache: b.KVCache, Activations: b.Activations,

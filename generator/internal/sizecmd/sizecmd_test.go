@@ -361,6 +361,8 @@ func TestSeqOverContext(t *testing.T) {
 		{[]string{"-model", "llama-2-70b", "-seq", "8192"}, "size: -seq 8192 is over the model's context of 4096 tokens; use -seq 4096 or less\n"},
 		{[]string{"-model", "llama-3-8b", "-kv-heads", "5"}, "size: -kv-heads: kv heads 5 must divide heads 32\n"},
 		{[]string{"-model", "llama-3-8b", "-hidden", "0"}, "size: -hidden: hidden size must be between 1 and 1048576 (got 0)\n"},
+		{[]string{"-model", "llama-3-8b", "-bpw", "4.8"}, "size: -dtype: bits per weight refine a weight-only quantized format: use dtype int4 or int8 (got bf16)\n"},
+		{[]string{"-model", "llama-3-8b", "-dtype", "int4", "-bpw", "17"}, "size: -bpw: bits per weight must be in [0, 16], 0 for the format's own (got 17)\n"},
 	} {
 		code, out, errOut := run(tc.args...)
 		if code != ExitUsage || out != "" || errOut != tc.want {

@@ -78,6 +78,26 @@ func gpuBandwidthEfficiency(g GPU) float64 {
 // H20BandwidthEfficiency is gpuBandwidthEfficiency's H20 figure.
 const H20BandwidthEfficiency = 0.42
 
+// decodeBandwidth is the memory bandwidth a decode step of in reaches on
+// g: gpuBandwidthEfficiency of the GPU's, and with llama.cpp at most
+// LlamaCppBandwidth.
+func decodeBandwidth(in Input, g GPU) float64 {
+	bw := g.BandwidthBytesPerSec * gpuBandwidthEfficiency(g)
+	if in.engine() == LlamaCpp {
+		bw = math.Min(bw, LlamaCppBandwidth)
+	}
+	return bw
+}
+
+// LlamaCppBandwidth is the most memory bandwidth llama.cpp's decode
+// kernels reach, in bytes/s, whatever the GPU's: in XiongjieDai's llama.cpp
+// tables (May 2024) the A100 SXM (2,039 GB/s) decodes Llama 3 8B F16 at
+// 53.18 tokens/s, about what the RTX 4090 (1,008 GB/s) does (54.84), where
+// a tuned engine reaches 0.8 of an A100's bandwidth. Fitted to that A100
+// row (data/calibration/serving-2.toml); the HBM GPUs' Q4_K_M rows
+// (gguf.toml) stay held out.
+const LlamaCppBandwidth = 860e9
+
 // activationBytes is the size of one element of the activations the
 // tensor-parallel all-reduces carry: 16 bits.
 const activationBytes = 2
@@ -127,7 +147,7 @@ func expectedDecode(in Input, g GPU, peak float64) float64 {
 	m := in.Model
 	b := float64(in.Batch)
 	var wRead, kvRead, gemm, attn float64
-	if bw := g.BandwidthBytesPerSec * gpuBandwidthEfficiency(g); bw > 0 {
+	if bw := decodeBandwidth(in, g); bw > 0 {
 		wRead = readBytes(in) / float64(in.TP) / bw
 		kvRead = b * kvSequenceBytesPerGPU(in) * float64(in.pp()) / bw
 	}

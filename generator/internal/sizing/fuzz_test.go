@@ -102,6 +102,9 @@ func FuzzEstimate(f *testing.F) {
 			Tokens:           tokens,
 			MFU:              mfu,
 		}
+		if flags&0x20 != 0 { // a mixed-width format: bits per weight from the MFU's draw
+			in.BitsPerWeight = mfu * 16
+		}
 		for i, name := range loraTargetNames {
 			if targets&(1<<i) != 0 {
 				in.LoRATargets = append(in.LoRATargets, name)
@@ -347,6 +350,13 @@ func repair(in Input, g GPU) (Input, GPU) {
 	}
 	in.LoRATargets = ts
 	in.Tokens = clampF(in.Tokens, 0, MaxTokens)
+	in.BitsPerWeight = clampF(in.BitsPerWeight, 0, MaxBitsPerWeight)
+	switch {
+	case in.Workload == FullTraining:
+		in.BitsPerWeight = 0 // full training needs a compute format
+	case in.BitsPerWeight > 0 && in.DType != INT4 && in.DType != INT8:
+		in.DType = INT4
+	}
 	in.MFU = clampF(in.MFU, 0, 1)
 	if in.MFU == 0 {
 		in.MFU = 1e-9

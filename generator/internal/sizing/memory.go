@@ -90,7 +90,7 @@ func WeightBytes(params int64, d DType) int64 {
 func quantized(d DType) bool { return d == FP8 || d == INT8 || d == INT4 }
 
 // weightBytes is the storage of params parameters of model m at the input's
-// weight format: the embeddings (embed of the params) stay at 16 bits for a
+// weight format (at BitsPerWeight when set, every weight alike): the embeddings (embed of the params) stay at 16 bits for a
 // quantized format unless QuantEmbeddings is set [bitsandbytes keeps the
 // output layer in 16 bits (llm_int8_skip_modules defaults to it) and never
 // quantizes nn.Embedding; GPTQ, AWQ and vLLM's fp8 quantize only the linear
@@ -98,6 +98,9 @@ func quantized(d DType) bool { return d == FP8 || d == INT8 || d == INT4 }
 //
 //go:noinline
 func (in Input) weightBytes(params, embed float64) float64 {
+	if in.BitsPerWeight > 0 {
+		return params * in.BitsPerWeight / 8 // an average over every weight
+	}
 	wb := weightBytesPerParam(in.DType, in.quant(), in.GroupSize)
 	if !quantized(in.DType) || in.QuantEmbeddings {
 		return params * wb
@@ -111,6 +114,9 @@ func (in Input) weightBytes(params, embed float64) float64 {
 // embedBytes is the storage of one embedding parameter at the input's
 // format (16 bits for a quantized format unless QuantEmbeddings).
 func embedBytes(in Input) float64 {
+	if in.BitsPerWeight > 0 {
+		return in.BitsPerWeight / 8
+	}
 	if quantized(in.DType) && !in.QuantEmbeddings {
 		return HalfBytes
 	}

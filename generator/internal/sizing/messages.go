@@ -47,6 +47,8 @@ tp_divides_heads	tp {0} must divide the number of attention heads {1}
 tp_kv_heads	tp {0} and kv heads {1} must divide one another
 gpus_multiple	gpus {0} must be a multiple of tp×pp×cp {1}
 mfu_range	mfu must be in [0, 1], 0 for the GPU's typical figure (got {f})
+bpw_range	bits per weight must be in [0, 16], 0 for the format's own (got {f})
+bpw_dtype	bits per weight refine a weight-only quantized format: use dtype int4 or int8 (got {s})
 tokens_range	tokens must be between 0 and 1e18 (got {f})
 full_dtype	full training needs fp32, bf16, fp16 or fp8 weights (got {s}); use lora or qlora for quantized bases
 qlora_dtype	qlora needs int4 (nf4) weights (got {s})
@@ -89,6 +91,7 @@ field.cp	cp
 field.zero	zero stage
 field.lora_rank	lora rank
 field.group_size	group size
+field.bpw	bits per weight
 unit.gib	{0} GiB
 unit.flops	{0} FLOPs
 unit.rate	{0} tokens/s
@@ -256,6 +259,10 @@ func Field(err error) string {
 		return "gpus"
 	case "mfu_range":
 		return "mfu"
+	case "bpw_range":
+		return "bpw"
+	case "bpw_dtype":
+		return "dtype"
 	case "tokens_range":
 		return "tokens"
 	case "full_dtype", "qlora_dtype", "unknown_dtype":

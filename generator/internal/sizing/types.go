@@ -306,6 +306,13 @@ type Input struct {
 	Quant Quant
 	// GroupSize is the GPTQ/AWQ group size; zero means DefaultGroupSize.
 	GroupSize int
+	// BitsPerWeight, when not zero, is the average bits of every weight,
+	// embeddings included, of a mixed-width format: a GGUF file's or an
+	// EXL2 model's size in bits over its parameters (llama.cpp's Q4_K_M
+	// of Llama 3 70B is 39.60 GiB, 4.82 bits per weight). It needs a
+	// weight-only quantized DType (int4 or int8), which it refines: the
+	// weights still compute in 16 bits. Range (0, 16].
+	BitsPerWeight float64
 	// QuantEmbeddings also stores the input embedding and the output
 	// layer in DType. By default they stay at 16 bits when the weights are
 	// quantized (fp8, int8, int4), as bitsandbytes, GPTQ, AWQ and vLLM's

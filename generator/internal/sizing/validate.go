@@ -6,22 +6,23 @@ import "strconv"
 // float64 precision trouble; figures that would still exceed an int64
 // saturate (see the package documentation).
 const (
-	MaxParams     = 1e13    // parameters (10 T)
-	MaxSeqLen     = 1e7     // tokens (10 M)
-	MaxBatch      = 1e5     // sequences
-	MaxGPUs       = 100000  // GPUs
-	MaxLayers     = 100000  // transformer blocks
-	MaxHidden     = 1 << 20 // model width
-	MaxHeads      = 1 << 16 // attention heads
-	MaxHeadDim    = 1 << 16 // head dimension
-	MaxFFN        = 1 << 24 // MLP width
-	MaxVocab      = 1 << 24 // vocabulary
-	MaxExperts    = 1 << 16 // experts per MoE layer
-	MaxLoRARank   = 1 << 16 // adapter rank
-	MaxTokens     = 1e18    // training tokens
-	MaxGPUMemory  = 1 << 50 // bytes of device memory (1 PiB)
-	MaxBandwidth  = 1e16    // bytes/s
-	MaxDenseFLOPS = 1e20    // FLOP/s
+	MaxParams        = 1e13    // parameters (10 T)
+	MaxSeqLen        = 1e7     // tokens (10 M)
+	MaxBatch         = 1e5     // sequences
+	MaxGPUs          = 100000  // GPUs
+	MaxLayers        = 100000  // transformer blocks
+	MaxHidden        = 1 << 20 // model width
+	MaxHeads         = 1 << 16 // attention heads
+	MaxHeadDim       = 1 << 16 // head dimension
+	MaxFFN           = 1 << 24 // MLP width
+	MaxVocab         = 1 << 24 // vocabulary
+	MaxExperts       = 1 << 16 // experts per MoE layer
+	MaxLoRARank      = 1 << 16 // adapter rank
+	MaxTokens        = 1e18    // training tokens
+	MaxGPUMemory     = 1 << 50 // bytes of device memory (1 PiB)
+	MaxBandwidth     = 1e16    // bytes/s
+	MaxDenseFLOPS    = 1e20    // FLOP/s
+	MaxBitsPerWeight = 16      // Input.BitsPerWeight
 )
 
 func itoa(n int) string     { return strconv.Itoa(n) }
@@ -176,6 +177,12 @@ func (in Input) Validate() error {
 	}
 	if mp := int64(in.TP) * int64(in.pp()) * int64(in.cp()); int64(in.GPUs)%mp != 0 {
 		return fail("gpus_multiple", "", int64(in.GPUs), mp, 0, 0)
+	}
+	if !(in.BitsPerWeight >= 0 && in.BitsPerWeight <= MaxBitsPerWeight) {
+		return fail("bpw_range", "", 0, 0, 0, in.BitsPerWeight)
+	}
+	if in.BitsPerWeight > 0 && in.DType != INT4 && in.DType != INT8 {
+		return fail("bpw_dtype", string(in.DType), 0, 0, 0, 0)
 	}
 	if !(in.MFU >= 0 && in.MFU <= 1) {
 		return fail("mfu_range", "", 0, 0, 0, in.MFU)
