@@ -1,9 +1,12 @@
 package pages
 
 import (
+	"encoding/json"
 	"fmt"
+	"html/template"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/chartdata"
@@ -20,6 +23,74 @@ type APIPage struct {
 	CSV      string
 	Datasets any
 	RepoURL  string
+	// JSONLD is the exports described as a schema.org Dataset, for search
+	// engines' dataset search; empty when base_url names no host (its
+	// URLs must be absolute).
+	JSONLD template.JS
+}
+
+// datasetJSONLD describes the exports of api as a schema.org Dataset
+// (https://schema.org/Dataset): the site's name and description, the page,
+// the dates the prices cover and the newest one as the modification date,
+// each file as a download, and the third-party datasets some prices came
+// from with their licences. encoding/json escapes <, > and &, so the text
+// cannot close the script element. "" without an origin.
+func (s *Edition) datasetJSONLD(api *APIPage) template.JS {
+	if s.origin == "" {
+		return ""
+	}
+	root := s.origin + s.base
+	var oldest, newest time.Time
+	for _, o := range s.cat.Offers {
+		for _, p := range o.Prices {
+			if oldest.IsZero() || p.AsOf.Before(oldest) {
+				oldest = p.AsOf
+			}
+			if p.AsOf.After(newest) {
+				newest = p.AsOf
+			}
+		}
+	}
+	type download struct {
+		Type   string `json:"@type"`
+		Format string `json:"encodingFormat"`
+		URL    string `json:"contentUrl"`
+	}
+	var dist []download
+	for _, f := range api.Files {
+		dist = append(dist, download{"DataDownload", "application/json", root + f})
+	}
+	dist = append(dist, download{"DataDownload", "text/csv", root + api.CSV})
+	type source struct {
+		Type    string `json:"@type"`
+		Name    string `json:"name"`
+		URL     string `json:"url,omitempty"`
+		License string `json:"license,omitempty"`
+	}
+	var based []source
+	for _, d := range s.cat.Site.Datasets {
+		based = append(based, source{"Dataset", d.Title, d.URL, d.Licence})
+	}
+	site := s.site()
+	doc := map[string]any{
+		"@context": "https://schema.org", "@type": "Dataset",
+		"name": site.Title, "description": site.Description,
+		"url": s.origin + s.editionURL(s.lang.Code, "api/"), "inLanguage": s.lang.Tag, "isAccessibleForFree": true,
+		"creator":      map[string]string{"@type": "Organization", "name": site.Title, "url": root},
+		"distribution": dist,
+	}
+	if !newest.IsZero() {
+		doc["dateModified"] = newest.Format(time.DateOnly)
+		doc["temporalCoverage"] = oldest.Format(time.DateOnly) + "/" + newest.Format(time.DateOnly)
+	}
+	if len(based) > 0 {
+		doc["isBasedOn"] = based
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return ""
+	}
+	return template.JS(b)
 }
 
 // dataPages writes the JSON/CSV exports and their documentation page, the
@@ -34,6 +105,7 @@ func (s *Edition) dataPages() {
 	for _, f := range files {
 		api.Files = append(api.Files, f.Path)
 	}
+	api.JSONLD = s.datasetJSONLD(api)
 	// The data exports are language-neutral: one set at the root, which
 	// every edition's API page documents.
 	if s.prefix == "" {

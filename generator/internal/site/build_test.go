@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -203,6 +204,44 @@ func TestUnanchored(t *testing.T) {
 			}
 			if strings.Contains(string(b), `rel="canonical"`) != c.want || strings.Contains(string(b), `<link rel="alternate" hreflang=`) != c.want {
 				t.Errorf("base %q: %s: a canonical or hreflang link with a relative URL", c.base, p)
+			}
+		}
+		checkDatasetJSONLD(t, out, c.base, c.want)
+	}
+}
+
+// checkDatasetJSONLD: with an origin, the API page of each edition
+// describes the exports as a schema.org Dataset whose URLs are absolute
+// and whose dates are the fixture's oldest and newest prices; without
+// one, it has no JSON-LD (relative URLs would be wrong there).
+func checkDatasetJSONLD(t *testing.T, out, base string, want bool) {
+	t.Helper()
+	re := regexp.MustCompile(`<script type="application/ld\+json">([^<]*)</script>`)
+	for _, p := range []string{"api/index.html", "zh/api/index.html"} {
+		b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		m := re.FindSubmatch(b)
+		if (m != nil) != want {
+			t.Errorf("base %q: %s has JSON-LD %v, want %v", base, p, m != nil, want)
+			continue
+		}
+		if m == nil {
+			continue
+		}
+		var d struct {
+			Type, URL, DateModified, TemporalCoverage, InLanguage string
+			Distribution                                          []struct{ ContentURL string }
+		}
+		raw := strings.NewReplacer(`"@type"`, `"type"`).Replace(string(m[1]))
+		if err := json.Unmarshal([]byte(raw), &d); err != nil {
+			t.Fatalf("%s: JSON-LD does not parse: %v\n%s", p, err, m[1])
+		}
+		if d.Type != "Dataset" || !strings.HasPrefix(d.URL, "https://atlas.example/") || !strings.HasSuffix(d.URL, "api/") ||
+			d.TemporalCoverage != "2023-03-01/2025-09-01" || d.DateModified != "2025-09-01" || len(d.Distribution) < 2 {
+			t.Errorf("%s: JSON-LD %+v", p, d)
+		}
+		for _, x := range d.Distribution {
+			if !strings.HasPrefix(x.ContentURL, "https://atlas.example/api/v1/") {
+				t.Errorf("%s: download %s is not an absolute export URL", p, x.ContentURL)
 			}
 		}
 	}

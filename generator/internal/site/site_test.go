@@ -93,7 +93,7 @@ func TestNoThirdPartyRequests(t *testing.T) {
 				}
 			}
 			for _, m := range inlineJS.FindAllStringSubmatch(body, -1) {
-				if !strings.Contains(m[1], `type="application/json"`) {
+				if !strings.Contains(m[1], `type="application/json"`) && !strings.Contains(m[1], `type="application/ld+json"`) {
 					t.Errorf("%s has an inline script (forbidden by the CSP): %.80s", p, m[2])
 				}
 			}
