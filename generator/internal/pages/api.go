@@ -23,6 +23,8 @@ type APIPage struct {
 	CSV      string
 	Datasets any
 	RepoURL  string
+	// Schemas are the JSON Schemas of the documents (export.Schemas).
+	Schemas []string
 	// JSONLD is the exports described as a schema.org Dataset, for search
 	// engines' dataset search; empty when base_url names no host (its
 	// URLs must be absolute).
@@ -105,11 +107,19 @@ func (s *Edition) dataPages() {
 	for _, f := range files {
 		api.Files = append(api.Files, f.Path)
 	}
+	schemas, err := export.Schemas()
+	if err != nil {
+		s.d.Errorf("data", 0, 0, "JSON Schemas: %v", err)
+		return
+	}
+	for _, f := range schemas {
+		api.Schemas = append(api.Schemas, f.Path)
+	}
 	api.JSONLD = s.datasetJSONLD(api)
 	// The data exports are language-neutral: one set at the root, which
 	// every edition's API page documents.
 	if s.prefix == "" {
-		for _, f := range files {
+		for _, f := range append(files, schemas...) {
 			s.tree.Add(f.Path, f.Data)
 		}
 		csv, err := export.CSV(s.cat, s.now)
