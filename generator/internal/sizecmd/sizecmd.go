@@ -627,6 +627,9 @@ func (r report) writeSpeed(w io.Writer) {
 		}
 		fmt.Fprintf(w, "Fits on %s: %s (%s usable of %s)\n", g.Name, verdict, gib(r.usable), gib(g.MemoryBytes))
 		f1 := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+		if in.Workload == sizing.Inference && r.res.DecodeTokensPerSec == 0 {
+			fmt.Fprintln(w, "Decode:    unknown: the GPU's memory bandwidth and FLOP/s are not recorded")
+		}
 		if r.res.DecodeTokensPerSec > 0 {
 			bound := "memory-bandwidth bound"
 			if r.res.DecodeComputeBound {
@@ -634,6 +637,9 @@ func (r report) writeSpeed(w io.Writer) {
 			}
 			fmt.Fprintf(w, "Decode:    about %s tokens/s expected for the batch of one replica, at most %s (roofline, %s)\n", f1(r.res.ExpectedDecode), f1(r.res.DecodeTokensPerSec), bound)
 			fmt.Fprintf(w, "           about %s tokens/s on all %d GPU(s), %s per GPU (at most %s)\n", f1(r.res.ExpectedThroughput), in.GPUs, f1(r.res.ExpectedPerGPU), f1(r.res.ThroughputTokensPerSec))
+		}
+		if in.Workload == sizing.Inference && r.res.TTFTSeconds == 0 {
+			fmt.Fprintln(w, "First token: unknown: the GPU's FLOP/s are not recorded")
 		}
 		if r.res.TTFTSeconds > 0 {
 			fmt.Fprintf(w, "First token: about %s expected for a %d-token prompt, at least %s (roofline)\n", sizing.FormatLatency(r.res.ExpectedTTFT), in.PromptTokens(), sizing.FormatLatency(r.res.TTFTSeconds))
@@ -648,6 +654,8 @@ func (r report) writeSpeed(w io.Writer) {
 			fmt.Fprintf(w, "Train speed: %s tokens/s per GPU, %s per optimizer step, at %g%% MFU\n",
 				strconv.FormatFloat(r.res.TrainTokensPerSecPerGPU, 'f', 0, 64), humanDuration(r.res.StepSeconds), math.Round(r.res.MFU*1000)/10)
 			fmt.Fprintf(w, "Train time:  %s on %d GPU(s)\n", humanDuration(r.res.TrainSeconds), in.GPUs)
+		} else if r.cfg.gpu != nil && in.Tokens > 0 {
+			fmt.Fprintln(w, "Train time:  unknown: the GPU's BF16 FLOP/s are not recorded")
 		}
 	}
 
@@ -709,6 +717,17 @@ func archNotes(m sizing.Model) string {
 		parts = append(parts, e)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// known is x (to 6 significant digits) when it is a figure, nil when the
+// engine could not give one (0: a GPU figure it needs is not recorded, or
+// nothing was asked).
+func known(x float64) *float64 {
+	if !(x > 0) {
+		return nil
+	}
+	v := sig(x)
+	return &v
 }
 
 // asOf is " (as of DATE)" for a dated offer.
@@ -903,15 +922,16 @@ func (r report) toJSON() jsonReport {
 			BandwidthBytesPerSec: g.BandwidthBytesPerSec, DenseBF16FLOPS: g.DenseBF16FLOPS, DenseFP8FLOPS: g.DenseFP8FLOPS, UsableBytes: r.usable}
 		fits := r.fits
 		out.Fits = &fits
-		dec, sec := sig(r.res.DecodeTokensPerSec), sig(r.res.TrainSeconds)
-		out.DecodeTokensPerS, out.TrainSeconds = &dec, &sec
-		ttft, tput, per := sig(r.res.TTFTSeconds), sig(r.res.ThroughputTokensPerSec), sig(r.res.TokensPerSecPerGPU)
-		cb := r.res.DecodeComputeBound
-		out.TTFTSeconds, out.ThroughputPerS, out.PerGPUPerS, out.DecodeCompute = &ttft, &tput, &per, &cb
-		ed, et, etp := sig(r.res.ExpectedDecode), sig(r.res.ExpectedTTFT), sig(r.res.ExpectedThroughput)
-		out.ExpectedDecode, out.ExpectedTTFT, out.ExpectedThroughput = &ed, &et, &etp
-		epg, pre := sig(r.res.ExpectedPerGPU), sig(r.res.PrefillTokensPerSec)
-		out.ExpectedPerGPU, out.PrefillTokensPerS = &epg, &pre
+		// A speed the GPU's recorded figures cannot give (no bandwidth or
+		// FLOP/s) is null, never 0.
+		out.DecodeTokensPerS, out.TrainSeconds = known(r.res.DecodeTokensPerSec), known(r.res.TrainSeconds)
+		out.TTFTSeconds, out.ThroughputPerS, out.PerGPUPerS = known(r.res.TTFTSeconds), known(r.res.ThroughputTokensPerSec), known(r.res.TokensPerSecPerGPU)
+		if r.res.DecodeTokensPerSec > 0 {
+			cb := r.res.DecodeComputeBound
+			out.DecodeCompute = &cb
+		}
+		out.ExpectedDecode, out.ExpectedTTFT, out.ExpectedThroughput = known(r.res.ExpectedDecode), known(r.res.ExpectedTTFT), known(r.res.ExpectedThroughput)
+		out.ExpectedPerGPU, out.PrefillTokensPerS = known(r.res.ExpectedPerGPU), known(r.res.PrefillTokensPerSec)
 		if r.res.TrainFLOPs > 0 {
 			mfu, tps, step := sig(r.res.MFU), sig(r.res.TrainTokensPerSecPerGPU), sig(r.res.StepSeconds)
 			out.MFUUsed, out.TrainTokensPerS, out.StepSeconds = &mfu, &tps, &step

@@ -370,3 +370,34 @@ func TestSeqOverContext(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownGPUFigures: a speed the GPU's recorded figures cannot give is
+// said to be unknown in the text and null in the JSON, never 0.
+func TestUnknownGPUFigures(t *testing.T) {
+	gpus := []sizing.GPU{{ID: "mystery", Name: "Mystery 24GB", MemoryBytes: 24 << 30}}
+	var o, e bytes.Buffer
+	if code := Run([]string{"-model", "llama-3-8b", "-gpu", "mystery"}, testPresets, gpus, nil, &o, &e); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	for _, want := range []string{"Decode:    unknown: the GPU's memory bandwidth and FLOP/s are not recorded", "First token: unknown: the GPU's FLOP/s are not recorded"} {
+		if !strings.Contains(o.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, o.String())
+		}
+	}
+	o.Reset()
+	if code := Run([]string{"-model", "llama-3-8b", "-gpu", "mystery", "-workload", "full", "-tokens", "1e9"}, testPresets, gpus, nil, &o, &e); code != 0 ||
+		!strings.Contains(o.String(), "Train time:  unknown: the GPU's BF16 FLOP/s are not recorded") {
+		t.Errorf("training time: exit %d\n%s", code, o.String())
+	}
+	o.Reset()
+	Run([]string{"-model", "llama-3-8b", "-gpu", "mystery", "-json"}, testPresets, gpus, nil, &o, &e)
+	var j map[string]any
+	if err := json.Unmarshal(o.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"ttft_seconds", "decode_tokens_per_s", "expected_decode_tokens_per_s", "expected_ttft_seconds", "decode_compute_bound"} {
+		if v, ok := j[k]; !ok || v != nil {
+			t.Errorf("%s = %v, want null", k, v)
+		}
+	}
+}
