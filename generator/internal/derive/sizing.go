@@ -349,6 +349,7 @@ type serveKey struct {
 // limit, written out (a slice is no map key).
 type oneKey struct {
 	gpu    sizing.GPU
+	n      int
 	models string
 }
 
@@ -372,20 +373,21 @@ type OneFit struct {
 // display (as Serving.Decode).
 func (o OneFit) Decode() sizing.Quantity { return sizing.RateQuantity(o.Option.Decode) }
 
-// OneGPU is the presets that fit one g for serving, best first, each in its
-// most precise fitting format (sizing.RankFits), memoised.
-func (d *Data) OneGPU(g *catalog.GPU) []OneFit {
+// FitOn is the presets that fit n GPUs g for serving, best first, each in
+// its most precise fitting format (sizing.RankFits), memoised: GPU pages
+// ask for one GPU, guides' {{< fits >}} for any count.
+func (d *Data) FitOn(g *catalog.GPU, n int) []OneFit {
 	ms, ctxs := make([]sizing.Model, len(d.Cat.Models)), make([]int, len(d.Cat.Models))
 	for i, m := range d.Cat.Models {
 		ms[i], ctxs[i] = m.Model, m.MaxContext
 	}
-	key := oneKey{gpu: SizingGPU(g), models: fmt.Sprint(ms, ctxs)}
+	key := oneKey{gpu: SizingGPU(g), n: n, models: fmt.Sprint(ms, ctxs)}
 	f := d.sizes
 	f.mu.Lock()
 	r, ok := f.one[key]
 	f.mu.Unlock()
 	if !ok {
-		r = sizing.RankFits(ms, ctxs, key.gpu, 1)
+		r = sizing.RankFits(ms, ctxs, key.gpu, n)
 		f.mu.Lock()
 		f.one[key] = r
 		f.mu.Unlock()

@@ -46,7 +46,7 @@ type GPUPage struct {
 	Fits      []derive.GPUFit
 	Scenarios []derive.Scenario
 	// OneGPU is the presets that fit one of the GPU for serving, best
-	// first, each in its most precise format (derive.Data.OneGPU).
+	// first, each in its most precise format (derive.Data.FitOn).
 	OneGPU []derive.OneFit
 	Limit  int // rows shown before "show all" (0: all)
 	// History holds the price histories of the offers with two or more
@@ -157,7 +157,7 @@ func (s *Edition) pricingAll(pp *PricingPage, title string, rows func() []*deriv
 func (s *Edition) gpuPage(g *catalog.GPU) *GPUPage {
 	site := s.cat.Site
 	gp := &GPUPage{GPU: g, Rows: s.dd.GPURows(g.ID), Currency: s.dd.Currency, FX: s.cat.FX, Staleness: site.Staleness, RepoURL: site.RepoURL,
-		Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios(), OneGPU: s.dd.OneGPU(g)}
+		Fits: s.dd.GPUFits(g), Scenarios: derive.Scenarios(), OneGPU: s.dd.FitOn(g, 1)}
 	if g.ExportVariantOf != "" {
 		gp.Variant = s.cat.GPU(g.ExportVariantOf)
 	}

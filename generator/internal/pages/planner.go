@@ -13,7 +13,7 @@ import (
 
 // fitsShortcode expands {{< fits gpu="id" [gpus="n"] [rows="n"] >}}: the
 // model presets that fit the GPUs for serving, larger first, each in its
-// most precise format (sizing.RankFits), as a Markdown table in the
+// most precise format (derive.Data.FitOn), as a Markdown table in the
 // edition's words: the same answer as `generator size -fit -gpu id`.
 func (r *resolver) fitsShortcode(dd *derive.Data, lang string, t func(string) string, kv map[string]string) (string, error) {
 	g := dd.Cat.GPU(kv["gpu"])
@@ -24,11 +24,7 @@ func (r *resolver) fitsShortcode(dd *derive.Data, lang string, t func(string) st
 	if err != nil {
 		return "", err
 	}
-	ms, ctxs := make([]sizing.Model, len(dd.Cat.Models)), make([]int, len(dd.Cat.Models))
-	for i, m := range dd.Cat.Models {
-		ms[i], ctxs[i] = m.Model, m.MaxContext
-	}
-	ranked := sizing.RankFits(ms, ctxs, derive.SizingGPU(g), n["gpus"])
+	ranked := dd.FitOn(g, n["gpus"])
 	if len(ranked) == 0 {
 		return fmt.Sprintf(t("plan.fits.none"), n["gpus"], mdText(g.LocalName(lang))), nil
 	}
@@ -40,8 +36,7 @@ func (r *resolver) fitsShortcode(dd *derive.Data, lang string, t func(string) st
 	row(t("col.model"), t("gpu.one.format"), t("gpu.one.context"), t("gpu.one.seqs"), t("serve.col.decode"))
 	row("---", "---", "--:", "--:", "--:")
 	for _, x := range ranked {
-		m, o := dd.Cat.Models[x.Index], x.Option
-		dec := derive.OneFit{Option: o}.Decode()
+		m, o, dec := x.Model, x.Option, x.Decode()
 		seqs := render.Num(float64(o.Concurrency))
 		if o.Context < sizing.FitContext {
 			seqs += " " + fmt.Sprintf(t("gpu.one.at"), render.Num(float64(o.Context)))
