@@ -32,7 +32,8 @@
 //	 workload, dtype, kvDtype, quant, groupSize, bpw, quantEmbeddings, seq, prompt,
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
-//	 noMaster, loraRank, loraTargets: [...], tokens, mfu,
+//	 noMaster, loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
+//	 grpo, grpo-kl, ppo: sizing.Method), output (completion tokens),
 //	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops,
 //	       link, precisions} | null,
 //	 catalog: [gpu, ...],
@@ -45,11 +46,11 @@
 //
 //	{ok, error: {key, args} | null,
 //	 breakdown: {weights, kvCache, activations, gradients, optimizer, adapters,
-//	             gathered, overhead},
+//	             gathered, reference, critic, rollout, overhead},
 //	 totalPerGPU, pagedOut, fits and runs (null without gpu; runs: the GPU
 //	 computes the dtype, sizing.GPU.Runs), usableBytes (null without gpu),
 //	 layout: {tp, pp, cp, dp, auto},
-//	 trainFLOPs, trainSeconds, prefillFLOPs, ttft, decode, computeBound,
+//	 trainFLOPs, trainSeconds, rolloutSeconds, prefillFLOPs, ttft, decode, computeBound,
 //	 largest (the breakdown's largest part, sizing.Breakdown.Largest),
 //	 throughput, perGPU, kvBytesPerToken, adapterParams,
 //	 expected: {decode, ttft, throughput, perGPU, prefill}, concurrency,
@@ -57,7 +58,7 @@
 //	               expTTFT, totalText, decodeText, ttftText, expDecodeText,
 //	               expTTFTText} | null},
 //	 text: {totalPerGPU, usableBytes, pagedOut, breakdown: {weights, …},
-//	        trainFLOPs, trainSeconds, ttft, decode, throughput, perGPU,
+//	        trainFLOPs, trainSeconds, rolloutSeconds, ttft, decode, throughput, perGPU,
 //	        prefillFLOPs, expDecode, expTTFT, expThroughput, expPerGPU},
 //	 plan: {stale, unsupported, chosen, cheapest,
 //	        perToken} (sizing.Job.Plan on the input's offers; each row
@@ -363,6 +364,7 @@ func modelSpecs(m *sizing.Model) []spec {
 // request is what an input asks besides the estimate: the serving
 // concurrency costs are figured at, and whether stale prices count.
 type request struct {
+	_            sizing.NoCompare
 	concurrency  int
 	includeStale bool
 }
@@ -403,7 +405,7 @@ func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, 
 		{"seq", &in.SeqLen}, {"prompt", &in.PromptLen}, {"batch", &in.Batch}, {"gpus", &in.GPUs},
 		{"tp", &in.TP}, {"pp", &in.PP}, {"cp", &in.CP}, {"sequenceParallel", &in.SequenceParallel}, {"zero", &in.ZeRO},
 		{"loraRank", &in.LoRARank}, {"tokens", &in.Tokens}, {"mfu", &in.MFU}, {"bpw", &in.BitsPerWeight},
-		{"flash", &in.Flash}, {"noMaster", &in.NoMaster},
+		{"flash", &in.Flash}, {"noMaster", &in.NoMaster}, {"method", (*string)(&in.Method)}, {"output", &in.OutputLen},
 	}); fail != nil {
 		return
 	}
@@ -450,17 +452,17 @@ func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, 
 // usableBytes are null and the text has no usableBytes.
 const (
 	shapeBreakdown = `{"ok":true,"error":null,"breakdown":{"weights":#,"kvCache":#,"activations":#,"gradients":#,` +
-		`"optimizer":#,"adapters":#,"gathered":#,"overhead":#},`
+		`"optimizer":#,"adapters":#,"gathered":#,"reference":#,"critic":#,"rollout":#,"overhead":#},`
 	shapeGPU     = `"fits":?,"runs":?,"usableBytes":#,`
 	shapeNoGPU   = `"fits":null,"runs":null,"usableBytes":null,`
-	shapeFigures = `"totalPerGPU":#,"pagedOut":#,"trainFLOPs":#,"trainSeconds":#,"prefillFLOPs":#,"ttft":#,"decode":#,` +
+	shapeFigures = `"totalPerGPU":#,"pagedOut":#,"trainFLOPs":#,"trainSeconds":#,"rolloutSeconds":#,"prefillFLOPs":#,"ttft":#,"decode":#,` +
 		`"throughput":#,"perGPU":#,"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,"largest":$,` +
 		`"expected":{"decode":#,"ttft":#,"throughput":#,"perGPU":#,"prefill":#},"concurrency":#,"speedGPUs":#,` +
 		`"layout":{"tp":#,"pp":#,"cp":#,"dp":#,"auto":?},"text":{`
 	shapeTextGPU = `"usableBytes":%g,`
 	shapeText    = `"breakdown":{"weights":%g,"kvCache":%g,"activations":%g,"gradients":%g,"optimizer":%g,` +
-		`"adapters":%g,"gathered":%g,"overhead":%g},"totalPerGPU":%g,"pagedOut":%g,"trainFLOPs":%f,` +
-		`"trainSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r,"prefillFLOPs":%f,` +
+		`"adapters":%g,"gathered":%g,"reference":%g,"critic":%g,"rollout":%g,"overhead":%g},"totalPerGPU":%g,"pagedOut":%g,"trainFLOPs":%f,` +
+		`"trainSeconds":%d,"rolloutSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r,"prefillFLOPs":%f,` +
 		`"expDecode":%r,"expTTFT":%l,"expThroughput":%r,"expPerGPU":%r},"minGPUs":{`
 	shapeFit = `$:{"n":#,"tp":#,"pp":#,"total":#,"decode":#,"ttft":#,"perGPU":#,"expDecode":#,"expTTFT":#,` +
 		`"totalText":%g,"decodeText":%r,"ttftText":%l,"expDecodeText":%r,"expTTFTText":%l}`
@@ -488,7 +490,8 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 	}
 	bd := res.Breakdown
 	parts := []float64{float64(bd.Weights), float64(bd.KVCache), float64(bd.Activations), float64(bd.Gradients),
-		float64(bd.Optimizer), float64(bd.Adapters), float64(bd.GatheredLayer), float64(bd.Overhead)}
+		float64(bd.Optimizer), float64(bd.Adapters), float64(bd.GatheredLayer), float64(bd.Reference), float64(bd.Critic),
+		float64(bd.Rollout), float64(bd.Overhead)}
 	nums := append([]float64(nil), parts...)
 	shape, usable := shapeBreakdown+shapeNoGPU+shapeFigures, []float64(nil)
 	if gpu != nil {
@@ -520,7 +523,7 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 		automatic = 1
 	}
 	nums = append(nums, float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, sp.TrainSeconds,
-		res.PrefillFLOPs, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec, sp.TokensPerSecPerGPU,
+		sp.RolloutSeconds, res.PrefillFLOPs, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec, sp.TokensPerSecPerGPU,
 		float64(res.KVBytesPerToken), float64(res.AdapterParams), compute,
 		sp.ExpectedDecode, sp.ExpectedTTFT, sp.ExpectedThroughput, sp.ExpectedPerGPU, sp.PrefillTokensPerSec,
 		float64(req.concurrency), float64(speedGPUs),
@@ -528,7 +531,7 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 	// Every figure also as display text (the "text" object), formatted by
 	// the functions the pages use, so both print identical strings.
 	nums = append(append(append(nums, usable...), parts...), float64(res.TotalPerGPU), float64(res.PagedOutBytes),
-		res.TrainFLOPs, sp.TrainSeconds, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec,
+		res.TrainFLOPs, sp.TrainSeconds, sp.RolloutSeconds, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec,
 		sp.TokensPerSecPerGPU, res.PrefillFLOPs, sp.ExpectedDecode, sp.ExpectedTTFT, sp.ExpectedThroughput, sp.ExpectedPerGPU)
 	largest, _ := bd.Largest()
 	b := fill(nil, shape+shapeText, nums, []string{largest})
@@ -536,7 +539,8 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 	// The fewest GPUs of each catalog GPU that fit, read one GPU at a time,
 	// and for inference the layout that serves req.concurrency sequences.
 	job := sizing.Job{Chosen: -1, DType: in.DType, Inference: in.Workload == sizing.Inference,
-		TrainFLOPs: res.TrainFLOPs, MFU: in.MFU, Pipeline: in.PipelineFactor(), IncludeStale: req.includeStale}
+		TrainFLOPs: res.TrainFLOPs, MFU: in.MFU, Pipeline: in.PipelineFactor(), IncludeStale: req.includeStale,
+		Rollout: in.Method.Generates()}
 	serve := in
 	serve.Batch = req.concurrency
 	if c := v.Get("catalog"); c.Present() {

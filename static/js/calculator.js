@@ -21,7 +21,9 @@ import { money } from "./_shared.mjs";
   const planOffers = data.offers.map(([, g, count, , , mode, price, , stale]) => [g, count, mode, price, stale]);
   const $ = (id) => document.getElementById(id);
   const f = form.elements;
-  const parts = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"];
+  const parts = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "reference", "critic", "rollout", "overhead"];
+  // The parts only some setups have: their rows show when not zero.
+  const optional = ["gathered", "reference", "critic", "rollout"];
   const camel = { kv_cache: "kvCache" };
   // The check boxes that are booleans of the input ("true" in the URL when
   // on); flash is on by default and so is always written.
@@ -54,6 +56,7 @@ import { money } from "./_shared.mjs";
     infer: () => f.workload.value === "inference",
     train: () => f.workload.value !== "inference",
     lora: () => f.workload.value === "lora" || f.workload.value === "qlora",
+    rollout: () => ["grpo", "grpo-kl", "ppo"].includes(f.method.value),
     multi: () => +f.gpus.value > 1,
     tpset: () => f.tp.value !== "",
     int4: () => f.dtype.value === "int4",
@@ -157,7 +160,8 @@ import { money } from "./_shared.mjs";
       tp: val("tp") === "" ? 0 : +val("tp"), pp: +val("pp"), cp: +val("cp"), sequenceParallel: val("sequence-parallel"),
       zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
       optimizer: val("optimizer"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
-      tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), gpu, catalog: data.gpus,
+      tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"),
+      output: on(f.output) ? +f.output.value : 0, gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
     };
   }
@@ -297,7 +301,7 @@ import { money } from "./_shared.mjs";
       rect.setAttribute("width", w.toFixed(1));
       x += w;
     }
-    $("r-gathered").hidden = !(r.breakdown.gathered > 0);
+    for (const k of optional) $("r-" + k).hidden = !(r.breakdown[k] > 0);
     $("b-paged").textContent = Q(t.pagedOut);
     $("r-paged").hidden = !(r.pagedOut > 0);
     $("decode").textContent = msg("calc.speed.decode", msg(r.computeBound ? "calc.bound.compute" : "calc.bound.memory"), Q(t.decode), Q(t.expDecode));
@@ -306,6 +310,9 @@ import { money } from "./_shared.mjs";
     $("prefill-flops").textContent = Q(t.prefillFLOPs);
     $("flops").textContent = Q(t.trainFLOPs);
     $("time").textContent = Q(t.trainSeconds);
+    // GRPO and PPO: the part of it the rollout engine generates, or why
+    // there is no time (no completion length).
+    $("rollout-time").textContent = r.rolloutSeconds > 0 ? msg("calc.train.rollout", "", Q(t.rolloutSeconds)) : "";
 
     const dash = T("sizing.unit.none");
     let any = false;

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) { Main(m) }
 // (parallelism, precision, inference, training, the custom model).
 var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "gpu", "gpus",
 	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "bpw", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
-	"zero", "offload", "checkpointing", "optimizer", "no-master", "lora-rank", "lora-targets", "tokens", "mfu",
+	"method", "output", "zero", "offload", "checkpointing", "optimizer", "no-master", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
 	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim"}
@@ -52,7 +52,7 @@ var pageDefaults = map[string]string{
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
 	"kv-dtype": "bf16", "quant": "nf4-dq", "bpw": "0", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
 	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
-	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0",
+	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0", "method": "sft", "output": "512",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
 	"experts": "0", "experts-per-token": "0", "active-params": "0", "shared-experts": "0", "dense-layers": "0",
@@ -83,8 +83,10 @@ func applies(name string, v map[string]string) bool {
 		return v["dtype"] == "int4" && (v["quant"] == "gptq" || v["quant"] == "awq")
 	case "quant-embeddings":
 		return v["dtype"] == "fp8" || v["dtype"] == "int8" || v["dtype"] == "int4"
-	case "zero", "offload", "checkpointing", "optimizer", "no-master", "tokens", "mfu":
+	case "zero", "offload", "checkpointing", "optimizer", "no-master", "tokens", "mfu", "method":
 		return train
+	case "output":
+		return train && sizing.Method(v["method"]).Generates()
 	case "lora-rank", "lora-targets":
 		return v["workload"] == "lora" || v["workload"] == "qlora"
 	case "params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "experts", "kv-lora-rank":
@@ -226,6 +228,16 @@ var calcCases = []calcCase{
 	{name: "llama3.1-8b lora zero2 tokens on gaudi3", set: map[string]string{
 		"model": "llama-3-1-8b", "workload": "lora", "gpu": "gaudi3", "gpus": "2", "zero": "2",
 		"tokens": "500000000", "mfu": "0.45"}},
+	// Alignment methods (sizing.Method): what each keeps beside the policy.
+	{name: "llama3-8b dpo full zero3 data parallel 8: a frozen reference", showsRow: "r-reference", set: map[string]string{
+		"workload": "full", "method": "dpo", "gpus": "8", "tp": "1", "zero": "3", "checkpointing": "full", "seq": "1024",
+		"batch": "4", "tokens": "1e9"}},
+	{name: "qwen3-8b grpo lora on h100: vLLM beside the trainer, its generation time", reload: true, showsRow: "r-rollout", set: map[string]string{
+		"model": "qwen3-8b", "workload": "lora", "method": "grpo", "seq": "1536", "output": "1024", "batch": "4",
+		"checkpointing": "full", "tokens": "1e8"}},
+	{name: "llama3-8b ppo full zero3 8 gpus: critic, reward and reference", showsRow: "r-critic", set: map[string]string{
+		"workload": "full", "method": "ppo", "gpus": "8", "tp": "1", "zero": "3", "checkpointing": "full", "seq": "2048",
+		"output": "1024", "batch": "2", "tokens": "1e8"}},
 	{name: "custom model inference", reload: true, set: map[string]string{
 		"model": "custom", "seq": "8192", "gpu": "rtx-4090", "params": "3200000000", "layers": "26", "hidden": "3072",
 		"heads": "24", "kv-heads": "8", "ffn": "8192", "vocab": "128256", "tied": "true"}},
@@ -415,6 +427,10 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 	in.Tokens = atof(t, v["tokens"])
 	in.MFU = atof(t, v["mfu"])
 	in.BitsPerWeight = atof(t, v["bpw"])
+	in.Method = sizing.Method(v["method"])
+	if applies("output", v) {
+		in.OutputLen = atoi(t, v["output"])
+	}
 	auto := in.TP == 0
 	if auto {
 		if err := m.Validate(); err != nil {
@@ -428,7 +444,11 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 // figureIDs are the result's figures by CSS selector.
 var figureIDs = []string{"#headline", "#why", "#layout", "#total", "#usable", "#gpuname", "#fits",
 	"#b-weights", "#b-kv_cache", "#b-activations", "#b-gradients", "#b-optimizer", "#b-adapters", "#b-gathered",
-	"#b-overhead", "#b-paged", "#decode", "#ttft", "#tput", "#prefill-flops", "#flops", "#time"}
+	"#b-reference", "#b-critic", "#b-rollout", "#b-overhead", "#b-paged", "#decode", "#ttft", "#tput", "#prefill-flops",
+	"#flops", "#time", "#rollout-time"}
+
+// optionalRows are the breakdown rows shown only when not zero.
+var optionalRows = []string{"gathered", "reference", "critic", "rollout"}
 
 // expected is what the page must show for one input.
 type expected struct {
@@ -439,8 +459,9 @@ type expected struct {
 	cheapestNone, left string               // the note when cheapest is empty; what the alternatives leave out
 	pertoken           [][]string           // rows: offer, output and input per million, instances, per hour
 	anyFit, pagedRow   bool
-	gatheredRow, infer bool
-	err                string // the engine's error, in English
+	infer              bool
+	optional           map[string]bool // optionalRows shown
+	err                string          // the engine's error, in English
 }
 
 func (g goSide) errText(t *testing.T, err error) string {
@@ -504,7 +525,12 @@ func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, g
 	gib := func(x int64) string { return g.q(sizing.GiBQuantity(x)) }
 	lat := func(x float64) string { return g.q(sizing.LatencyQuantity(x)) }
 	rate := func(x float64) string { return g.q(sizing.RateQuantity(x)) }
-	e := expected{infer: in.Workload == sizing.Inference, pagedRow: res.PagedOutBytes > 0, gatheredRow: b.GatheredLayer > 0}
+	e := expected{infer: in.Workload == sizing.Inference, pagedRow: res.PagedOutBytes > 0, optional: map[string]bool{
+		"gathered": b.GatheredLayer > 0, "reference": b.Reference > 0, "critic": b.Critic > 0, "rollout": b.Rollout > 0}}
+	rolloutTime := ""
+	if sp.RolloutSeconds > 0 {
+		rolloutTime = strings.TrimSpace(g.msg("calc.train.rollout", "", g.q(sizing.DurationQuantity(sp.RolloutSeconds))))
+	}
 	e.figures = map[string]string{
 		"#headline": pages.CalcHeadline(g.t, in, res, gpu, chosen, fits),
 		"#why":      pages.CalcWhy(g.t, in, res, gpu, chosen, fits),
@@ -512,7 +538,8 @@ func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, g
 		"#total":    gib(res.TotalPerGPU), "#usable": gib(sizing.UsableBytes(gpu)), "#gpuname": gpu.Name, "#fits": fitWord,
 		"#b-weights": gib(b.Weights), "#b-kv_cache": gib(b.KVCache), "#b-activations": gib(b.Activations),
 		"#b-gradients": gib(b.Gradients), "#b-optimizer": gib(b.Optimizer), "#b-adapters": gib(b.Adapters),
-		"#b-gathered": gib(b.GatheredLayer), "#b-overhead": gib(b.Overhead), "#b-paged": gib(res.PagedOutBytes),
+		"#b-gathered": gib(b.GatheredLayer), "#b-reference": gib(b.Reference), "#b-critic": gib(b.Critic),
+		"#b-rollout": gib(b.Rollout), "#b-overhead": gib(b.Overhead), "#b-paged": gib(res.PagedOutBytes), "#rollout-time": rolloutTime,
 		"#decode": g.msg("calc.speed.decode", bound, rate(sp.DecodeTokensPerSec), rate(sp.ExpectedDecode)),
 		"#ttft":   g.msg("calc.speed.ttft", "", lat(sp.TTFTSeconds), itoa(in.PromptTokens()), lat(sp.ExpectedTTFT)),
 		"#tput":   g.msg("calc.speed.throughput", rate(sp.ThroughputTokensPerSec), rate(sp.ExpectedThroughput), itoa(n), rate(sp.ExpectedPerGPU)),
@@ -569,7 +596,7 @@ type shown struct {
 	PerToken     [][]string           `json:"pertoken"`
 	PerTokenOn   bool                 `json:"pertokenShown"`
 	PagedOn      bool                 `json:"pagedShown"`
-	GatheredOn   bool                 `json:"gatheredShown"`
+	OptionalOn   map[string]bool      `json:"optionalShown"`
 	Error        string               `json:"error"`
 	ErrorOn      bool                 `json:"errorShown"`
 	FitClass     string               `json:"fitClass"`
@@ -590,7 +617,8 @@ const shownJS = `(() => {
 		leftShown: vis(document.getElementById("left")), whyShown: vis(document.getElementById("why")), cheapest: rows("#cheapest"), cheapestNone: txt(document.getElementById("cheapest-none")),
 		cheapestNoneShown: vis(document.getElementById("cheapest-none")), minsNoneShown: vis(document.getElementById("mingpus-none")),
 		pertoken: rows("#pertoken"), pertokenShown: vis(document.getElementById("pertoken-box")),
-		pagedShown: vis(document.getElementById("r-paged")), gatheredShown: vis(document.getElementById("r-gathered")),
+		pagedShown: vis(document.getElementById("r-paged")),
+		optionalShown: Object.fromEntries(["gathered", "reference", "critic", "rollout"].map((k) => [k, vis(document.getElementById("r-" + k))])),
 		error: txt(err), errorShown: vis(err), fitClass: document.getElementById("fits").className,
 		headClass: document.getElementById("headline").className};
 })()`
@@ -705,10 +733,15 @@ func check(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string, 
 	if c.layout != "" && !strings.Contains(got.Figures["#layout"], c.layout) {
 		t.Errorf("%s: #layout %q does not say %q", when, got.Figures["#layout"], c.layout)
 	}
-	if got.PagedOn != w.pagedRow || got.GatheredOn != w.gatheredRow {
-		t.Errorf("%s: paged row shown %v (want %v), gathered row shown %v (want %v)", when, got.PagedOn, w.pagedRow, got.GatheredOn, w.gatheredRow)
+	if got.PagedOn != w.pagedRow {
+		t.Errorf("%s: paged row shown %v (want %v)", when, got.PagedOn, w.pagedRow)
 	}
-	if (c.showsRow == "r-paged" && !got.PagedOn) || (c.showsRow == "r-gathered" && !got.GatheredOn) {
+	for _, k := range optionalRows {
+		if got.OptionalOn[k] != w.optional[k] {
+			t.Errorf("%s: %s row shown %v (want %v)", when, k, got.OptionalOn[k], w.optional[k])
+		}
+	}
+	if (c.showsRow == "r-paged" && !got.PagedOn) || (strings.HasPrefix(c.showsRow, "r-") && c.showsRow != "r-paged" && !got.OptionalOn[c.showsRow[2:]]) {
 		t.Errorf("%s: the case is there to show %s", when, c.showsRow)
 	}
 	if len(got.Mins) != len(w.mins) {

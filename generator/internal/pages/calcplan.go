@@ -58,7 +58,7 @@ func CalcOffers(c *catalog.Catalog, rows []*derive.Row, now time.Time) []sizing.
 // inference, the layouts serving concurrency sequences. generator/wasm
 // builds the same job from the script's input.
 func CalcJob(c *catalog.Catalog, in sizing.Input, res sizing.Result, g *catalog.GPU, fits map[string]sizing.Fit, concurrency int) sizing.Job {
-	job := sizing.Job{Chosen: -1, DType: in.DType, Inference: in.Workload == sizing.Inference, TrainFLOPs: res.TrainFLOPs, MFU: in.MFU, Pipeline: in.PipelineFactor()}
+	job := sizing.Job{Chosen: -1, DType: in.DType, Inference: in.Workload == sizing.Inference, TrainFLOPs: res.TrainFLOPs, MFU: in.MFU, Pipeline: in.PipelineFactor(), Rollout: in.Method.Generates()}
 	serve := in
 	serve.Batch = concurrency
 	for i, cg := range c.GPUs {

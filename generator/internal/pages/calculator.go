@@ -20,6 +20,7 @@ import (
 type CalcPart struct {
 	Key, Label string
 	Bytes      int64
+	Optional   bool   // a part only some setups have: its row is hidden at zero
 	Text       string // the figure as shown
 	X, W       string // SVG geometry in a 0..1000 viewBox
 }
@@ -113,12 +114,18 @@ func (s *Edition) sizingGPU(g *catalog.GPU) sizing.GPU {
 
 // partKeys are the breakdown components, in bar order, with their UI
 // string keys (calc.part.<key>).
-var partKeys = [...]string{"weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"}
+var partKeys = [...]string{"weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered",
+	"reference", "critic", "rollout", "overhead"}
+
+// firstOptional and lastOptional bound the parts only some setups have
+// ("gathered" to "rollout" in partKeys).
+const firstOptional, lastOptional = 6, 9
 
 // Parts splits a breakdown into labelled bar segments; label translates a
 // part key and show renders a byte count.
 func Parts(b sizing.Breakdown, label func(string) string, show func(int64) string) []CalcPart {
-	bytes := [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Overhead}
+	bytes := [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer,
+		b.Reference, b.Critic, b.Rollout, b.Overhead}
 	parts := make([]CalcPart, len(partKeys))
 	total := float64(b.Total())
 	x := 0.0
@@ -127,7 +134,7 @@ func Parts(b sizing.Breakdown, label func(string) string, show func(int64) strin
 		if total > 0 {
 			w = float64(bytes[i]) / total * 1000
 		}
-		parts[i] = CalcPart{Key: k, Label: label(k), Bytes: bytes[i], Text: show(bytes[i]),
+		parts[i] = CalcPart{Key: k, Label: label(k), Bytes: bytes[i], Text: show(bytes[i]), Optional: i >= firstOptional && i <= lastOptional,
 			X: strconv.FormatFloat(x, 'f', 1, 64), W: strconv.FormatFloat(w, 'f', 1, 64)}
 		x += w
 	}
@@ -251,7 +258,7 @@ func (o calcOffer) MarshalJSON() ([]byte, error) {
 var calcKeys = [...]string{
 	"calc.gpu.fits", "calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.need", "calc.headline.never", "calc.headline.error",
 	"calc.layout", "calc.layout.cp", "calc.layout.auto", "calc.layout.short", "calc.why.over", "calc.why.fewer", "calc.why.precision", "calc.why.speedat",
-	"calc.speed.decode", "calc.speed.ttft", "calc.speed.throughput", "calc.bound.memory", "calc.bound.compute",
+	"calc.speed.decode", "calc.train.rollout", "calc.speed.ttft", "calc.speed.throughput", "calc.bound.memory", "calc.bound.compute",
 	"calc.mingpus.none", "calc.cheapest.none",
 	"calc.offers", "calc.offers.none", "calc.left.precision", "calc.left.stale",
 	"calc.pertoken.none", "calc.config.ok", "calc.config.generic", "calc.config.loading",

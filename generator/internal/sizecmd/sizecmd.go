@@ -112,7 +112,7 @@ type config struct {
 type flagVars struct {
 	model, configPath                          string
 	custom                                     sizing.Model // the custom model's flags (sizing.ModelFields)
-	workload, dtype, kvDtype, quant            string
+	workload, method, dtype, kvDtype, quant    string
 	seq, prompt, batch, gpus, tp, pp, cp, zero int
 	groupSize                                  int
 	offload, checkpointing, optimizer, targets string
@@ -144,6 +144,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 		}
 	}
 	fs.StringVar(&v.workload, "workload", string(d.Workload), "inference, full, lora or qlora")
+	fs.StringVar(&v.method, "method", string(sizing.SFT), "training method: sft, dpo (a frozen reference beside the policy), grpo (TRL's default: no reference, a colocated vLLM generating), grpo-kl (grpo with the KL term's reference) or ppo (actor, critic, reward and reference models and vLLM on the same GPUs)")
 	fs.StringVar(&v.dtype, "dtype", "", "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4) (default: the workload's recipe, bf16; int4 for qlora)")
 	fs.StringVar(&v.quant, "quant", string(d.Quant), "int4 format: nf4-dq, nf4, gptq or awq")
 	fs.IntVar(&v.groupSize, "group-size", 0, "GPTQ/AWQ group size (0 = 128)")
@@ -173,7 +174,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.BoolVar(&v.json, "json", false, "print JSON")
 	fs.BoolVar(&v.plan, "plan", false, "the cheapest plan per GPU to serve -rate requests/s of -prompt and -output tokens within -ttft and -tpot, priced from current on-demand offers")
 	fs.Float64Var(&v.rate, "rate", 0, "requests per second to serve (-plan)")
-	fs.IntVar(&v.output, "output", 0, "answer tokens per request (-plan)")
+	fs.IntVar(&v.output, "output", 0, "answer tokens per request (-plan), or completion tokens per sample of -method grpo, grpo-kl or ppo (of -seq; the rollout time needs it)")
 	fs.Float64Var(&v.ttftMS, "ttft", 0, "time-to-first-token target in ms, 0 for none (-plan)")
 	fs.Float64Var(&v.tpotMS, "tpot", 0, "time-per-output-token target in ms, 0 for none (-plan)")
 	fs.BoolVar(&v.fit, "fit", false, "what fits -gpus GPUs of type -gpu: with a model, every weight and KV-cache format with its longest context and concurrency; without one, the model presets that fit, largest first")
@@ -293,6 +294,16 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 		}
 	}
 	in.Tokens, in.MFU, in.BitsPerWeight = v.tokens, v.mfu, v.bpw
+	in.Method = sizing.Method(strings.ToLower(v.method))
+	if in.Workload == sizing.Inference && set["method"] && in.Method != sizing.SFT {
+		return in, fmt.Errorf("-method %s trains a model: add -workload full, lora or qlora", v.method)
+	}
+	if in.Workload != sizing.Inference {
+		in.OutputLen = v.output
+		if in.Method.Generates() && in.OutputLen >= in.SeqLen {
+			return in, fmt.Errorf("-output %d must be below -seq %d: a sample is its prompt and completion", in.OutputLen, in.SeqLen)
+		}
+	}
 	return in, nil
 }
 
@@ -597,16 +608,20 @@ func (r report) writeMemory(w io.Writer) {
 	fmt.Fprintln(w, "Memory per GPU:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	b := r.res.Breakdown
+	// The parts every estimate has, then those only some have (printed
+	// when not zero).
 	for _, row := range []struct {
-		name string
-		v    int64
+		name     string
+		v        int64
+		optional bool
 	}{
-		{"weights", b.Weights}, {"KV cache", b.KVCache}, {"activations", b.Activations},
-		{"gradients", b.Gradients}, {"optimizer", b.Optimizer}, {"adapters", b.Adapters},
-		{"gathered layer", b.GatheredLayer}, {"overhead", b.Overhead}, {"paged to CPU", -r.res.PagedOutBytes},
-		{"total", r.res.TotalPerGPU},
+		{"weights", b.Weights, false}, {"KV cache", b.KVCache, false}, {"activations", b.Activations, false},
+		{"gradients", b.Gradients, false}, {"optimizer", b.Optimizer, false}, {"adapters", b.Adapters, false},
+		{"gathered layer", b.GatheredLayer, true}, {"reference/reward", b.Reference, true}, {"critic", b.Critic, true},
+		{"rollout (vLLM)", b.Rollout, true}, {"overhead", b.Overhead, false}, {"paged to CPU", -r.res.PagedOutBytes, true},
+		{"total", r.res.TotalPerGPU, false},
 	} {
-		if (row.name == "gathered layer" || row.name == "paged to CPU") && row.v == 0 {
+		if row.optional && row.v == 0 {
 			continue
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t(%s)\t\n", row.name, gib(row.v), sizing.FormatBytes(row.v, false))
@@ -654,6 +669,11 @@ func (r report) writeSpeed(w io.Writer) {
 			fmt.Fprintf(w, "Train speed: %s tokens/s per GPU, %s per optimizer step, at %g%% MFU\n",
 				strconv.FormatFloat(r.res.TrainTokensPerSecPerGPU, 'f', 0, 64), humanDuration(r.res.StepSeconds), math.Round(r.res.MFU*1000)/10)
 			fmt.Fprintf(w, "Train time:  %s on %d GPU(s)\n", humanDuration(r.res.TrainSeconds), in.GPUs)
+			if r.res.RolloutSeconds > 0 {
+				fmt.Fprintf(w, "             of which %s generating %d-token completions (vLLM)\n", humanDuration(r.res.RolloutSeconds), in.OutputLen)
+			}
+		} else if r.cfg.gpu != nil && in.Tokens > 0 && in.Method.Generates() && in.OutputLen == 0 {
+			fmt.Fprintln(w, "Train time:  unknown: give the completions' length with -output (the rollout time needs it)")
 		} else if r.cfg.gpu != nil && in.Tokens > 0 {
 			fmt.Fprintln(w, "Train time:  unknown: the GPU's BF16 FLOP/s are not recorded")
 		}
@@ -809,6 +829,8 @@ type jsonInput struct {
 	Tokens          float64   `json:"tokens"`
 	MFU             float64   `json:"mfu"`
 	BitsPerWeight   float64   `json:"bits_per_weight,omitempty"`
+	Method          string    `json:"method"`
+	Output          int       `json:"output,omitempty"`
 }
 
 type jsonGPU struct {
@@ -829,6 +851,9 @@ type jsonBreakdown struct {
 	Optimizer   int64 `json:"optimizer"`
 	Adapters    int64 `json:"adapters"`
 	Gathered    int64 `json:"gathered_layer"`
+	Reference   int64 `json:"reference"`
+	Critic      int64 `json:"critic"`
+	Rollout     int64 `json:"rollout"`
 	Overhead    int64 `json:"overhead"`
 }
 
@@ -844,6 +869,9 @@ type jsonReport struct {
 	PagedOutBytes    int64           `json:"paged_out_bytes"`
 	TrainFLOPs       float64         `json:"train_flops"`
 	TrainSeconds     *float64        `json:"train_seconds"`
+	// RolloutSeconds is the part of train_seconds spent generating (GRPO,
+	// PPO); null when unknown or not generating.
+	RolloutSeconds *float64 `json:"rollout_seconds"`
 	// HardwareFLOPs adds recomputation to train_flops; MFUUsed is the MFU
 	// the training time assumed; TrainTokensPerS the training throughput
 	// per GPU; StepSeconds one optimizer step.
@@ -898,10 +926,12 @@ func (r report) toJSON() jsonReport {
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
 			Optimizer: string(in.Optimizer), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
 			Tokens: in.Tokens, MFU: in.MFU, BitsPerWeight: in.BitsPerWeight,
+			Method: string(in.Method), Output: in.OutputLen,
 		},
 		TotalBytesPerGPU: r.res.TotalPerGPU,
 		Breakdown: jsonBreakdown{Weights: b.Weights, KVCache: b.KVCache, Activations: b.Activations,
-			Gradients: b.Gradients, Optimizer: b.Optimizer, Adapters: b.Adapters, Gathered: b.GatheredLayer, Overhead: b.Overhead},
+			Gradients: b.Gradients, Optimizer: b.Optimizer, Adapters: b.Adapters, Gathered: b.GatheredLayer,
+			Reference: b.Reference, Critic: b.Critic, Rollout: b.Rollout, Overhead: b.Overhead},
 		PagedOutBytes:   r.res.PagedOutBytes,
 		MinGPUs:         map[string]*int{},
 		TrainFLOPs:      sig(r.res.TrainFLOPs),
@@ -925,6 +955,7 @@ func (r report) toJSON() jsonReport {
 		// A speed the GPU's recorded figures cannot give (no bandwidth or
 		// FLOP/s) is null, never 0.
 		out.DecodeTokensPerS, out.TrainSeconds = known(r.res.DecodeTokensPerSec), known(r.res.TrainSeconds)
+		out.RolloutSeconds = known(r.res.RolloutSeconds)
 		out.TTFTSeconds, out.ThroughputPerS, out.PerGPUPerS = known(r.res.TTFTSeconds), known(r.res.ThroughputTokensPerSec), known(r.res.TokensPerSecPerGPU)
 		if r.res.DecodeTokensPerSec > 0 {
 			cb := r.res.DecodeComputeBound

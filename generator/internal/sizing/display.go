@@ -43,44 +43,40 @@ func GiBQuantity(b int64) Quantity {
 }
 
 // FLOPsQuantity is a FLOP count in scientific notation ("5.88e+23 FLOPs").
-func FLOPsQuantity(f float64) Quantity {
-	if !(f > 0) || math.IsInf(f, 0) {
-		return none()
-	}
-	return quantity(strconv.FormatFloat(f, 'e', 2, 64), "flops")
-}
+func FLOPsQuantity(f float64) Quantity { return measure(f, 'e', 2, "flops") }
 
 // RateQuantity is a decode speed ("41.3 tokens/s").
-func RateQuantity(tps float64) Quantity {
-	if !(tps > 0) || math.IsInf(tps, 0) {
-		return none()
-	}
-	return quantity(strconv.FormatFloat(tps, 'f', 1, 64), "rate")
-}
+func RateQuantity(tps float64) Quantity { return measure(tps, 'f', 1, "rate") }
 
 // DurationQuantity is a duration in hours up to 48 hours, else in days
 // ("12.5 h", "3.2 days").
 func DurationQuantity(seconds float64) Quantity {
-	if !(seconds > 0) || math.IsInf(seconds, 0) {
-		return none()
-	}
 	h := seconds / 3600
 	if h <= 48 {
-		return quantity(strconv.FormatFloat(h, 'f', 1, 64), "hours")
+		return measure(h, 'f', 1, "hours")
 	}
-	return quantity(strconv.FormatFloat(h/24, 'f', 1, 64), "days")
+	return measure(h/24, 'f', 1, "days")
 }
 
 // LatencyQuantity is a latency in milliseconds with one decimal under one
 // second, else in seconds with two decimals ("41.7 ms", "1.25 s").
 func LatencyQuantity(seconds float64) Quantity {
-	if !(seconds > 0) || math.IsInf(seconds, 0) {
+	if seconds < 1 {
+		return measure(seconds*1000, 'f', 1, "ms")
+	}
+	return measure(seconds, 'f', 2, "s")
+}
+
+// measure is x formatted as strconv.FormatFloat(x, f, prec) in unit, or
+// none when x is zero, negative, NaN or infinite. One function for every
+// unit: in the WebAssembly build each inlined FormatFloat adds code.
+//
+//go:noinline
+func measure(x float64, f byte, prec int, unit string) Quantity {
+	if !(x > 0) || math.IsInf(x, 0) {
 		return none()
 	}
-	if seconds < 1 {
-		return quantity(strconv.FormatFloat(seconds*1000, 'f', 1, 64), "ms")
-	}
-	return quantity(strconv.FormatFloat(seconds, 'f', 2, 64), "s")
+	return quantity(strconv.FormatFloat(x, f, prec, 64), unit)
 }
 
 // FormatGiB prints GiBQuantity in English.

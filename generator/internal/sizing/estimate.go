@@ -25,6 +25,15 @@ type Breakdown struct {
 	// largest layer gathered for the computation, with its gradients for
 	// full training [DSMEM: 4 × largest layer parameters in 16 bits].
 	GatheredLayer int64
+	// Reference is the frozen models an alignment method keeps beside the
+	// policy (the reference model, PPO's reward model): see Method.
+	Reference int64
+	// Critic is PPO's trained value model: weights, gradients and
+	// optimizer states.
+	Critic int64
+	// Rollout is the colocated generation engine of GRPO and PPO: its
+	// copy of the weights and the KV cache of the completions.
+	Rollout int64
 	// Overhead is the fixed CUDA context and framework cost, OverheadBytes.
 	Overhead int64
 }
@@ -32,7 +41,7 @@ type Breakdown struct {
 // Total is the sum of the components, saturating at math.MaxInt64.
 func (b Breakdown) Total() int64 {
 	var t int64
-	for _, x := range [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Overhead} {
+	for _, x := range [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Reference, b.Critic, b.Rollout, b.Overhead} {
 		t = satAdd(t, x)
 	}
 	return t
@@ -40,10 +49,11 @@ func (b Breakdown) Total() int64 {
 
 // Largest names the largest part of b ("weights", "kv_cache",
 // "activations", "gradients", "optimizer", "adapters", "gathered",
-// "overhead"; the first of equals) and its size.
+// "reference", "critic", "rollout", "overhead"; the first of equals) and
+// its size.
 func (b Breakdown) Largest() (part string, bytes int64) {
-	sizes := [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Overhead}
-	names := [...]string{"weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "overhead"}
+	sizes := [...]int64{b.Weights, b.KVCache, b.Activations, b.Gradients, b.Optimizer, b.Adapters, b.GatheredLayer, b.Reference, b.Critic, b.Rollout, b.Overhead}
+	names := [...]string{"weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "reference", "critic", "rollout", "overhead"}
 	k := 0
 	for i, x := range sizes {
 		if x > sizes[k] {
@@ -55,6 +65,7 @@ func (b Breakdown) Largest() (part string, bytes int64) {
 
 // Result is the answer to one sizing question.
 type Result struct {
+	_ noCompare
 	// Breakdown is the per-GPU memory by component.
 	Breakdown Breakdown
 	// TotalPerGPU is the peak per-GPU memory: Breakdown.Total(), less
@@ -79,6 +90,10 @@ type Result struct {
 	// the training throughput; StepSeconds one optimizer step's time
 	// (Batch·micro-batches·data-parallel sequences of SeqLen tokens).
 	TrainSeconds, MFU, TrainTokensPerSecPerGPU, StepSeconds float64
+	// RolloutSeconds is the part of TrainSeconds the rollout engine of
+	// GRPO or PPO spends generating (rolloutSeconds); TrainSeconds is 0
+	// when it is unknown (no OutputLen).
+	RolloutSeconds float64
 
 	// PrefillFLOPs is the compute of one prompt's forward pass
 	// (inference): PromptLen tokens through the active weights plus causal
@@ -264,7 +279,12 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		b.Weights = toBytes(base + fp8Copy/d3)
 		b.Gradients = toBytes(grads)
 		b.Optimizer = toBytes(opt)
-		b.Activations = toBytes(trainingActivations(in))
+		act := in
+		if in.Method == DPO {
+			act.Batch *= 2 // a chosen and a rejected answer per example
+		}
+		b.Activations = toBytes(trainingActivations(act))
+		alignmentMemory(in, &b, mp, d3)
 	}
 
 	res.Breakdown = b
@@ -296,6 +316,15 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		if res.TrainFLOPs > 0 && gpu.DenseBF16FLOPS > 0 {
 			res.MFU = mfuFor(in, *gpu)
 			res.TrainSeconds = trainSeconds(in, res.TrainFLOPs, *gpu, res.MFU)
+			if in.Method.Generates() {
+				// Generation first, then training, on the same GPUs; no
+				// time without the completions' length.
+				res.RolloutSeconds = rolloutSeconds(in, *gpu)
+				res.TrainSeconds = finite(res.TrainSeconds + res.RolloutSeconds)
+				if res.RolloutSeconds == 0 {
+					res.TrainSeconds = 0
+				}
+			}
 			res.TrainTokensPerSecPerGPU = finite(in.Tokens / res.TrainSeconds / float64(in.GPUs))
 			res.StepSeconds = finite(float64(in.Batch*in.microBatches()*dpInt*in.SeqLen) / (res.TrainTokensPerSecPerGPU * float64(in.GPUs)))
 		}

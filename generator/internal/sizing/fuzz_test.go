@@ -12,6 +12,7 @@ var (
 	fuzzCkpts     = [...]Checkpointing{NoCheckpointing, SelectiveCheckpointing, FullCheckpointing}
 	fuzzOpts      = [...]Optimizer{AdamW, AdamW8bit, SGD, PagedAdamW, PagedAdamW8bit}
 	fuzzQuants    = [...]Quant{NF4DQ, NF4, GPTQ, AWQ}
+	fuzzMethods   = [...]Method{SFT, DPO, GRPO, PPO, GRPOKL}
 )
 
 // pick returns list[i] for i in range, otherwise an unknown value so that
@@ -86,6 +87,8 @@ func FuzzEstimate(f *testing.F) {
 			NoMaster:         flags&2 != 0,
 			SequenceParallel: flags&4 != 0,
 			Workload:         pick(fuzzWorkloads[:], w),
+			Method:           pick(fuzzMethods[:], flags>>6),
+			OutputLen:        prompt / 2,
 			DType:            pick(fuzzDTypes[:], d),
 			KVDType:          pick(fuzzDTypes[:], kv),
 			SeqLen:           seq,
@@ -285,6 +288,10 @@ func repair(in Input, g GPU) (Input, GPU) {
 	if i := targetIndexOf(fuzzWorkloads[:], in.Workload); i >= 0 {
 		in.Workload = fuzzWorkloads[i]
 	}
+	if in.Workload == Inference || wordIndex(string(in.Method), methodNames) < 0 {
+		in.Method = SFT
+	}
+	in.OutputLen = span(in.OutputLen, 0, MaxSeqLen)
 	if mustDType(in.DType) == "" {
 		in.DType = BF16
 	}

@@ -42,6 +42,7 @@ unknown_checkpointing	unknown checkpointing "{s}" (want none, selective or full)
 unknown_offload	unknown offload "{s}" (want none, optimizer or full)
 unknown_quant	unknown 4-bit format "{s}" (want nf4-dq, nf4, gptq or awq)
 unknown_engine	unknown engine "{s}" (want tuned, vllm, hf, llamacpp or megatron)
+unknown_method	unknown method "{s}" (want sft, dpo, grpo, grpo-kl or ppo)
 tp_exceeds_gpus	tp {0} exceeds gpus {1}: tensor parallelism splits each layer over tp of the GPUs
 tp_divides_heads	tp {0} must divide the number of attention heads {1}
 tp_kv_heads	tp {0} and kv heads {1} must divide one another
@@ -273,7 +274,7 @@ func Field(err error) string {
 		return "offload"
 	case "lora_no_targets", "unknown_lora_target", "lora_target_twice":
 		return "lora_targets"
-	case "unknown_workload", "unknown_optimizer", "unknown_checkpointing", "unknown_quant", "unknown_engine":
+	case "unknown_workload", "unknown_optimizer", "unknown_checkpointing", "unknown_quant", "unknown_engine", "unknown_method":
 		return e.key[len("unknown_"):]
 	}
 	return ""

@@ -22,6 +22,7 @@ func searchTP(m Model, n int) int {
 
 // Fit is the smallest layout of one GPU model that holds a configuration.
 type Fit struct {
+	_ noCompare
 	// N is the number of GPUs, TP and PP its tensor- and pipeline-parallel
 	// degrees (N/(TP·PP) data-parallel replicas for training).
 	N, TP, PP int

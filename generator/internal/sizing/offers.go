@@ -17,6 +17,7 @@ const PerTokenRows = 10
 
 // Offer is a priced instance type a job can run on.
 type Offer struct {
+	_ noCompare
 	// GPU is the index of its GPU in Job.GPUs; GPUs is how many an
 	// instance has.
 	GPU, GPUs int
@@ -54,6 +55,10 @@ type Job struct {
 	// IncludeStale lets stale prices into the alternatives and the cost
 	// per token.
 	IncludeStale bool
+	// Rollout says the training method generates its samples
+	// (Method.Generates): the job cost adds each fit's RolloutSeconds,
+	// shared over the instances' GPUs, and is unknown without it.
+	Rollout bool
 	// PerTokenRows is how many per-token rows Plan keeps: 0 means the
 	// package's PerTokenRows, a negative number all.
 	PerTokenRows int
@@ -61,6 +66,7 @@ type Job struct {
 
 // OfferCost is one offer with what the job needs of it.
 type OfferCost struct {
+	_ noCompare
 	// Offer is the index in the plan's offers.
 	Offer int
 	// N is the GPUs the job needs of the offer's GPU, Instances the
@@ -143,6 +149,15 @@ func (j *Job) cost(offers []Offer, i int) (OfferCost, bool) {
 	} else if rate := trainRate(float64(n*o.GPUs), j.DType, g, j.MFU); j.TrainFLOPs > 0 && rate > 0 {
 		// All the instances' GPUs train (see trainSeconds).
 		c.Job = finite(j.TrainFLOPs / rate * max(j.Pipeline, 1) / 3600 * c.Hourly)
+		if j.Rollout {
+			// The fit's replicas generate for its f.N GPUs; the
+			// instances' GPUs hold proportionally more.
+			r := f.Result.RolloutSeconds * float64(f.N) / float64(n*o.GPUs)
+			c.Job = finite(c.Job + r/3600*c.Hourly)
+			if r == 0 {
+				c.Job = 0 // no completion length: unknown
+			}
+		}
 	}
 	return c, true
 }

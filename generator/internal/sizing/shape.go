@@ -145,3 +145,12 @@ func (in Input) microBatches() int {
 	}
 	return 1
 }
+
+// noCompare is a zero-size field that makes a struct not comparable, so
+// that the compiler emits no equality function for it: in the
+// WebAssembly build each such function costs code (about 1.2 kB for
+// Result). NoCompare is the exported name the wasm binding uses.
+type noCompare [0]func()
+
+// NoCompare is noCompare for other packages' structs.
+type NoCompare = noCompare

@@ -63,6 +63,10 @@ func trainFLOPs(in Input) (model, hardware float64) {
 	if in.Workload == LoRA || in.Workload == QLoRA {
 		model += 6 * loraParams(m, in.LoRARank, in.LoRATargets) * d
 	}
+	// An alignment method's forward passes of the other models, and its
+	// critics trained as the policy is (Method).
+	_, fwd, critics, _ := in.Method.models()
+	model += fwd*(2*n+attnFwd)*d + critics*model
 	hardware = model
 	switch in.Checkpointing {
 	case FullCheckpointing:

@@ -340,6 +340,12 @@ type Input struct {
 	// accumulation; the pipeline's micro-batches). Zero means 1, or
 	// PipelineMicroBatchesPerStage·PP with pipeline parallelism.
 	MicroBatches int
+	// Method is the training method: SFT (""), or an alignment method that
+	// keeps other models beside the policy (DPO, GRPO, GRPOKL, PPO);
+	// ignored for inference.
+	// With GRPO and PPO, OutputLen is the completions' length, which the
+	// rollout time needs.
+	Method Method
 	// Interleave is the model chunks per pipeline stage of an interleaved
 	// schedule (Megatron-LM's virtual pipeline stages); 0 or 1 for plain
 	// 1F1B.

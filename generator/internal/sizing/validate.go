@@ -139,6 +139,7 @@ func (in Input) Validate() error {
 		{string(in.Offload), offloadNames, "unknown_offload"},
 		{string(in.quant()), quantNames, "unknown_quant"},
 		{string(in.engine()), engineNames, "unknown_engine"},
+		{string(in.method()), methodNames, "unknown_method"},
 	} {
 		if !inList(e.val, e.list) {
 			return fail(e.tmpl, e.val, 0, 0, 0, 0)
