@@ -275,6 +275,7 @@ func appendString(b []byte, s string) []byte {
 
 // spec says where one input field goes.
 type spec struct {
+	_   sizing.NoCompare
 	key string
 	p   any // *int, *int64, *float64, *string or *bool
 }
@@ -341,9 +342,9 @@ func readFields(v hfconfig.JSON, specs []spec) []byte {
 func readGPU(v hfconfig.JSON) (sizing.GPU, []byte) {
 	var g sizing.GPU
 	fail := readFields(v, []spec{
-		{"id", &g.ID}, {"name", &g.Name}, {"memoryBytes", &g.MemoryBytes},
-		{"bandwidth", &g.BandwidthBytesPerSec}, {"bf16Flops", &g.DenseBF16FLOPS}, {"fp8Flops", &g.DenseFP8FLOPS}, {"fp32Flops", &g.FP32FLOPS},
-		{"link", &g.LinkBytesPerSec}, {"precisions", &g.Precisions},
+		{key: "id", p: &g.ID}, {key: "name", p: &g.Name}, {key: "memoryBytes", p: &g.MemoryBytes},
+		{key: "bandwidth", p: &g.BandwidthBytesPerSec}, {key: "bf16Flops", p: &g.DenseBF16FLOPS}, {key: "fp8Flops", p: &g.DenseFP8FLOPS}, {key: "fp32Flops", p: &g.FP32FLOPS},
+		{key: "link", p: &g.LinkBytesPerSec}, {key: "precisions", p: &g.Precisions},
 	})
 	return g, fail
 }
@@ -356,7 +357,7 @@ func modelSpecs(m *sizing.Model) []spec {
 	fs := sizing.ModelFields()
 	out := make([]spec, len(fs))
 	for i, f := range fs {
-		out[i] = spec{f.JS, f.Ref(m)}
+		out[i] = spec{key: f.JS, p: f.Ref(m)}
 	}
 	return out
 }
@@ -372,7 +373,7 @@ type request struct {
 //go:noinline
 func readRequest(v hfconfig.JSON) (request, []byte) {
 	r := request{concurrency: sizing.ServingConcurrency}
-	fail := readFields(v, []spec{{"concurrency", &r.concurrency}, {"includeStale", &r.includeStale}})
+	fail := readFields(v, []spec{{key: "concurrency", p: &r.concurrency}, {key: "includeStale", p: &r.includeStale}})
 	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
 		r.concurrency = sizing.ServingConcurrency
 	}
@@ -392,20 +393,20 @@ func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, 
 	}
 	in = sizing.DefaultInput(m)
 	in.TP = 0
-	if fail = readFields(v, []spec{{"workload", (*string)(&in.Workload)}}); fail != nil {
+	if fail = readFields(v, []spec{{key: "workload", p: (*string)(&in.Workload)}}); fail != nil {
 		return
 	}
 	// The workload's recipe (QLoRA's NF4 base and paged optimizer,
 	// checkpointing for training), then what the input sets.
 	in = sizing.RecipeFor(in.Workload).Apply(in)
 	if fail = readFields(v, []spec{
-		{"dtype", (*string)(&in.DType)}, {"kvDtype", (*string)(&in.KVDType)}, {"quant", (*string)(&in.Quant)},
-		{"offload", (*string)(&in.Offload)}, {"checkpointing", (*string)(&in.Checkpointing)},
-		{"optimizer", (*string)(&in.Optimizer)}, {"groupSize", &in.GroupSize}, {"quantEmbeddings", &in.QuantEmbeddings},
-		{"seq", &in.SeqLen}, {"prompt", &in.PromptLen}, {"batch", &in.Batch}, {"gpus", &in.GPUs},
-		{"tp", &in.TP}, {"pp", &in.PP}, {"cp", &in.CP}, {"sequenceParallel", &in.SequenceParallel}, {"zero", &in.ZeRO},
-		{"loraRank", &in.LoRARank}, {"tokens", &in.Tokens}, {"mfu", &in.MFU}, {"bpw", &in.BitsPerWeight},
-		{"flash", &in.Flash}, {"noMaster", &in.NoMaster}, {"method", (*string)(&in.Method)}, {"output", &in.OutputLen},
+		{key: "dtype", p: (*string)(&in.DType)}, {key: "kvDtype", p: (*string)(&in.KVDType)}, {key: "quant", p: (*string)(&in.Quant)},
+		{key: "offload", p: (*string)(&in.Offload)}, {key: "checkpointing", p: (*string)(&in.Checkpointing)},
+		{key: "optimizer", p: (*string)(&in.Optimizer)}, {key: "groupSize", p: &in.GroupSize}, {key: "quantEmbeddings", p: &in.QuantEmbeddings},
+		{key: "seq", p: &in.SeqLen}, {key: "prompt", p: &in.PromptLen}, {key: "batch", p: &in.Batch}, {key: "gpus", p: &in.GPUs},
+		{key: "tp", p: &in.TP}, {key: "pp", p: &in.PP}, {key: "cp", p: &in.CP}, {key: "sequenceParallel", p: &in.SequenceParallel}, {key: "zero", p: &in.ZeRO},
+		{key: "loraRank", p: &in.LoRARank}, {key: "tokens", p: &in.Tokens}, {key: "mfu", p: &in.MFU}, {key: "bpw", p: &in.BitsPerWeight},
+		{key: "flash", p: &in.Flash}, {key: "noMaster", p: &in.NoMaster}, {key: "method", p: (*string)(&in.Method)}, {key: "output", p: &in.OutputLen},
 	}); fail != nil {
 		return
 	}
@@ -582,6 +583,10 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 		}
 	}
 	b = append(b, '}')
+	if c := job.Chosen; c >= 0 && !job.Inference && sizing.Fits(res, *gpu) {
+		// Training is priced as the reader runs it (sizing.Job.Fits).
+		job.Fits[c] = &sizing.Fit{N: in.GPUs, TP: res.TP, PP: res.PP, Result: res}
+	}
 	offers, fail := readOffers(v)
 	if fail != nil {
 		return fail

@@ -57,6 +57,8 @@ import { money } from "./_shared.mjs";
     train: () => f.workload.value !== "inference",
     lora: () => f.workload.value === "lora" || f.workload.value === "qlora",
     rollout: () => ["grpo", "grpo-kl", "ppo"].includes(f.method.value),
+    // The calibration set's spreads are of supervised runs (SFT).
+    sft: () => f.method.value === "sft",
     multi: () => +f.gpus.value > 1,
     tpset: () => f.tp.value !== "",
     int4: () => f.dtype.value === "int4",

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -982,7 +983,7 @@ func TestCalculatorConfigPaste(t *testing.T) {
 			if got := readForm(b); !mapsEqual(got, v) {
 				t.Errorf("after the config the form holds\n%v\nwant\n%v", got, v)
 			}
-			if got := customModel(t, effective(v)); got != m {
+			if got := customModel(t, effective(v)); !reflect.DeepEqual(got, m) {
 				t.Errorf("the custom model the page sizes is %+v, hfconfig read %+v", got, m)
 			}
 			wantMsg := g.msg("calc.config.ok", cfg.ModelType, strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64))

@@ -335,23 +335,29 @@ type Fits struct {
 
 type fitKey struct {
 	scenario string // a Scenario is code, named by its id
-	model    sizing.Model
-	gpu      sizing.GPU
+	model    string // fieldsKey
+	gpu      string // fieldsKey
 }
 
 type serveKey struct {
 	batch int
-	model sizing.Model
-	gpu   sizing.GPU
+	model string // fieldsKey
+	gpu   string // fieldsKey
 }
 
 // oneKey keys OneGPU's memo: the GPU and every preset's shape and context
 // limit, written out (a slice is no map key).
 type oneKey struct {
-	gpu    sizing.GPU
+	gpu    string // fieldsKey
 	n      int
 	models string
 }
+
+// fieldsKey writes out every field of a sizing.GPU or sizing.Model: they
+// are not comparable (the WebAssembly build is smaller without their
+// equality functions), and printing one whole keeps a field added later
+// in the key.
+func fieldsKey(v any) string { return fmt.Sprintf("%+v", v) }
 
 type fitOK struct {
 	fit sizing.Fit
@@ -381,13 +387,14 @@ func (d *Data) FitOn(g *catalog.GPU, n int) []OneFit {
 	for i, m := range d.Cat.Models {
 		ms[i], ctxs[i] = m.Model, m.MaxContext
 	}
-	key := oneKey{gpu: SizingGPU(g), n: n, models: fmt.Sprint(ms, ctxs)}
+	sg := SizingGPU(g)
+	key := oneKey{gpu: fieldsKey(sg), n: n, models: fmt.Sprint(ms, ctxs)}
 	f := d.sizes
 	f.mu.Lock()
 	r, ok := f.one[key]
 	f.mu.Unlock()
 	if !ok {
-		r = sizing.RankFits(ms, ctxs, key.gpu, n)
+		r = sizing.RankFits(ms, ctxs, sg, n)
 		f.mu.Lock()
 		f.one[key] = r
 		f.mu.Unlock()
@@ -401,7 +408,7 @@ func (d *Data) FitOn(g *catalog.GPU, n int) []OneFit {
 
 // servingFit is sizing.MinFit of ServingInput(sm, batch) on sg, memoised.
 func (f *Fits) servingFit(sm sizing.Model, sg sizing.GPU, batch int) (sizing.Fit, bool) {
-	key := serveKey{batch: batch, model: sm, gpu: sg}
+	key := serveKey{batch: batch, model: fieldsKey(sm), gpu: fieldsKey(sg)}
 	f.mu.Lock()
 	r, ok := f.serve[key]
 	f.mu.Unlock()
@@ -417,7 +424,7 @@ func (f *Fits) servingFit(sm sizing.Model, sg sizing.GPU, batch int) (sizing.Fit
 
 func (f *Fits) minGPUs(m *catalog.Model, sc Scenario, g *catalog.GPU) int {
 	sm, sg := m.Model, SizingGPU(g)
-	key := fitKey{scenario: sc.ID, model: sm, gpu: sg}
+	key := fitKey{scenario: sc.ID, model: fieldsKey(sm), gpu: fieldsKey(sg)}
 	f.mu.Lock()
 	n, ok := f.n[key]
 	f.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -117,7 +118,7 @@ func TestRealConfigs(t *testing.T) {
 			if c.ModelType != tt.typ || c.Generic {
 				t.Errorf("type %q generic %v, want %q", c.ModelType, c.Generic, tt.typ)
 			}
-			if c.Model != tt.model {
+			if !reflect.DeepEqual(c.Model, tt.model) {
 				t.Errorf("model\n%+v\nwant\n%+v", c.Model, tt.model)
 			}
 			if c.MaxContext != tt.ctx {

@@ -1,6 +1,7 @@
 package hfconfig
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
@@ -34,7 +35,7 @@ func TestPresetsMatchConfigs(t *testing.T) {
 				t.Fatalf("no preset %q", id)
 			}
 			c := parseFile(t, file)
-			if got := m.Model; got != c.Model {
+			if got := m.Model; !reflect.DeepEqual(got, c.Model) {
 				t.Errorf("preset\n%+v\nconfig\n%+v", got, c.Model)
 			}
 			if m.MaxContext != c.MaxContext {

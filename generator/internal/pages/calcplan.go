@@ -54,7 +54,8 @@ func CalcOffers(c *catalog.Catalog, rows []*derive.Row, now time.Time) []sizing.
 
 // CalcJob is the job sizing.Job.Plan prices for input in (estimate res)
 // with the reader's GPU g: the catalog's GPUs in order, their fewest GPUs
-// that hold the job (fits, by GPU id; MinFit where fits is nil) and, for
+// that hold the job (fits, by GPU id; MinFit where fits is nil; for
+// training, the reader's own layout on g when it fits) and, for
 // inference, the layouts serving concurrency sequences. generator/wasm
 // builds the same job from the script's input.
 func CalcJob(c *catalog.Catalog, in sizing.Input, res sizing.Result, g *catalog.GPU, fits map[string]sizing.Fit, concurrency int) sizing.Job {
@@ -81,6 +82,11 @@ func CalcJob(c *catalog.Catalog, in sizing.Input, res sizing.Result, g *catalog.
 			}
 		}
 		job.Fits, job.Serve = append(job.Fits, fp), append(job.Serve, sp)
+	}
+	if c := job.Chosen; c >= 0 && !job.Inference && sizing.Fits(res, job.GPUs[c]) {
+		// Training is priced as the reader runs it (sizing.Job.Fits); the
+		// WebAssembly binding does the same.
+		job.Fits[c] = &sizing.Fit{N: in.GPUs, TP: res.TP, PP: res.PP, Result: res}
 	}
 	return job
 }

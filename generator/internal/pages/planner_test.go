@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"html"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
-// TestPlannerShortcodes: {{< fits >}} and {{< plan >}} on the repository's
+// TestPlannerShortcodes: {{< fits >}}, {{< plan >}} and {{< train >}} on the repository's
 // catalog (on its data's own day, so its prices are current) give the
 // engine's answers in both editions, every plan row with a dated price,
 // and refuse bad arguments with a message that names them.
@@ -58,11 +59,47 @@ func TestPlannerShortcodes(t *testing.T) {
 		}
 	}
 
+	// {{< train >}}: the engine's memory and time for the run as given,
+	// and a dated job cost.
+	targs := map[string]string{"model": "qwen2-5-7b", "workload": "full", "method": "grpo", "gpu": "h100-sxm5-80gb",
+		"gpus": "8", "tp": "1", "seq": "1536", "batch": "8", "output": "1024", "tokens": "196608000"}
+	in := sizing.WorkloadInput(c.Model("qwen2-5-7b").Model, sizing.FullTraining)
+	in.Method, in.GPUs, in.TP, in.SeqLen, in.Batch, in.OutputLen, in.Tokens = sizing.GRPO, 8, 1, 1536, 8, 1024, 196608000
+	sg := derive.SizingGPU(c.GPU("h100-sxm5-80gb"))
+	res, err := sizing.Estimate(in, &sg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "zh"} {
+		tr := translator{t: func(k string) string { return strs.For(lang)[k] }}
+		out, err := r.Shortcode(lang, "train", nil, targs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = html.UnescapeString(out) // Markdown text, its punctuation as references
+		for _, want := range []string{
+			"**" + tr.gib(res.TotalPerGPU) + "**", "| " + tr.gib(res.Breakdown.Rollout) + " |",
+			tr.q(sizing.DurationQuantity(res.TrainSeconds)), tr.q(sizing.DurationQuantity(res.RolloutSeconds)),
+			map[string]string{"en": "price as of 20", "zh": "价格日期 20"}[lang],
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: train does not say %q:\n%s", lang, want, out)
+			}
+		}
+		if strings.Contains(out, tr.t("calc.part.critic")) {
+			t.Errorf("%s: a critic row for GRPO:\n%s", lang, out)
+		}
+	}
+
 	for _, tc := range []struct {
 		name string
 		kv   map[string]string
 		want string
 	}{
+		{"train", map[string]string{"model": "qwen2-5-7b"}, "with a catalog model and GPU id"},
+		{"train", map[string]string{"model": "qwen2-5-7b", "gpu": "h100-sxm5-80gb", "workload": "inference"}, "is not a training workload"},
+		{"train", map[string]string{"model": "qwen2-5-7b", "gpu": "h100-sxm5-80gb", "method": "rlhf"}, `unknown method "rlhf"`},
+		{"train", map[string]string{"model": "qwen2-5-7b", "gpu": "h100-sxm5-80gb", "tokens": "many"}, `tokens="many" is not a number`},
 		{"fits", map[string]string{"gpu": "nope"}, `want {{< fits gpu="id"`},
 		{"fits", map[string]string{"gpu": "rtx-4090", "gpus": "two"}, `gpus="two" is not a whole number`},
 		{"fits", map[string]string{"gpu": "rtx-4090", "colour": "red"}, `unknown key "colour"`},

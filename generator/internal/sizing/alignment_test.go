@@ -147,3 +147,66 @@ func TestMethodValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodPublishedFits checks the methods against published runs that
+// state their full setup and that they ran. Only "it fits" is published
+// for these methods (no measured peak), so each case checks that the
+// estimate fits where the run did.
+func TestMethodPublishedFits(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   func() Input
+		gpu  GPU
+	}{
+		// huggingface/alignment-handbook @925acdf, recipes/zephyr-7b-beta:
+		// full DPO of Zephyr 7B (Mistral 7B) "You will require 8 GPUs (80GB
+		// of VRAM)", DeepSpeed ZeRO-3 (accelerate zero3.yaml), bf16,
+		// per_device_train_batch_size 8, max_length 1024, gradient
+		// checkpointing, adamw_torch.
+		{"alignment-handbook zephyr-7b full DPO, 8 x A100 80GB, ZeRO-3", func() Input {
+			in := WorkloadInput(mistral_7b, FullTraining)
+			in.Method, in.GPUs, in.TP, in.ZeRO, in.SeqLen, in.Batch = DPO, 8, 1, 3, 1024, 8
+			return in
+		}, a100sxm80},
+	} {
+		r, err := Estimate(c.in(), &c.gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !Fits(r, c.gpu) {
+			t.Errorf("%s: %.1f GiB per GPU, over the %.1f GiB usable; the published run fits", c.name,
+				float64(r.TotalPerGPU)/(1<<30), float64(UsableBytes(c.gpu))/(1<<30))
+		}
+	}
+}
+
+// TestJobCostRollout: a generating method's job cost adds the fit's
+// generation time on the instances' GPUs, and is unknown (0) without it.
+func TestJobCostRollout(t *testing.T) {
+	g := h100
+	in := alignInput(FullTraining, GRPO, 8)
+	in.OutputLen = 1024
+	r, err := Estimate(in, &g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := &Fit{N: 8, TP: 1, PP: 1, Result: r}
+	offers := []Offer{{GPU: 0, GPUs: 8, Price: 24}, {GPU: 0, GPUs: 1, Price: 3}}
+	job := Job{Chosen: 0, DType: BF16, TrainFLOPs: r.TrainFLOPs, Pipeline: 1, Rollout: true, GPUs: []GPU{g}, Fits: []*Fit{fit}}
+	p := job.Plan(offers)
+	if len(p.Chosen) != 2 {
+		t.Fatalf("chosen rows %d, want 2", len(p.Chosen))
+	}
+	want := r.TrainSeconds / 3600 * 24 // training and generation on the 8 GPUs
+	for _, c := range p.Chosen {
+		if math.Abs(c.Job/want-1) > 1e-9 {
+			t.Errorf("offer %d: job %.4f, want %.4f (%.2f h at 24/h)", c.Offer, c.Job, want, r.TrainSeconds/3600)
+		}
+	}
+	fit.Result.RolloutSeconds = 0
+	for _, c := range job.Plan(offers).Chosen {
+		if c.Job != 0 {
+			t.Errorf("offer %d: job %.4f without a rollout time, want 0 (unknown)", c.Offer, c.Job)
+		}
+	}
+}

@@ -36,7 +36,9 @@ type Offer struct {
 type Job struct {
 	// GPUs are the catalog's GPUs; Fits[i] and Serve[i] are GPU i's
 	// smallest layouts (nil: none fits) at the reader's input and, for
-	// inference, at the serving concurrency.
+	// inference, at the serving concurrency. For training, the chosen
+	// GPU's is the reader's own layout when it fits: the job is priced as
+	// the reader runs it.
 	GPUs  []GPU
 	Fits  []*Fit
 	Serve []*Fit
@@ -56,7 +58,7 @@ type Job struct {
 	// per token.
 	IncludeStale bool
 	// Rollout says the training method generates its samples
-	// (Method.Generates): the job cost adds each fit's RolloutSeconds,
+	// (Method.Generates): the job cost adds the fit's generation time,
 	// shared over the instances' GPUs, and is unknown without it.
 	Rollout bool
 	// PerTokenRows is how many per-token rows Plan keeps: 0 means the
@@ -150,7 +152,7 @@ func (j *Job) cost(offers []Offer, i int) (OfferCost, bool) {
 		// All the instances' GPUs train (see trainSeconds).
 		c.Job = finite(j.TrainFLOPs / rate * max(j.Pipeline, 1) / 3600 * c.Hourly)
 		if j.Rollout {
-			// The fit's replicas generate for its f.N GPUs; the
+			// The layout's replicas generate for its GPUs; the
 			// instances' GPUs hold proportionally more.
 			r := f.Result.RolloutSeconds * float64(f.N) / float64(n*o.GPUs)
 			c.Job = finite(c.Job + r/3600*c.Hourly)

@@ -5,6 +5,7 @@ package sizing
 // catalog decodes into Model; ModelFields names each figure for the other
 // surfaces.
 type Model struct {
+	_ noCompare
 	// Params is the total parameter count (all experts for a mixture of
 	// experts). Weight memory is proportional to it.
 	Params int64 `toml:"params"`
@@ -214,6 +215,7 @@ func LoRATargetNames() []string {
 
 // GPU is one accelerator as the estimator sees it.
 type GPU struct {
+	_ noCompare
 	// ID is the catalog id, e.g. "h100-sxm5-80gb".
 	ID string
 	// Name is the display name.
