@@ -46,19 +46,41 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 	for _, g := range cat.GPUs {
 		gpus = append(gpus, derive.SizingGPU(g))
 	}
-	// The current on-demand prices per instance-hour, in USD, as the
-	// calculator's cost per million tokens uses them.
+	// The current prices per instance-hour (a longer term's hourly
+	// equivalent), in USD, by billing mode: on demand for the calculator's
+	// cost per million tokens and -plan, every mode for -pay.
 	var offers []sizecmd.Offer
 	for _, o := range cat.Offers {
-		p, ok := o.Price("on-demand")
-		// Only current prices answer (the site's rule, catalog.Staleness):
-		// an old figure is not today's cost.
-		if !ok || o.GPU == nil || (p.Unit != "" && p.Unit != "hour") || !cat.Site.Staleness.CurrentAt(p.AsOf, now) {
-			continue
-		}
-		if usd, ok := cat.FX.Convert(p.Price, o.Currency, "USD"); ok {
-			offers = append(offers, sizecmd.Offer{ID: o.ID, GPU: o.GPU.ID, GPUs: o.GPUCount, PerHour: usd, AsOf: p.AsOf.Format(time.DateOnly)})
+		for mode, billing := range catalog.BillingModes() {
+			p, ok := o.Price(billing)
+			// Only current prices answer (the site's rule, catalog.Staleness):
+			// an old figure is not today's cost.
+			if !ok || o.GPU == nil || (mode == 0 && p.Unit != "" && p.Unit != "hour") || !cat.Site.Staleness.CurrentAt(p.AsOf, now) {
+				continue
+			}
+			if usd, ok := cat.FX.Convert(p.Hourly(), o.Currency, "USD"); ok && usd > 0 {
+				offers = append(offers, sizecmd.Offer{ID: o.ID, GPU: o.GPU.ID, GPUs: o.GPUCount, PerHour: usd, AsOf: p.AsOf.Format(time.DateOnly), Mode: mode})
+			}
 		}
 	}
-	return sizecmd.Run(args, presets, gpus, offers, stdout, stderr)
+	// The current usage prices (hosted APIs, serverless GPUs), in USD.
+	var usage []sizecmd.UsageOffer
+	for _, pl := range cat.Platforms {
+		for _, a := range pl.API {
+			in, ok1 := cat.FX.Convert(a.InputPerM, a.Currency, "USD")
+			out, ok2 := cat.FX.Convert(a.OutputPerM, a.Currency, "USD")
+			if ok1 && ok2 && cat.Site.Staleness.CurrentAt(a.AsOf, now) {
+				usage = append(usage, sizecmd.UsageOffer{Platform: pl.Name, ServedAs: a.ServedAs, AsOf: a.AsOf.Format(time.DateOnly),
+					Model: a.Model, InputPerM: in, OutputPerM: out})
+			}
+		}
+		for _, sv := range pl.Serverless {
+			ps, ok := cat.FX.Convert(sv.PerSecond, sv.Currency, "USD")
+			if ok && cat.Site.Staleness.CurrentAt(sv.AsOf, now) {
+				usage = append(usage, sizecmd.UsageOffer{Platform: pl.Name, ServedAs: sv.ServedAs, AsOf: sv.AsOf.Format(time.DateOnly),
+					GPU: sv.GPU, PerSecond: ps})
+			}
+		}
+	}
+	return sizecmd.Run(args, sizecmd.Data{Presets: presets, GPUs: gpus, Offers: offers, Usage: usage}, stdout, stderr)
 }

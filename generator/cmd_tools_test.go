@@ -19,7 +19,7 @@ func TestToolCommands(t *testing.T) {
 		code   int
 		output string // a substring of stdout+stderr
 	}{
-		{"schema", []string{"schema", "-out", filepath.Join(tmp, "schema")}, 0, "wrote 8 schemas"},
+		{"schema", []string{"schema", "-out", filepath.Join(tmp, "schema")}, 0, "wrote 9 schemas"},
 		{"schema extra argument", []string{"schema", "x"}, 2, "unexpected argument"},
 		{"new gpu", []string{"new", "gpu", "test-gpu", "-root", site}, 0, "wrote data/gpus/test-gpu.toml"},
 		{"new gpu again", []string{"new", "-root", site, "gpu", "test-gpu"}, 1, "already exists; not overwriting it"},

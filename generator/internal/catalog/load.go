@@ -31,6 +31,8 @@ type Catalog struct {
 	// Calibration is the sizing engine's calibration set (CalibrationDir),
 	// sorted by id; the public data's only (an overlay adds none).
 	Calibration []*Measurement
+	// Platforms are the usage-priced platforms (UsageDir), by id.
+	Platforms []*Platform
 
 	gpus      map[string]*GPU
 	providers map[string]*Provider
@@ -92,6 +94,7 @@ func load(root string, layer Layer, now time.Time, cache *Cache) (*Catalog, *dia
 	}
 	offerEntries := l.loadDeclarations(roots)
 	l.loadCalibration()
+	l.loadUsage()
 	// The offers files last: what their checks read (the site, currency,
 	// GPU and provider files) is decoded by now.
 	deps := cache.depsKey(now, layer, captureStamp(root))

@@ -13,7 +13,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
 )
 
-// TestPlannerShortcodes: {{< fits >}}, {{< plan >}} and {{< train >}} on the repository's
+// TestPlannerShortcodes: {{< fits >}}, {{< plan >}}, {{< train >}} and {{< pay >}} on the repository's
 // catalog (on its data's own day, so its prices are current) give the
 // engine's answers in both editions, every plan row with a dated price,
 // and refuse bad arguments with a message that names them.
@@ -91,11 +91,49 @@ func TestPlannerShortcodes(t *testing.T) {
 		}
 	}
 
+	// {{< pay >}}: one row per way with a current price, each dated; the
+	// cheapest first; a chart; the break-evens worded.
+	pargs := map[string]string{"model": "llama-3-1-70b", "rate": "20", "prompt": "2000", "output": "300", "ttft": "1000", "tpot": "30"}
+	gs := make([]sizing.GPU, len(c.GPUs))
+	for i, g := range c.GPUs {
+		gs[i] = derive.SizingGPU(g)
+	}
+	use, _ := UsageOffers(c, "llama-3-1-70b", dd.Currency, now)
+	ways, _ := sizing.PayWays(c.Model("llama-3-1-70b").Model, c.Model("llama-3-1-70b").MaxContext,
+		sizing.Load{Rate: 20, Prompt: 2000, Answer: 300, TTFT: 1, TPOT: 0.03}, gs, CalcOffers(c, dd.Headline, now), use, nil)
+	if len(ways) < 4 {
+		t.Fatalf("pay: %d ways on the repository's catalog, want at least 4 (dedicated, serverless, API)", len(ways))
+	}
+	for _, lang := range []string{"en", "zh"} {
+		out, err := r.Shortcode(lang, "pay", nil, pargs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := html.UnescapeString(out)
+		rows := strings.Split(strings.TrimSpace(md[:strings.Index(md, "\n\n")]), "\n")[2:]
+		if len(rows) != len(ways) {
+			t.Fatalf("%s: %d rows for %d ways:\n%s", lang, len(rows), len(ways), md)
+		}
+		tr := func(k string) string { return strs.For(lang)[k] }
+		asOf := map[string]string{"en": "as of 20", "zh": "价格日期 20"}[lang]
+		for i, w := range ways {
+			if !strings.HasPrefix(rows[i], "| "+tr("pay.way."+w.Way)+" | "+money(w.Monthly, dd.Currency)+" |") || !strings.Contains(rows[i], asOf) {
+				t.Errorf("%s: row %d %q is not %s at %s a month, dated", lang, i, rows[i], w.Way, money(w.Monthly, dd.Currency))
+			}
+		}
+		if !strings.Contains(out, `<figure class="chart"><svg`) {
+			t.Errorf("%s: no chart", lang)
+		}
+	}
+
 	for _, tc := range []struct {
 		name string
 		kv   map[string]string
 		want string
 	}{
+		{"pay", map[string]string{"model": "nope"}, "with a catalog model id"},
+		{"pay", map[string]string{"model": "llama-3-8b", "rate": "0", "prompt": "100", "output": "10"}, "the load cannot be planned"},
+		{"pay", map[string]string{"model": "llama-3-8b", "rate": "lots", "prompt": "100", "output": "10"}, `rate="lots" is not a number`},
 		{"train", map[string]string{"model": "qwen2-5-7b"}, "with a catalog model and GPU id"},
 		{"train", map[string]string{"model": "qwen2-5-7b", "gpu": "h100-sxm5-80gb", "workload": "inference"}, "is not a training workload"},
 		{"train", map[string]string{"model": "qwen2-5-7b", "gpu": "h100-sxm5-80gb", "method": "rlhf"}, `unknown method "rlhf"`},

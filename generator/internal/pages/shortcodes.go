@@ -87,6 +87,8 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		return r.planShortcode(dd, lang, t, kv)
 	case "train":
 		return r.trainShortcode(dd, lang, t, kv)
+	case "pay":
+		return r.payShortcode(dd, lang, t, kv)
 	case "accuracy":
 		rep, err := r.accuracyReport(c)
 		if err != nil {
@@ -102,7 +104,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		return "", fmt.Errorf("unknown sizing text %q%s", args[0], diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
 	}
-	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy, fits, plan, train)")
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy, fits, plan, train, pay)")
 }
 
 // catalogGPU is the catalog GPU with the id, or an error that suggests

@@ -58,6 +58,8 @@ func Kinds() []Kind {
 			Description: "A model preset for the sizing calculator."},
 		{Name: "calibration", Type: reflect.TypeFor[catalog.CalibrationFile](), Dir: catalog.CalibrationDir, Title: "GPU Atlas: data/calibration/<name>.toml",
 			Description: "Published measurements of real runs that the sizing engine is checked against; each with its setup and source."},
+		{Name: "usage", Type: reflect.TypeFor[catalog.Platform](), Dir: catalog.UsageDir, Title: "GPU Atlas: data/usage/<id>.toml",
+			Description: "A usage-priced platform: hosted API prices of open models per million tokens, and serverless GPU prices per GPU-second; each dated and sourced."},
 		{Name: "fx", Type: reflect.TypeFor[catalog.FX](), Path: "data/fx.toml", Title: "GPU Atlas: data/fx.toml",
 			Description: "Exchange rates (with date and source) for the display currency."},
 		{Name: "site", Type: reflect.TypeFor[catalog.Site](), Path: "data/site.toml", Title: "GPU Atlas: data/site.toml",

@@ -16,23 +16,27 @@ type planFlags struct {
 	output               int
 }
 
-// parsePlan reads the flags of -plan: the model, the load (-rate, -prompt,
+// parsePlan reads the flags of -plan (and -pay): the model, the load (-rate, -prompt,
 // -output) and the targets (-ttft, -tpot in milliseconds); -dtype keeps one
 // weight format, -gpu one GPU.
 func parsePlan(v *flagVars, set map[string]bool, presets map[string]Preset, gpus []sizing.GPU) (config, error) {
 	cfg := config{plan: true, json: v.json}
+	name := "-plan"
+	if v.pay {
+		name = "-pay"
+	}
 	for _, f := range []string{"rate", "prompt", "output"} {
 		if !set[f] {
-			return config{}, fmt.Errorf("-plan needs -rate (requests/s), -prompt and -output (tokens per request); -%s is missing", f)
+			return config{}, fmt.Errorf("%s needs -rate (requests/s), -prompt and -output (tokens per request); -%s is missing", name, f)
 		}
 	}
 	for _, f := range []string{"workload", "tp", "pp", "cp", "batch", "gpus", "fit"} {
 		if set[f] {
-			return config{}, fmt.Errorf("-plan chooses the layout and the GPU count for serving; leave out -%s", f)
+			return config{}, fmt.Errorf("%s chooses the layout and the GPU count for serving; leave out -%s", name, f)
 		}
 	}
 	if v.model == "" && v.configPath == "" && !set["params"] {
-		return config{}, errors.New("-plan needs a model: -model ID, -config config.json or a custom model")
+		return config{}, fmt.Errorf("%s needs a model: -model ID, -config config.json or a custom model", name)
 	}
 	m, err := readModel(v, set, presets, &cfg)
 	if err != nil {
@@ -41,7 +45,7 @@ func parsePlan(v *flagVars, set map[string]bool, presets map[string]Preset, gpus
 	if err := m.Validate(); err != nil {
 		return config{}, flagError(err)
 	}
-	cfg.in.Model = m
+	cfg.in.Model, cfg.modelID = m, v.model
 	p := v.planFlags
 	switch {
 	case !(p.rate > 0) || p.rate > sizing.MaxRate:

@@ -28,8 +28,30 @@ type Offer struct {
 	ID      string  // the offer's catalog id
 	GPU     string  // its GPU's id
 	GPUs    int     // GPUs in the instance
-	PerHour float64 // on-demand price per instance-hour, USD
+	PerHour float64 // price per instance-hour (the hourly equivalent of a longer term), USD
 	AsOf    string  // the price's date, YYYY-MM-DD
+	Mode    int     // billing mode, as sizing.Offer.Mode: 0 on demand, 1 committed, 2 spot
+}
+
+// UsageOffer is a current usage price in USD (sizing.Usage): a hosted API
+// of Model (per million input and output tokens) or a serverless GPU (per
+// GPU-second).
+type UsageOffer struct {
+	Platform, ServedAs, AsOf string
+	Model                    string // an API's model preset id ("" for serverless)
+	GPU                      string // a serverless GPU's id ("" for an API)
+	InputPerM, OutputPerM    float64
+	PerSecond                float64
+}
+
+// Data is what `size` answers from: the catalog's model presets by id,
+// its GPUs, its current dedicated prices (Offer.Mode) and its current
+// usage prices.
+type Data struct {
+	Presets map[string]Preset
+	GPUs    []sizing.GPU
+	Offers  []Offer
+	Usage   []UsageOffer
 }
 
 // Preset is a catalog model preset: its name, shape and context limit.
@@ -39,12 +61,17 @@ type Preset struct {
 	MaxContext int
 }
 
-// Run runs `size` with args (the arguments after the subcommand name).
-// presets are the catalog's model presets by id, gpus its GPUs and offers
-// its current on-demand prices. It prints a report (or JSON with -json) to
-// stdout and returns 0; on bad input it prints one line "size: ..." to
-// stderr and returns 2.
-func Run(args []string, presets map[string]Preset, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Writer) int {
+// Run runs `size` with args (the arguments after the subcommand name) on
+// data. It prints a report (or JSON with -json) to stdout and returns 0; on
+// bad input it prints one line "size: ..." to stderr and returns 2.
+func Run(args []string, data Data, stdout, stderr io.Writer) int {
+	presets, gpus := data.Presets, data.GPUs
+	var offers []Offer // on demand: the plan's and the cost per token's
+	for _, o := range data.Offers {
+		if o.Mode == 0 {
+			offers = append(offers, o)
+		}
+	}
 	cfg, err := parse(args, presets, gpus)
 	if errors.Is(err, flag.ErrHelp) {
 		fs, _ := newFlagSet()
@@ -59,6 +86,9 @@ func Run(args []string, presets map[string]Preset, gpus []sizing.GPU, offers []O
 	}
 	if cfg.fit {
 		return runFit(cfg, presets, stdout, stderr)
+	}
+	if cfg.plan && cfg.pay {
+		return runPay(cfg, gpus, data.Offers, data.Usage, stdout, stderr)
 	}
 	if cfg.plan {
 		return runPlan(cfg, gpus, offers, stdout, stderr)
@@ -102,6 +132,7 @@ type config struct {
 	// plan asks for serving plans (-plan) for load, in formats (nil: the
 	// engine's default).
 	plan    bool
+	pay     bool // -pay: the four ways to pay for the load (plan's flags)
 	load    sizing.Load
 	formats []sizing.DType
 	// concurrency is the serving concurrency of the cost per token.
@@ -122,7 +153,7 @@ type flagVars struct {
 	tokens, mfu, bpw                           float64
 	gpu                                        string
 	concurrency                                int
-	fit, plan                                  bool
+	fit, plan, pay                             bool
 	planFlags
 }
 
@@ -173,7 +204,8 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.IntVar(&v.concurrency, "concurrency", sizing.ServingConcurrency, "concurrent sequences per replica the cost per million tokens is figured at (inference)")
 	fs.BoolVar(&v.json, "json", false, "print JSON")
 	fs.BoolVar(&v.plan, "plan", false, "the cheapest plan per GPU to serve -rate requests/s of -prompt and -output tokens within -ttft and -tpot, priced from current on-demand offers")
-	fs.Float64Var(&v.rate, "rate", 0, "requests per second to serve (-plan)")
+	fs.BoolVar(&v.pay, "pay", false, "four ways to pay for serving -rate requests/s of -prompt and -output tokens within -ttft and -tpot: dedicated GPUs on demand, committed and spot, serverless GPUs and hosted APIs, from current prices, with the break-even points")
+	fs.Float64Var(&v.rate, "rate", 0, "requests per second to serve (-plan, -pay)")
 	fs.IntVar(&v.output, "output", 0, "answer tokens per request (-plan), or completion tokens per sample of -method grpo, grpo-kl or ppo (of -seq; the rollout time needs it)")
 	fs.Float64Var(&v.ttftMS, "ttft", 0, "time-to-first-token target in ms, 0 for none (-plan)")
 	fs.Float64Var(&v.tpotMS, "tpot", 0, "time-per-output-token target in ms, 0 for none (-plan)")
@@ -196,8 +228,10 @@ func parse(args []string, presets map[string]Preset, gpus []sizing.GPU) (config,
 	if v.fit {
 		return parseFit(v, set, presets, gpus)
 	}
-	if v.plan {
-		return parsePlan(v, set, presets, gpus)
+	if v.plan || v.pay {
+		cfg, err := parsePlan(v, set, presets, gpus)
+		cfg.pay = v.pay
+		return cfg, err
 	}
 	m, err := readModel(v, set, presets, &cfg)
 	if err != nil {
@@ -483,7 +517,7 @@ func perToken(cfg config, gpus []sizing.GPU, offers []Offer) []cost {
 func engineOffers(offers []Offer, at map[string]int) (so []sizing.Offer, from []Offer) {
 	for _, o := range offers {
 		if i, ok := at[o.GPU]; ok {
-			so = append(so, sizing.Offer{GPU: i, GPUs: o.GPUs, Price: o.PerHour})
+			so = append(so, sizing.Offer{GPU: i, GPUs: o.GPUs, Price: o.PerHour, Mode: o.Mode})
 			from = append(from, o)
 		}
 	}

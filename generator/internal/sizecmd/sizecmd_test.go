@@ -42,7 +42,7 @@ var testOffers = []Offer{
 
 func run(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = Run(args, testPresets, testGPUs, testOffers, &o, &e)
+	code = Run(args, Data{Presets: testPresets, GPUs: testGPUs, Offers: testOffers}, &o, &e)
 	return code, o.String(), e.String()
 }
 
@@ -376,7 +376,7 @@ func TestSeqOverContext(t *testing.T) {
 func TestUnknownGPUFigures(t *testing.T) {
 	gpus := []sizing.GPU{{ID: "mystery", Name: "Mystery 24GB", MemoryBytes: 24 << 30}}
 	var o, e bytes.Buffer
-	if code := Run([]string{"-model", "llama-3-8b", "-gpu", "mystery"}, testPresets, gpus, nil, &o, &e); code != 0 {
+	if code := Run([]string{"-model", "llama-3-8b", "-gpu", "mystery"}, Data{Presets: testPresets, GPUs: gpus}, &o, &e); code != 0 {
 		t.Fatalf("exit %d: %s", code, e.String())
 	}
 	for _, want := range []string{"Decode:    unknown: the GPU's memory bandwidth and FLOP/s are not recorded", "First token: unknown: the GPU's FLOP/s are not recorded"} {
@@ -385,12 +385,12 @@ func TestUnknownGPUFigures(t *testing.T) {
 		}
 	}
 	o.Reset()
-	if code := Run([]string{"-model", "llama-3-8b", "-gpu", "mystery", "-workload", "full", "-tokens", "1e9"}, testPresets, gpus, nil, &o, &e); code != 0 ||
+	if code := Run([]string{"-model", "llama-3-8b", "-gpu", "mystery", "-workload", "full", "-tokens", "1e9"}, Data{Presets: testPresets, GPUs: gpus}, &o, &e); code != 0 ||
 		!strings.Contains(o.String(), "Train time:  unknown: the GPU's BF16 FLOP/s are not recorded") {
 		t.Errorf("training time: exit %d\n%s", code, o.String())
 	}
 	o.Reset()
-	Run([]string{"-model", "llama-3-8b", "-gpu", "mystery", "-json"}, testPresets, gpus, nil, &o, &e)
+	Run([]string{"-model", "llama-3-8b", "-gpu", "mystery", "-json"}, Data{Presets: testPresets, GPUs: gpus}, &o, &e)
 	var j map[string]any
 	if err := json.Unmarshal(o.Bytes(), &j); err != nil {
 		t.Fatal(err)

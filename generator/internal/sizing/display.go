@@ -93,3 +93,13 @@ func FormatDuration(seconds float64) string { return DurationQuantity(seconds).E
 
 // FormatLatency prints LatencyQuantity in English; zero prints as "–".
 func FormatLatency(seconds float64) string { return LatencyQuantity(seconds).English() }
+
+// Round3 rounds v to three significant digits (166,026 -> 166,000), for
+// figures that are estimates, such as a break-even volume.
+func Round3(v float64) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	p := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
+	return math.Round(v/p) * p
+}

@@ -1,6 +1,9 @@
 package sizing
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestDisplay(t *testing.T) {
 	tests := []struct{ got, want string }{
@@ -41,6 +44,14 @@ func TestQuantityName(t *testing.T) {
 	for _, tt := range tests {
 		if tt.q.Num != tt.num || tt.q.Name() != tt.name || (tt.q.Unit != "" && tt.q.English() != tt.english) {
 			t.Errorf("%+v: num %q name %q english %q, want %q %q %q", tt.q, tt.q.Num, tt.q.Name(), tt.q.English(), tt.num, tt.name, tt.english)
+		}
+	}
+}
+
+func TestRound3(t *testing.T) {
+	for _, c := range []struct{ in, want float64 }{{166026, 166000}, {1200251, 1200000}, {52.965, 53}, {0.031149, 0.0311}, {0, 0}, {-4567, -4570}} {
+		if got := Round3(c.in); math.Abs(got-c.want) > 1e-9*math.Abs(c.want) {
+			t.Errorf("Round3(%v) = %v, want %v", c.in, got, c.want)
 		}
 	}
 }

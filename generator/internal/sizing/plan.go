@@ -84,8 +84,7 @@ const (
 // false when load is invalid (a rate, prompt or answer that is not
 // positive, a target that is negative) or longer than maxContext.
 func PlanServing(m Model, maxContext int, load Load, gpus []GPU, offers []Offer, formats []DType) (plans []ServePlan, misses []PlanMiss, ok bool) {
-	if m.Validate() != nil || !(load.Rate > 0) || load.Rate > MaxRate || load.Prompt < 1 || load.Answer < 1 ||
-		load.Prompt+load.Answer > MaxSeqLen || load.TTFT < 0 || load.TPOT < 0 || (maxContext > 0 && load.Prompt+load.Answer > maxContext) {
+	if !loadOK(m, maxContext, load) {
 		return nil, nil, false
 	}
 	if formats == nil {
@@ -107,7 +106,7 @@ func PlanServing(m Model, maxContext int, load Load, gpus []GPU, offers []Offer,
 		for _, p := range layouts {
 			fewest = min(fewest, p.GPUs)
 			p.GPU = gi
-			if price(&p, load, offers) && (!priced || p.Hourly < best.Hourly) {
+			if priceMode(&p, load, offers, 0) && (!priced || p.Hourly < best.Hourly) {
 				best, priced = p, true
 			}
 		}
@@ -125,6 +124,14 @@ func PlanServing(m Model, maxContext int, load Load, gpus []GPU, offers []Offer,
 		}
 	}
 	return plans, misses, true
+}
+
+// loadOK reports whether load is one PlanServing and PayWays take: a
+// valid model, a positive rate up to MaxRate, a prompt and an answer of at
+// least one token within maxContext (0: no limit), targets not negative.
+func loadOK(m Model, maxContext int, load Load) bool {
+	return m.Validate() == nil && load.Rate > 0 && load.Rate <= MaxRate && load.Prompt >= 1 && load.Answer >= 1 &&
+		load.Prompt+load.Answer <= MaxSeqLen && load.TTFT >= 0 && load.TPOT >= 0 && (maxContext <= 0 || load.Prompt+load.Answer <= maxContext)
 }
 
 // MaxRate is the largest request rate PlanServing takes (requests/s).
@@ -149,14 +156,7 @@ func planGPU(m Model, load Load, g GPU, formats []DType) ([]ServePlan, PlanMiss)
 			if m.Heads%tp != 0 || !kvCompatible(m.kvHeads(), tp) {
 				continue
 			}
-			in := DefaultInput(m)
-			in.DType, in.KVDType, in.Quant = d, half, ""
-			if d == INT4 {
-				in.Quant = AWQ
-			}
-			in.GPUs, in.TP, in.PP = tp, tp, 1
-			in.SeqLen, in.PromptLen, in.OutputLen = load.Prompt+load.Answer, load.Prompt, load.Answer
-			p, ok := planLayout(in, g, load, &bestTTFT, &bestTPOT)
+			p, ok := planLayout(serveInput(m, load, d, half, tp), g, load, &bestTTFT, &bestTPOT)
 			if p.Batch > 0 || ok {
 				fits = true
 			}
@@ -176,6 +176,19 @@ func planGPU(m Model, load Load, g GPU, formats []DType) ([]ServePlan, PlanMiss)
 		return nil, PlanMiss{Reason: MissTTFT, Best: bestTTFT}
 	}
 	return nil, PlanMiss{Reason: MissTPOT, Best: bestTPOT}
+}
+
+// serveInput is the input of a serving layout: weights in d (AWQ for
+// int4), the KV cache in kv, one replica on tp GPUs, load's requests.
+func serveInput(m Model, load Load, d, kv DType, tp int) Input {
+	in := DefaultInput(m)
+	in.DType, in.KVDType, in.Quant = d, kv, ""
+	if d == INT4 {
+		in.Quant = AWQ
+	}
+	in.GPUs, in.TP, in.PP = tp, tp, 1
+	in.SeqLen, in.PromptLen, in.OutputLen = load.Prompt+load.Answer, load.Prompt, load.Answer
+	return in
 }
 
 // planLayout sizes one layout: the largest batch that meets the TPOT
@@ -237,14 +250,15 @@ func planLayout(in Input, g GPU, load Load, ttft, tpot *float64) (ServePlan, boo
 	return p, true
 }
 
-// price picks the current on-demand offer of p's GPU whose instances hold
-// p's replicas (each instance whole replicas of TP GPUs) for the least per
-// hour, and sets the costs; false when none does.
-func price(p *ServePlan, load Load, offers []Offer) bool {
+// priceMode picks the current offer of billing mode (Offer.Mode: 0 on
+// demand) of p's GPU whose instances hold p's replicas (each instance
+// whole replicas of TP GPUs) for the least per hour, and sets the costs;
+// false when none does.
+func priceMode(p *ServePlan, load Load, offers []Offer, mode int) bool {
 	share := p.InputPerM
 	p.Offer = -1
 	for i, o := range offers {
-		if o.GPU != p.GPU || o.Mode != 0 || o.Stale || !(o.Price > 0) || o.GPUs < p.TP {
+		if o.GPU != p.GPU || o.Mode != mode || o.Stale || !(o.Price > 0) || o.GPUs < p.TP {
 			continue
 		}
 		per := o.GPUs / p.TP
