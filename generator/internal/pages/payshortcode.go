@@ -125,7 +125,9 @@ func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) str
 		}
 	}
 	b.WriteString("\n\n")
-	c, err := chart.Bars(bars, chart.Options{ID: "pay-" + m.ID, Title: fmt.Sprintf(t("pay.chart"), m.Name),
+	// One chart per model and rate: a guide may price a model at two.
+	id := "pay-" + m.ID + "-" + strings.NewReplacer(".", "-", "+", "-").Replace(strconv.FormatFloat(load.Rate, 'f', -1, 64))
+	c, err := chart.Bars(bars, chart.Options{ID: id, Title: fmt.Sprintf(t("pay.chart"), m.Name, render.Num(load.Rate)),
 		Desc: t("pay.chart.desc"), X: chart.Axis{Label: t("pay.col.month"), Unit: cur, TitleFormat: t("chart.axis.title")}, Label: t("pay.col.way")})
 	if err != nil {
 		return "", err
