@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
@@ -77,7 +78,13 @@ func (r *resolver) trainShortcode(dd *derive.Data, lang string, t func(string) s
 			b.WriteString(" " + mdText(fmt.Sprintf(t("train.rollout"), tr.q(sizing.DurationQuantity(res.RolloutSeconds)), render.Num(float64(in.OutputLen)))))
 		}
 	}
-	// The job's cost at the cheapest current on-demand offer of the GPU.
+	return b.String() + " " + r.trainCost(dd, lang, t, in, res, g) + "\n", nil
+}
+
+// trainCost words the job's cost at the cheapest current on-demand offer
+// of GPU g, with its date, or says there is none.
+func (r *resolver) trainCost(dd *derive.Data, lang string, t func(string) string, in sizing.Input, res sizing.Result, g *catalog.GPU) string {
+	sg := derive.SizingGPU(g)
 	offers := CalcOffers(dd.Cat, dd.Headline, dd.Now)
 	// Only the chosen GPU's offers are priced (CalcJob prices the run as
 	// given when it fits, else at its fewest GPUs).
@@ -94,7 +101,7 @@ func (r *resolver) trainShortcode(dd *derive.Data, lang string, t func(string) s
 		}
 	}
 	if best < 0 {
-		return b.String() + " " + mdText(fmt.Sprintf(t("train.nocost"), g.LocalName(lang))) + "\n", nil
+		return mdText(fmt.Sprintf(t("train.nocost"), g.LocalName(lang)))
 	}
 	c := plan.Chosen[best]
 	hr := dd.Headline[c.Offer]
@@ -102,5 +109,5 @@ func (r *resolver) trainShortcode(dd *derive.Data, lang string, t func(string) s
 	// The offer is a link: a placeholder rune (kept by mdText) marks where.
 	link := fmt.Sprintf("[%s](%s) %s", mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"), mdText(hr.Offer.Instance))
 	cost := mdText(fmt.Sprintf(t("train.cost"), money(c.Job, dd.Currency), c.Instances, "\x00", money(c.Hourly, dd.Currency), r.date(lang, hr.Price.AsOf)))
-	return b.String() + " " + strings.Replace(cost, "\x00", link, 1) + "\n", nil
+	return strings.Replace(cost, "\x00", link, 1)
 }

@@ -54,14 +54,7 @@ type jsonWay struct {
 // runPay prints the cheapest way of each kind to pay for the load
 // (sizing.PayWays) and where each wins.
 func runPay(cfg config, gpus []sizing.GPU, offers []Offer, usage []UsageOffer, stdout, stderr io.Writer) int {
-	if cfg.gpu != nil {
-		gpus = []sizing.GPU{*cfg.gpu}
-	}
-	at := map[string]int{}
-	for i, g := range gpus {
-		at[g.ID] = i
-	}
-	so, from := engineOffers(offers, at)
+	gpus, at, so, from := planned(cfg, gpus, offers)
 	var use []sizing.Usage
 	var uses []UsageOffer
 	for _, u := range usage {
@@ -108,11 +101,19 @@ func runPay(cfg config, gpus []sizing.GPU, offers []Offer, usage []UsageOffer, s
 	if cfg.json {
 		return writeJSON(stdout, stderr, out)
 	}
+	writePay(stdout, out, ways)
+	return 0
+}
+
+// writePay prints the ways to pay (out, from ways) as text: the table,
+// cheapest first, and where each wins.
+func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
+	l := out
 	fmt.Fprintf(stdout, "Serving %s requests/s of %s-token prompts and %s-token answers (%s requests a month of 730 hours).\n",
-		strconv.FormatFloat(l.Rate, 'g', -1, 64), group(l.Prompt), group(l.Answer), group(int(math.Round(out.RequestsPerMonth))))
+		strconv.FormatFloat(l.Rate, 'g', -1, 64), group(l.Prompt), group(l.Output), group(int(math.Round(out.RequestsPerMonth))))
 	if len(ways) == 0 {
 		fmt.Fprintln(stdout, "\nNo current price of any kind holds this load: no dedicated offer, serverless GPU or hosted API of the model is current.")
-		return 0
+		return
 	}
 	fmt.Fprintf(stdout, "Cheapest current price of each way to pay, cheapest first (USD; serverless at the batch the load keeps a worker busy with, without cold starts; spot without interruptions):\n\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -144,5 +145,4 @@ func runPay(cfg config, gpus []sizing.GPU, offers []Offer, usage []UsageOffer, s
 			fmt.Fprintf(stdout, "Dedicated (%s) costs more per request than the cheapest hosted API even when fully busy.\n", w.Way)
 		}
 	}
-	return 0
 }

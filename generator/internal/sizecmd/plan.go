@@ -77,14 +77,7 @@ func parsePlan(v *flagVars, set map[string]bool, presets map[string]Preset, gpus
 // other GPUs have none; when no GPU has one, a sentence says what would
 // change that.
 func runPlan(cfg config, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Writer) int {
-	if cfg.gpu != nil {
-		gpus = []sizing.GPU{*cfg.gpu}
-	}
-	at := map[string]int{}
-	for i, g := range gpus {
-		at[g.ID] = i
-	}
-	so, from := engineOffers(offers, at)
+	gpus, _, so, from := planned(cfg, gpus, offers)
 	plans, misses, ok := sizing.PlanServing(cfg.in.Model, cfg.maxContext, cfg.load, gpus, so, cfg.formats)
 	if !ok {
 		fmt.Fprintln(stderr, "size: the load cannot be planned (check -rate, -prompt, -output, -ttft and -tpot)")
@@ -136,6 +129,21 @@ func runPlan(cfg config, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Wr
 		writeMisses(stdout, gpus, misses)
 	}
 	return 0
+}
+
+// planned is what -plan and -pay plan on: the GPUs (the -gpu one, else
+// all), their indexes by id, and the offers of those GPUs as the engine
+// takes them, with the offers they came from.
+func planned(cfg config, gpus []sizing.GPU, offers []Offer) ([]sizing.GPU, map[string]int, []sizing.Offer, []Offer) {
+	if cfg.gpu != nil {
+		gpus = []sizing.GPU{*cfg.gpu}
+	}
+	at := map[string]int{}
+	for i, g := range gpus {
+		at[g.ID] = i
+	}
+	so, from := engineOffers(offers, at)
+	return gpus, at, so, from
 }
 
 // writeMisses says, per GPU, why it has no plan.
