@@ -33,7 +33,8 @@
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
 //	 noMaster, loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
-//	 grpo, grpo-kl, ppo: sizing.Method), output (completion tokens),
+//	 grpo, grpo-kl, ppo: sizing.Method), output (completion tokens), images
+//	 (per sequence), trainVision,
 //	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops,
 //	       link, precisions} | null,
 //	 catalog: [gpu, ...],
@@ -406,7 +407,8 @@ func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, 
 		{key: "seq", p: &in.SeqLen}, {key: "prompt", p: &in.PromptLen}, {key: "batch", p: &in.Batch}, {key: "gpus", p: &in.GPUs},
 		{key: "tp", p: &in.TP}, {key: "pp", p: &in.PP}, {key: "cp", p: &in.CP}, {key: "sequenceParallel", p: &in.SequenceParallel}, {key: "zero", p: &in.ZeRO},
 		{key: "loraRank", p: &in.LoRARank}, {key: "tokens", p: &in.Tokens}, {key: "mfu", p: &in.MFU}, {key: "bpw", p: &in.BitsPerWeight},
-		{key: "flash", p: &in.Flash}, {key: "noMaster", p: &in.NoMaster}, {key: "method", p: (*string)(&in.Method)}, {key: "output", p: &in.OutputLen},
+		{key: "flash", p: &in.Flash}, {key: "noMaster", p: &in.NoMaster}, {key: "method", p: (*string)(&in.Method)}, {key: "output", p: &in.OutputLen}, {key: "images", p: &in.Images},
+		{key: "trainVision", p: &in.TrainVision},
 	}); fail != nil {
 		return
 	}

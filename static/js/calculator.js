@@ -27,7 +27,7 @@ import { money } from "./_shared.mjs";
   const camel = { kv_cache: "kvCache" };
   // The check boxes that are booleans of the input ("true" in the URL when
   // on); flash is on by default and so is always written.
-  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "tied", "include-stale"];
+  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "tied", "include-stale", "train-vision"];
 
   // Messages: fill(template, args) is sizing.FillMessage ({s} {0} {1} {2}
   // {f} are args[0..4], {field} is the translated field name of args[0]).
@@ -56,6 +56,9 @@ import { money } from "./_shared.mjs";
     infer: () => f.workload.value === "inference",
     train: () => f.workload.value !== "inference",
     lora: () => f.workload.value === "lora" || f.workload.value === "qlora",
+    full: () => f.workload.value === "full",
+    // A vision-language model: the preset's, or the custom model's, vision encoder.
+    vision: () => (f.model.value === "custom" ? +f["vision-params"].value : (data.models[f.model.value] || {}).visionParams) > 0,
     rollout: () => ["grpo", "grpo-kl", "ppo"].includes(f.method.value),
     // The calibration set's spreads are of supervised runs (SFT).
     sft: () => f.method.value === "sft",
@@ -162,7 +165,7 @@ import { money } from "./_shared.mjs";
       tp: val("tp") === "" ? 0 : +val("tp"), pp: +val("pp"), cp: +val("cp"), sequenceParallel: val("sequence-parallel"),
       zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
       optimizer: val("optimizer"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
-      tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"),
+      tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"), images: +val("images"), trainVision: val("train-vision"),
       output: on(f.output) ? +f.output.value : 0, gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
     };

@@ -33,18 +33,18 @@ func TestMain(m *testing.M) { Main(m) }
 // formOrder is the calculator form's controls by name, in the order a user
 // meets them; basic ones first, then those inside <details id="advanced">
 // (parallelism, precision, inference, training, the custom model).
-var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "gpu", "gpus",
+var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "images", "gpu", "gpus",
 	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "bpw", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
-	"method", "output", "zero", "offload", "checkpointing", "optimizer", "no-master", "lora-rank", "lora-targets", "tokens", "mfu",
+	"method", "output", "zero", "offload", "checkpointing", "optimizer", "no-master", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
-	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim"}
+	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim", "vision-params", "image-tokens", "image-patches"}
 
-var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true, "seq": true, "batch": true, "gpu": true, "gpus": true}
+var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true, "seq": true, "batch": true, "images": true, "gpu": true, "gpus": true}
 
 // checkboxes are the boolean controls ("true" or "false" in a case).
 var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "tied": true,
-	"include-stale": true}
+	"include-stale": true, "train-vision": true}
 
 // pageDefaults are the form's initial values (templates/calculator.html;
 // the model and GPU are build.calculator's defaults). tp "" is "auto".
@@ -53,7 +53,7 @@ var pageDefaults = map[string]string{
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
 	"kv-dtype": "bf16", "quant": "nf4-dq", "bpw": "0", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
 	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
-	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0", "method": "sft", "output": "512",
+	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0", "method": "sft", "output": "512", "images": "0", "train-vision": "false", "vision-params": "0", "image-tokens": "0", "image-patches": "0",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
 	"experts": "0", "experts-per-token": "0", "active-params": "0", "shared-experts": "0", "dense-layers": "0",
@@ -67,7 +67,14 @@ func applies(name string, v map[string]string) bool {
 	train := v["workload"] != "inference"
 	multi := atoiOr(v["gpus"]) > 1
 	custom := v["model"] == "custom"
+	vision := visionPresets[v["model"]] || custom && atoiOr(v["vision-params"]) > 0
 	switch name {
+	case "images":
+		return vision
+	case "train-vision":
+		return vision && v["workload"] == "full"
+	case "image-tokens", "image-patches":
+		return custom && vision
 	case "tp", "cp":
 		return multi
 	case "pp":
@@ -90,7 +97,7 @@ func applies(name string, v map[string]string) bool {
 		return train && sizing.Method(v["method"]).Generates()
 	case "lora-rank", "lora-targets":
 		return v["workload"] == "lora" || v["workload"] == "qlora"
-	case "params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "experts", "kv-lora-rank":
+	case "params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "experts", "kv-lora-rank", "vision-params":
 		return custom
 	case "local-layers":
 		return custom && atoiOr(v["sliding-window"]) > 0
@@ -100,6 +107,20 @@ func applies(name string, v map[string]string) bool {
 		return custom && atoiOr(v["kv-lora-rank"]) > 0
 	}
 	return true
+}
+
+// visionPresets are the catalog's vision-language presets (a vision
+// encoder: the images field applies); TestVisionPresetsListed holds the
+// list to the catalog.
+var visionPresets = map[string]bool{"gemma-3-27b": true, "qwen2-5-vl-7b": true}
+
+func TestVisionPresetsListed(t *testing.T) {
+	c := testcat.Repo(t)
+	for _, m := range c.Models {
+		if (m.VisionParams > 0) != visionPresets[m.ID] {
+			t.Errorf("preset %s: vision params %d, but visionPresets says %v", m.ID, m.VisionParams, visionPresets[m.ID])
+		}
+	}
 }
 
 func atoiOr(s string) int {
@@ -229,6 +250,14 @@ var calcCases = []calcCase{
 	{name: "llama3.1-8b lora zero2 tokens on gaudi3", set: map[string]string{
 		"model": "llama-3-1-8b", "workload": "lora", "gpu": "gaudi3", "gpus": "2", "zero": "2",
 		"tokens": "500000000", "mfu": "0.45"}},
+	// Vision-language models: the encoder's weights, images in the sequence.
+	{name: "qwen2.5-vl-7b with 4 images at 4k on rtx-4090", reload: true, fits: true, set: map[string]string{
+		"model": "qwen2-5-vl-7b", "images": "4", "seq": "4096", "gpu": "rtx-4090"}},
+	{name: "qwen2.5-vl-7b full training with the vision encoder on 8 gpus", set: map[string]string{
+		"model": "qwen2-5-vl-7b", "workload": "full", "images": "2", "train-vision": "true", "gpus": "8", "tp": "1", "zero": "3",
+		"checkpointing": "full", "seq": "2048", "tokens": "1e9"}},
+	{name: "custom vision model: 16 images of 576 tokens overflow 8k", invalid: true, set: map[string]string{
+		"model": "custom", "vision-params": "324487168", "image-tokens": "576", "images": "16", "seq": "8192"}},
 	// Alignment methods (sizing.Method): what each keeps beside the policy.
 	{name: "llama3-8b dpo full zero3 data parallel 8: a frozen reference", showsRow: "r-reference", set: map[string]string{
 		"workload": "full", "method": "dpo", "gpus": "8", "tp": "1", "zero": "3", "checkpointing": "full", "seq": "1024",
@@ -377,7 +406,8 @@ func customModel(t *testing.T, v map[string]string) sizing.Model {
 		TiedEmbeddings: v["tied"] == "true", SlidingWindow: atoi(t, v["sliding-window"]), LocalLayers: atoi(t, v["local-layers"]),
 		Experts: atoi(t, v["experts"]), ExpertsPerToken: atoi(t, v["experts-per-token"]), SharedExperts: atoi(t, v["shared-experts"]),
 		DenseLayers: atoi(t, v["dense-layers"]), DenseFFN: atoi(t, v["dense-ffn"]), KVLoRARank: atoi(t, v["kv-lora-rank"]),
-		QLoRARank: atoi(t, v["q-lora-rank"]), QKRopeHeadDim: atoi(t, v["rope-head-dim"]), VHeadDim: atoi(t, v["v-head-dim"])}
+		QLoRARank: atoi(t, v["q-lora-rank"]), QKRopeHeadDim: atoi(t, v["rope-head-dim"]), VHeadDim: atoi(t, v["v-head-dim"]),
+		VisionParams: atoi64(t, v["vision-params"]), ImageTokens: atoi(t, v["image-tokens"]), ImagePatches: atoi(t, v["image-patches"])}
 }
 
 // input builds the sizing input the page builds from the form
@@ -428,6 +458,8 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 	in.Tokens = atof(t, v["tokens"])
 	in.MFU = atof(t, v["mfu"])
 	in.BitsPerWeight = atof(t, v["bpw"])
+	in.Images = atoi(t, v["images"])
+	in.TrainVision = v["train-vision"] == "true"
 	in.Method = sizing.Method(v["method"])
 	if applies("output", v) {
 		in.OutputLen = atoi(t, v["output"])

@@ -698,15 +698,15 @@ func checkModel(c checker, m *Model) {
 	key := map[string]string{}
 	inRange := true
 	for _, f := range sizing.ModelFields() {
-		key[f.Name] = f.Key
+		key[f.Name] = f.Key()
 		lo, hi := f.Bounds(&m.Model)
 		switch v := f.Get(&m.Model); {
 		case f.Bool:
 		case lo == 1 && v < 1:
-			c.positive(f.Key, float64(v))
+			c.positive(f.Key(), float64(v))
 			inRange = false
 		case v < lo || v > hi:
-			c.errorf(f.Key, "%s is %d; it must be between %d and %d", f.Key, v, lo, hi)
+			c.errorf(f.Key(), "%s is %d; it must be between %d and %d", f.Key(), v, lo, hi)
 			inRange = false
 		}
 	}

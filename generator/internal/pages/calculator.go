@@ -188,7 +188,7 @@ func calcModelFields() []CalcModelField {
 	var out []CalcModelField
 	for _, f := range sizing.ModelFields() {
 		lo, _ := f.Bounds(&ex)
-		out = append(out, CalcModelField{Flag: f.Flag, JS: f.JS, Label: f.Label(), Show: f.Show, Bool: f.Bool, Min: lo, Value: f.Get(&ex)})
+		out = append(out, CalcModelField{Flag: f.Flag(), JS: f.JS, Label: f.Label(), Show: f.Show, Bool: f.Bool, Min: lo, Value: f.Get(&ex)})
 	}
 	return out
 }

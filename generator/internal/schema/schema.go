@@ -191,7 +191,7 @@ func object(t reflect.Type) map[string]any {
 func modelDocs() map[string]string {
 	out := map[string]string{}
 	for _, f := range sizing.ModelFields() {
-		out[f.Key] = strings.ToUpper(f.Doc[:1]) + f.Doc[1:] + "."
+		out[f.Key()] = strings.ToUpper(f.Doc()[:1]) + f.Doc()[1:] + "."
 	}
 	return out
 }

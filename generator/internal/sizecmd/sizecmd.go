@@ -145,6 +145,8 @@ type flagVars struct {
 	custom                                     sizing.Model // the custom model's flags (sizing.ModelFields)
 	workload, method, dtype, kvDtype, quant    string
 	seq, prompt, batch, gpus, tp, pp, cp, zero int
+	images                                     int
+	trainVision                                bool
 	groupSize                                  int
 	offload, checkpointing, optimizer, targets string
 	flash, json, seqParallel, quantEmbed       bool
@@ -167,11 +169,11 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	for _, f := range sizing.ModelFields() {
 		switch p := f.Ref(&v.custom).(type) {
 		case *int64:
-			fs.Int64Var(p, f.Flag, 0, "custom model: "+f.Doc)
+			fs.Int64Var(p, f.Flag(), 0, "custom model: "+f.Doc())
 		case *int:
-			fs.IntVar(p, f.Flag, 0, "custom model: "+f.Doc)
+			fs.IntVar(p, f.Flag(), 0, "custom model: "+f.Doc())
 		case *bool:
-			fs.BoolVar(p, f.Flag, false, "custom model: "+f.Doc)
+			fs.BoolVar(p, f.Flag(), false, "custom model: "+f.Doc())
 		}
 	}
 	fs.StringVar(&v.workload, "workload", string(d.Workload), "inference, full, lora or qlora")
@@ -184,6 +186,8 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.kvDtype, "kv-dtype", string(d.KVDType), "KV-cache dtype")
 	fs.IntVar(&v.seq, "seq", d.SeqLen, "sequence length in tokens (context for inference)")
 	fs.IntVar(&v.prompt, "prompt", 0, "prompt tokens for the time to first token (0 = seq)")
+	fs.IntVar(&v.images, "images", 0, "images per sequence of a vision-language model (their tokens are part of -seq)")
+	fs.BoolVar(&v.trainVision, "train-vision", false, "also train the vision encoder (full training; frozen by default)")
 	fs.IntVar(&v.batch, "batch", d.Batch, "concurrent sequences (inference) or micro-batch per replica (training)")
 	fs.IntVar(&v.gpus, "gpus", d.GPUs, "total GPUs")
 	fs.IntVar(&v.tp, "tp", 0, "tensor-parallel degree (0 = chosen from -gpus: within a node, then pipeline or data parallel)")
@@ -328,6 +332,7 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 		}
 	}
 	in.Tokens, in.MFU, in.BitsPerWeight = v.tokens, v.mfu, v.bpw
+	in.Images, in.TrainVision = v.images, v.trainVision
 	in.Method = sizing.Method(strings.ToLower(v.method))
 	if in.Workload == sizing.Inference && set["method"] && in.Method != sizing.SFT {
 		return in, fmt.Errorf("-method %s trains a model: add -workload full, lora or qlora", v.method)
@@ -374,7 +379,7 @@ func readModel(v *flagVars, set map[string]bool, presets map[string]Preset, cfg 
 	}
 	// Custom flags override the preset's fields.
 	for _, f := range sizing.ModelFields() {
-		if set[f.Flag] {
+		if set[f.Flag()] {
 			f.Set(&m, f.Get(&v.custom))
 		}
 	}
@@ -392,7 +397,7 @@ func flagError(err error) error {
 	flag := strings.ReplaceAll(name, "_", "-")
 	for _, f := range sizing.ModelFields() {
 		if f.Name == name {
-			flag = f.Flag
+			flag = f.Flag()
 		}
 	}
 	return fmt.Errorf("-%s: %w", flag, err)
@@ -865,6 +870,8 @@ type jsonInput struct {
 	BitsPerWeight   float64   `json:"bits_per_weight,omitempty"`
 	Method          string    `json:"method"`
 	Output          int       `json:"output,omitempty"`
+	Images          int       `json:"images,omitempty"`
+	TrainVision     bool      `json:"train_vision,omitempty"`
 }
 
 type jsonGPU struct {
@@ -960,7 +967,7 @@ func (r report) toJSON() jsonReport {
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
 			Optimizer: string(in.Optimizer), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
 			Tokens: in.Tokens, MFU: in.MFU, BitsPerWeight: in.BitsPerWeight,
-			Method: string(in.Method), Output: in.OutputLen,
+			Method: string(in.Method), Output: in.OutputLen, Images: in.Images, TrainVision: in.TrainVision,
 		},
 		TotalBytesPerGPU: r.res.TotalPerGPU,
 		Breakdown: jsonBreakdown{Weights: b.Weights, KVCache: b.KVCache, Activations: b.Activations,

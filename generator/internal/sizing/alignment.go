@@ -140,3 +140,52 @@ func rolloutSeconds(in Input, g GPU) float64 {
 	}
 	return finite(in.Tokens * float64(out) / float64(in.SeqLen) / rate)
 }
+
+// Vision-language models. The vision encoder (Model.VisionParams, with
+// its projector) is held in 16 bits beside the language model, split
+// over tensor parallelism: serving engines quantize the language model's
+// linear layers and keep the encoder's (vLLM's AWQ and GPTQ layers, the
+// QLoRA recipes' skipped modules). Each image runs ImagePatches tokens
+// through the encoder, 2·VisionParams FLOPs each (its linear layers; its
+// own attention is not counted), and becomes ImageTokens of the sequence.
+// In training the encoder is frozen unless Input.TrainVision (full
+// training only): a frozen encoder runs forward only, without stored
+// activations, gradients or optimizer states; a trained one adds them
+// (its activations are not counted).
+
+// patches is the encoder tokens of one image.
+func (m Model) patches() float64 {
+	if m.ImagePatches > 0 {
+		return float64(m.ImagePatches)
+	}
+	return float64(m.ImageTokens)
+}
+
+// visionFLOPs is the encoder's compute for one sequence's images: 2·V per
+// patch forward, 6·V with the encoder trained.
+//
+//go:noinline
+func visionFLOPs(in Input) float64 {
+	per := 2.0
+	if in.trainsVision() {
+		per = 6
+	}
+	return per * float64(in.Model.VisionParams) * in.Model.patches() * float64(in.Images)
+}
+
+// trainsVision reports whether the vision encoder is trained.
+func (in Input) trainsVision() bool {
+	return in.TrainVision && in.Workload == FullTraining && in.Model.VisionParams > 0
+}
+
+// visionMemory adds the encoder's weights to b (16 bits over tp, ZeRO-3
+// sharded by d3 in training) and, when it is trained, its gradients (d2)
+// and optimizer states (d1).
+func visionMemory(in Input, b *Breakdown, tp, d1, d2, d3 float64) {
+	v := float64(in.Model.VisionParams) / tp
+	b.Weights += toBytes(v * HalfBytes / d3)
+	if in.trainsVision() {
+		b.Gradients += toBytes(v * HalfBytes / d2)
+		b.Optimizer += toBytes(v * optimizerBytesPerParam(in.Optimizer, !in.NoMaster) / d1)
+	}
+}

@@ -207,6 +207,7 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		b.Weights = toBytes(in.weightBytes(float64(m.Params), m.embedParams()) / mp)
 		b.KVCache = toBytes(float64(in.Batch) * kvSequenceBytesPerGPU(in))
 		b.Activations = toBytes(inferenceActivations(in))
+		visionMemory(in, &b, tp, 1, 1, 1)
 
 	default: // full, lora, qlora
 		// ZeRO partitioning divisors over the data-parallel (and
@@ -285,6 +286,7 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		}
 		b.Activations = toBytes(trainingActivations(act))
 		alignmentMemory(in, &b, mp, d3)
+		visionMemory(in, &b, tp, d1, d2, d3)
 	}
 
 	res.Breakdown = b

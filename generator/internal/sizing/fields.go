@@ -10,20 +10,12 @@ type ModelField struct {
 	// Name is the figure's name in errors (the message "sizing.field."+Name)
 	// and in the size command's JSON: "kv_heads".
 	Name string
-	// Key is the preset files' TOML key, which follows Hugging Face's
-	// config.json where the two differ from Name: "hidden_size".
-	Key string
-	// Flag is the size command's flag and the calculator form's field
-	// name (and URL parameter): "kv-heads".
-	Flag string
 	// JS is the key in the WebAssembly input and the calculator's data:
 	// "kvHeads".
 	JS string
 	// Show names the calculator's group that shows the field ("" always,
-	// "moe", "mla" or "window").
+	// "moe", "mla", "window" or "vision").
 	Show string
-	// Doc is the flag's one-line help, in English.
-	Doc string
 	// Bool says the figure is a yes/no (Model.TiedEmbeddings).
 	Bool bool
 
@@ -55,6 +47,9 @@ const (
 	fVHeadDim
 	fSlidingWindow
 	fLocalLayers
+	fVisionParams
+	fImageTokens
+	fImagePatches
 )
 
 // Ref returns a pointer to f's figure in m: *int64, *int or *bool.
@@ -104,6 +99,12 @@ func (f ModelField) Ref(m *Model) any {
 		return &m.SlidingWindow
 	case fLocalLayers:
 		return &m.LocalLayers
+	case fVisionParams:
+		return &m.VisionParams
+	case fImageTokens:
+		return &m.ImageTokens
+	case fImagePatches:
+		return &m.ImagePatches
 	}
 	return nil
 }
@@ -137,7 +138,7 @@ func (f ModelField) Set(m *Model, x int64) {
 
 // Label is the message key of the calculator form's label: "calc.label."
 // and the flag.
-func (f ModelField) Label() string { return "calc.label." + f.Flag }
+func (f ModelField) Label() string { return "calc.label." + f.Flag() }
 
 // Bounds returns the range Validate accepts for f given the rest of m.
 func (f ModelField) Bounds(m *Model) (lo, hi int64) {
@@ -165,28 +166,74 @@ func ExampleModel() Model {
 // WebAssembly module about 15 kB). Nothing writes to it; ModelFields hands
 // out copies.
 var modelFields = [...]ModelField{
-	{id: fParams, Name: "params", Flag: "params", Key: "params", JS: "params", Doc: "total parameters", lo: 1, hi: MaxParams},
-	{id: fActiveParams, Name: "active_params", Flag: "active-params", Key: "active_params", JS: "activeParams", Doc: "active parameters per token (MoE; 0 = all)", Show: "moe"},
-	{id: fLayers, Name: "layers", Flag: "layers", Key: "layers", JS: "layers", Doc: "transformer layers", lo: 1, hi: MaxLayers},
-	{id: fHidden, Name: "hidden", Flag: "hidden", Key: "hidden_size", JS: "hidden", Doc: "hidden size", lo: 1, hi: MaxHidden},
-	{id: fHeads, Name: "heads", Flag: "heads", Key: "heads", JS: "heads", Doc: "attention heads", lo: 1, hi: MaxHeads},
-	{id: fKVHeads, Name: "kv_heads", Flag: "kv-heads", Key: "kv_heads", JS: "kvHeads", Doc: "key/value heads (0 = heads)"},
-	{id: fFFN, Name: "ffn", Flag: "ffn", Key: "ffn_size", JS: "ffn", Doc: "MLP intermediate size, per expert for MoE (0 = 4×hidden)", hi: MaxFFN},
-	{id: fVocab, Name: "vocab", Flag: "vocab", Key: "vocab_size", JS: "vocab", Doc: "vocabulary size", hi: MaxVocab},
-	{id: fTied, Name: "tied_embeddings", Key: "tied_embeddings", Flag: "tied", JS: "tied", Doc: "the output layer shares the input embedding", Bool: true, hi: 1},
-	{id: fExperts, Name: "experts", Flag: "experts", Key: "experts", JS: "experts", Doc: "routed experts per MoE layer", hi: MaxExperts},
-	{id: fExpertsPerToken, Name: "experts_per_token", Flag: "experts-per-token", Key: "experts_per_token", JS: "expertsPerToken", Doc: "experts routed per token", Show: "moe"},
-	{id: fSharedExperts, Name: "shared_experts", Flag: "shared-experts", Key: "shared_experts", JS: "sharedExperts", Doc: "shared experts per MoE layer", Show: "moe", hi: MaxExperts},
-	{id: fDenseLayers, Name: "dense_layers", Flag: "dense-layers", Key: "dense_layers", JS: "denseLayers", Doc: "MoE layers replaced by a dense MLP", Show: "moe"},
-	{id: fDenseFFN, Name: "dense_ffn", Flag: "dense-ffn", Key: "dense_ffn_size", JS: "denseFFN", Doc: "MLP width of the dense layers (0 = ffn)", Show: "moe", hi: MaxFFN},
-	{id: fHeadDim, Name: "head_dim", Flag: "head-dim", Key: "head_dim", JS: "headDim", Doc: "head dimension (0 = hidden/heads; MLA: nope + rope)", hi: MaxHeadDim},
-	{id: fKVLoRARank, Name: "kv_lora_rank", Flag: "kv-lora-rank", Key: "kv_lora_rank", JS: "kvLoraRank", Doc: "multi-head latent attention's KV rank (0 = no MLA)", hi: MaxHidden},
-	{id: fQLoRARank, Name: "q_lora_rank", Flag: "q-lora-rank", Key: "q_lora_rank", JS: "qLoraRank", Doc: "MLA's query rank", Show: "mla", hi: MaxHidden},
-	{id: fRopeHeadDim, Name: "rope_head_dim", Flag: "rope-head-dim", Key: "qk_rope_head_dim", JS: "ropeHeadDim", Doc: "MLA's decoupled RoPE key dimension", Show: "mla", hi: MaxHeadDim},
-	{id: fVHeadDim, Name: "v_head_dim", Flag: "v-head-dim", Key: "v_head_dim", JS: "vHeadDim", Doc: "value head dimension (0 = head dim)", Show: "mla", hi: MaxHeadDim},
-	{id: fSlidingWindow, Name: "sliding_window", Flag: "sliding-window", Key: "sliding_window", JS: "slidingWindow", Doc: "sliding attention window in tokens (0 = none)", hi: MaxSeqLen},
-	{id: fLocalLayers, Name: "local_layers", Flag: "local-layers", Key: "local_layers", JS: "localLayers", Doc: "layers using the window (0 = all)", Show: "window"},
+	{id: fParams, Name: "params", JS: "params", lo: 1, hi: MaxParams},
+	{id: fActiveParams, Name: "active_params", JS: "activeParams", Show: "moe"},
+	{id: fLayers, Name: "layers", JS: "layers", lo: 1, hi: MaxLayers},
+	{id: fHidden, Name: "hidden", JS: "hidden", lo: 1, hi: MaxHidden},
+	{id: fHeads, Name: "heads", JS: "heads", lo: 1, hi: MaxHeads},
+	{id: fKVHeads, Name: "kv_heads", JS: "kvHeads"},
+	{id: fFFN, Name: "ffn", JS: "ffn", hi: MaxFFN},
+	{id: fVocab, Name: "vocab", JS: "vocab", hi: MaxVocab},
+	{id: fTied, Name: "tied_embeddings", JS: "tied", Bool: true, hi: 1},
+	{id: fExperts, Name: "experts", JS: "experts", hi: MaxExperts},
+	{id: fExpertsPerToken, Name: "experts_per_token", JS: "expertsPerToken", Show: "moe"},
+	{id: fSharedExperts, Name: "shared_experts", JS: "sharedExperts", Show: "moe", hi: MaxExperts},
+	{id: fDenseLayers, Name: "dense_layers", JS: "denseLayers", Show: "moe"},
+	{id: fDenseFFN, Name: "dense_ffn", JS: "denseFFN", Show: "moe", hi: MaxFFN},
+	{id: fHeadDim, Name: "head_dim", JS: "headDim", hi: MaxHeadDim},
+	{id: fKVLoRARank, Name: "kv_lora_rank", JS: "kvLoraRank", hi: MaxHidden},
+	{id: fQLoRARank, Name: "q_lora_rank", JS: "qLoraRank", Show: "mla", hi: MaxHidden},
+	{id: fRopeHeadDim, Name: "rope_head_dim", JS: "ropeHeadDim", Show: "mla", hi: MaxHeadDim},
+	{id: fVHeadDim, Name: "v_head_dim", JS: "vHeadDim", Show: "mla", hi: MaxHeadDim},
+	{id: fSlidingWindow, Name: "sliding_window", JS: "slidingWindow", hi: MaxSeqLen},
+	{id: fLocalLayers, Name: "local_layers", JS: "localLayers", Show: "window"},
+	{id: fVisionParams, Name: "vision_params", JS: "visionParams", hi: MaxParams},
+	{id: fImageTokens, Name: "image_tokens", JS: "imageTokens", Show: "vision", hi: MaxSeqLen},
+	{id: fImagePatches, Name: "image_patches", JS: "imagePatches", Show: "vision", hi: MaxSeqLen},
 }
+
+// fieldText holds, by Model field (the f* constants), the names and help
+// only the build-time surfaces read: the preset files' TOML key (which
+// follows Hugging Face's config.json where it differs from Name:
+// "hidden_size"), the size command's flag and the calculator form's field
+// name and URL parameter ("kv-heads"), and the flag's one-line help. Kept
+// apart from modelFields and read only through Key, Flag and Doc, so
+// that the WebAssembly module, which calls none of them, leaves it out.
+var fieldText = [...]struct{ key, flag, doc string }{
+	fParams:          {"params", "params", "total parameters"},
+	fActiveParams:    {"active_params", "active-params", "active parameters per token (MoE; 0 = all)"},
+	fLayers:          {"layers", "layers", "transformer layers"},
+	fHidden:          {"hidden_size", "hidden", "hidden size"},
+	fHeads:           {"heads", "heads", "attention heads"},
+	fKVHeads:         {"kv_heads", "kv-heads", "key/value heads (0 = heads)"},
+	fFFN:             {"ffn_size", "ffn", "MLP intermediate size, per expert for MoE (0 = 4×hidden)"},
+	fVocab:           {"vocab_size", "vocab", "vocabulary size"},
+	fTied:            {"tied_embeddings", "tied", "the output layer shares the input embedding"},
+	fExperts:         {"experts", "experts", "routed experts per MoE layer"},
+	fExpertsPerToken: {"experts_per_token", "experts-per-token", "experts routed per token"},
+	fSharedExperts:   {"shared_experts", "shared-experts", "shared experts per MoE layer"},
+	fDenseLayers:     {"dense_layers", "dense-layers", "MoE layers replaced by a dense MLP"},
+	fDenseFFN:        {"dense_ffn_size", "dense-ffn", "MLP width of the dense layers (0 = ffn)"},
+	fHeadDim:         {"head_dim", "head-dim", "head dimension (0 = hidden/heads; MLA: nope + rope)"},
+	fKVLoRARank:      {"kv_lora_rank", "kv-lora-rank", "multi-head latent attention's KV rank (0 = no MLA)"},
+	fQLoRARank:       {"q_lora_rank", "q-lora-rank", "MLA's query rank"},
+	fRopeHeadDim:     {"qk_rope_head_dim", "rope-head-dim", "MLA's decoupled RoPE key dimension"},
+	fVHeadDim:        {"v_head_dim", "v-head-dim", "value head dimension (0 = head dim)"},
+	fSlidingWindow:   {"sliding_window", "sliding-window", "sliding attention window in tokens (0 = none)"},
+	fLocalLayers:     {"local_layers", "local-layers", "layers using the window (0 = all)"},
+	fVisionParams:    {"vision_params", "vision-params", "vision encoder and projector parameters (0 = text only)"},
+	fImageTokens:     {"image_tokens", "image-tokens", "language-model tokens per image"},
+	fImagePatches:    {"image_patches", "image-patches", "vision-encoder tokens per image (0 = image tokens)"},
+}
+
+// Key is f's TOML key in the preset files.
+func (f ModelField) Key() string { return fieldText[f.id].key }
+
+// Flag is f's size-command flag and calculator form field name.
+func (f ModelField) Flag() string { return fieldText[f.id].flag }
+
+// Doc is f's one-line help, in English.
+func (f ModelField) Doc() string { return fieldText[f.id].doc }
 
 // ModelFields returns the figures of a model's shape in a fixed order (the
 // order of the JSON objects that carry them).

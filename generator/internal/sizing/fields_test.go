@@ -26,13 +26,13 @@ func TestModelFieldsCoverModel(t *testing.T) {
 			t.Errorf("%s: Model.%s is in the table twice", f.Name, sf.Name)
 		}
 		seen[sf.Name] = true
-		if tag := sf.Tag.Get("toml"); tag != f.Key {
-			t.Errorf("%s: Key %q, but Model.%s's toml tag is %q", f.Name, f.Key, sf.Name, tag)
+		if tag := sf.Tag.Get("toml"); tag != f.Key() {
+			t.Errorf("%s: Key %q, but Model.%s's toml tag is %q", f.Name, f.Key(), sf.Name, tag)
 		}
 		if f.Bool != (sf.Type.Kind() == reflect.Bool) {
 			t.Errorf("%s: Bool is %v for a %s", f.Name, f.Bool, sf.Type)
 		}
-		for surface, n := range map[string]string{"name": f.Name, "key": f.Key, "flag": f.Flag, "js": f.JS} {
+		for surface, n := range map[string]string{"name": f.Name, "key": f.Key(), "flag": f.Flag(), "js": f.JS} {
 			if n == "" || names[surface][n] {
 				t.Errorf("%s: %s name %q is empty or taken", f.Name, surface, n)
 			}

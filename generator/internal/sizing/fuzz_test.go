@@ -78,7 +78,10 @@ func FuzzEstimate(f *testing.F) {
 			Model: Model{Params: params, ActiveParams: active, Layers: layers, Hidden: hidden, Heads: heads,
 				KVHeads: kvHeads, FFN: ffn, Vocab: vocab, Experts: experts, ExpertsPerToken: ept, HeadDim: headDim,
 				TiedEmbeddings: flags&0x10 != 0, KVLoRARank: kvr, QLoRARank: qr, QKRopeHeadDim: rope, VHeadDim: vdim,
-				SlidingWindow: window, LocalLayers: local, SharedExperts: shared, DenseLayers: dense, DenseFFN: denseFFN},
+				SlidingWindow: window, LocalLayers: local, SharedExperts: shared, DenseLayers: dense, DenseFFN: denseFFN,
+				VisionParams: params / 16, ImageTokens: rank % 600, ImagePatches: 4 * (rank % 600)},
+			Images:           batch % 4,
+			TrainVision:      flags&8 != 0,
 			CP:               cpd,
 			GroupSize:        group,
 			PromptLen:        prompt,
@@ -292,6 +295,9 @@ func repair(in Input, g GPU) (Input, GPU) {
 		in.Method = SFT
 	}
 	in.OutputLen = span(in.OutputLen, 0, MaxSeqLen)
+	m.VisionParams = absI64(m.VisionParams) % int64(MaxParams+1)
+	m.ImageTokens = span(m.ImageTokens, 0, MaxSeqLen)
+	m.ImagePatches = span(m.ImagePatches, 0, MaxSeqLen)
 	if mustDType(in.DType) == "" {
 		in.DType = BF16
 	}
@@ -372,6 +378,9 @@ func repair(in Input, g GPU) (Input, GPU) {
 	g.BandwidthBytesPerSec = clampF(g.BandwidthBytesPerSec, 0, MaxBandwidth)
 	g.DenseBF16FLOPS = clampF(g.DenseBF16FLOPS, 0, MaxDenseFLOPS)
 	g.DenseFP8FLOPS = clampF(g.DenseFP8FLOPS, 0, MaxDenseFLOPS)
+	if in.Images < 0 || m.ImageTokens == 0 || int64(in.Images)*int64(m.ImageTokens) > int64(in.SeqLen) {
+		in.Images = 0
+	}
 	return in, g
 }
 

@@ -47,6 +47,7 @@ tp_exceeds_gpus	tp {0} exceeds gpus {1}: tensor parallelism splits each layer ov
 tp_divides_heads	tp {0} must divide the number of attention heads {1}
 tp_kv_heads	tp {0} and kv heads {1} must divide one another
 gpus_multiple	gpus {0} must be a multiple of tp×pp×cp {1}
+images_seq	{0} images of {1} tokens each do not fit a sequence of {2} tokens (a text-only model has 0 image tokens): lower images or raise seq
 mfu_range	mfu must be in [0, 1], 0 for the GPU's typical figure (got {f})
 bpw_range	bits per weight must be in [0, 16], 0 for the format's own (got {f})
 bpw_dtype	bits per weight refine a weight-only quantized format: use dtype int4 or int8 (got {s})
@@ -93,6 +94,10 @@ field.zero	zero stage
 field.lora_rank	lora rank
 field.group_size	group size
 field.bpw	bits per weight
+field.images	images
+field.vision_params	vision params
+field.image_tokens	image tokens
+field.image_patches	image patches
 unit.gib	{0} GiB
 unit.flops	{0} FLOPs
 unit.rate	{0} tokens/s
@@ -266,6 +271,8 @@ func Field(err error) string {
 		return "dtype"
 	case "tokens_range":
 		return "tokens"
+	case "images_seq":
+		return "images"
 	case "full_dtype", "qlora_dtype", "unknown_dtype":
 		return "dtype"
 	case "unknown_kv_dtype":

@@ -67,6 +67,8 @@ func trainFLOPs(in Input) (model, hardware float64) {
 	// critics trained as the policy is (Method).
 	_, fwd, critics, _ := in.Method.models()
 	model += fwd*(2*n+attnFwd)*d + critics*model
+	// The vision encoder's images, per sequence of SeqLen tokens.
+	model += visionFLOPs(in) * d / s
 	hardware = model
 	switch in.Checkpointing {
 	case FullCheckpointing:
@@ -138,7 +140,7 @@ func prefillFLOPs(in Input) float64 {
 		body = 0
 	}
 	attn := attentionFLOPs(m, p)
-	return finite(2*body*p + 2*out + attn)
+	return finite(2*body*p + 2*out + attn + visionFLOPs(in))
 }
 
 // ttftSeconds is the roofline lower bound on the time to first token of

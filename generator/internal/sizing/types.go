@@ -74,6 +74,19 @@ type Model struct {
 	// DenseFFN is the MLP width of those dense layers (intermediate_size
 	// when FFN is the expert width). Zero means FFN.
 	DenseFFN int `toml:"dense_ffn_size"`
+
+	// VisionParams is the parameters of a vision-language model's vision
+	// encoder and the projector that maps its features into the language
+	// model; zero for a text-only model. Params and the other figures are
+	// the language model's; the vision weights come on top of them.
+	VisionParams int64 `toml:"vision_params"`
+	// ImageTokens is the language-model tokens one image becomes at the
+	// model's standard resolution; ImagePatches the tokens the vision
+	// encoder itself runs on for that image (more where patches are
+	// merged: 4 for Qwen2.5-VL's 2×2 merge). Zero ImagePatches means
+	// ImageTokens.
+	ImageTokens  int `toml:"image_tokens"`
+	ImagePatches int `toml:"image_patches"`
 }
 
 // Workload is what the GPUs are asked to do.
@@ -348,6 +361,13 @@ type Input struct {
 	// With GRPO and PPO, OutputLen is the completions' length, which the
 	// rollout time needs.
 	Method Method
+	// Images is the images in each sequence (a vision-language model's);
+	// their tokens, Images·ImageTokens, are part of SeqLen.
+	Images int
+	// TrainVision also trains the vision encoder (full training); by
+	// default it is frozen, as Qwen2.5-VL's and LLaVA's fine-tuning
+	// recipes leave it.
+	TrainVision bool
 	// Interleave is the model chunks per pipeline stage of an interleaved
 	// schedule (Megatron-LM's virtual pipeline stages); 0 or 1 for plain
 	// 1F1B.

@@ -164,6 +164,7 @@ func (in Input) Validate() error {
 		{"zero", int64(in.ZeRO), 0, 3},
 		{"lora_rank", int64(in.LoRARank), rankLo, MaxLoRARank},
 		{"group_size", int64(in.GroupSize), 0, MaxHidden},
+		{"images", int64(in.Images), 0, MaxSeqLen},
 	}); err != nil {
 		return err
 	}
@@ -193,6 +194,9 @@ func (in Input) Validate() error {
 	}
 	if in.Workload == FullTraining && !inList(string(in.DType), "fp32 bf16 fp16 fp8") {
 		return fail("full_dtype", string(in.DType), 0, 0, 0, 0)
+	}
+	if in.Images > 0 && (m.ImageTokens == 0 || int64(in.Images)*int64(m.ImageTokens) > int64(in.SeqLen)) {
+		return fail("images_seq", "", int64(in.Images), int64(m.ImageTokens), int64(in.SeqLen), 0)
 	}
 	if in.Workload == QLoRA && in.DType != INT4 {
 		return fail("qlora_dtype", string(in.DType), 0, 0, 0, 0)
