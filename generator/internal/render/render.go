@@ -626,6 +626,7 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"deref":  func(p *float64) float64 { return *p },
 		"derefi": func(p *int) int { return *p },
 		"add":    func(a, b int) int { return a + b },
+		"add64":  func(a, b int64) int64 { return a + b },
 		"seq":    seq,
 		"join":   strings.Join,
 		"dict":   dict,
