@@ -3,6 +3,8 @@ package pages
 import (
 	"slices"
 	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 )
 
 func TestBetter(t *testing.T) {
@@ -36,6 +38,28 @@ func TestBetterSpecRows(t *testing.T) {
 	for row := range betterSpecs {
 		if !slices.Contains(specRowNames(), row) {
 			t.Errorf("betterSpecs compares %q, which is not a spec row %q", row, specRowNames())
+		}
+	}
+}
+
+// TestMarkCheapest: per column, the lowest current price is marked (ties
+// all), a stale one never, and a column with one current price not at all.
+func TestMarkCheapest(t *testing.T) {
+	c := func(p float64, stale bool) *MatrixCellView {
+		return &MatrixCellView{Row: &derive.Row{PerGPUDC: p}, Stale: stale}
+	}
+	g := MatrixGroup{Lines: []MatrixLine{
+		{Cells: []*MatrixCellView{c(3, false), c(1, true), c(5, false)}},
+		{Cells: []*MatrixCellView{c(2, false), c(4, false), nil}},
+		{Cells: []*MatrixCellView{c(2, false), nil, nil}},
+	}}
+	markCheapest(&g)
+	want := [][]bool{{false, false, false}, {true, false, false}, {true, false, false}}
+	for i, l := range g.Lines {
+		for j, cell := range l.Cells {
+			if cell != nil && cell.Cheapest != want[i][j] {
+				t.Errorf("line %d column %d: cheapest %v, want %v", i, j, cell.Cheapest, want[i][j])
+			}
 		}
 	}
 }

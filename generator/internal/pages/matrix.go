@@ -35,6 +35,9 @@ type MatrixLine struct {
 type MatrixCellView struct {
 	Row    *derive.Row
 	Stale  bool
+	// Cheapest marks the lowest current price of its column in a GPU's
+	// table (ties all marked), in text as well as colour.
+	Cheapest bool
 	Region string // the region's name in the edition's language ("" when the price names none)
 	Link   string // pricing/?gpu=…&provider=…&billing=…
 }
@@ -75,6 +78,9 @@ func (s *Edition) matrixPages() {
 		grp := &byGPU.Groups[len(byGPU.Groups)-1]
 		grp.Lines = append(grp.Lines, line(p.LocalName(lang), "providers/"+p.ID+"/", m))
 	}
+	for i := range byGPU.Groups {
+		markCheapest(&byGPU.Groups[i])
+	}
 	byProv := &MatrixPage{ByProvider: true, Currency: s.dd.Currency}
 	for _, p := range s.cat.Providers {
 		grp := MatrixGroup{ID: "p-" + p.ID, Name: p.LocalName(lang), URL: "providers/" + p.ID + "/"}
@@ -91,4 +97,34 @@ func (s *Edition) matrixPages() {
 	t := s.r.T
 	s.page(&render.Page{Kind: "matrix", Path: "matrix/", Title: t("matrix.title"), Description: t("matrix.description"), Data: byGPU})
 	s.page(&render.Page{Kind: "matrix", Path: "matrix/providers/", Title: t("matrix.providers.title"), Description: t("matrix.providers.description"), Data: byProv})
+}
+
+// markCheapest marks, in each column of a GPU's table, the cells with the
+// lowest current (not stale) price per GPU-hour: the providers compete on
+// the same GPU there (a provider's table compares different GPUs, so it
+// marks none). A column with a single current price marks nothing.
+func markCheapest(g *MatrixGroup) {
+	if len(g.Lines) == 0 {
+		return
+	}
+	for col := range g.Lines[0].Cells {
+		var low float64
+		n := 0
+		for _, l := range g.Lines {
+			if c := l.Cells[col]; c != nil && !c.Stale {
+				if n == 0 || c.Row.PerGPUDC < low {
+					low = c.Row.PerGPUDC
+				}
+				n++
+			}
+		}
+		if n < 2 {
+			continue
+		}
+		for _, l := range g.Lines {
+			if c := l.Cells[col]; c != nil && !c.Stale && c.Row.PerGPUDC == low {
+				c.Cheapest = true
+			}
+		}
+	}
 }
