@@ -33,13 +33,13 @@ type MatrixLine struct {
 // display currency, the region, the date and age band, and the pricing
 // table's rows of that GPU, provider and billing mode.
 type MatrixCellView struct {
-	Row    *derive.Row
-	Stale  bool
+	Row   *derive.Row
+	Stale bool
 	// Cheapest marks the lowest current price of its column in a GPU's
 	// table (ties all marked), in text as well as colour.
 	Cheapest bool
-	Region string // the region's name in the edition's language ("" when the price names none)
-	Link   string // pricing/?gpu=…&provider=…&billing=…
+	Region   string // the region's name in the edition's language ("" when the price names none)
+	Link     string // pricing/?gpu=…&provider=…&billing=…
 }
 
 func (s *Edition) matrixPages() {
