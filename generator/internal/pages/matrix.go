@@ -95,8 +95,8 @@ func (s *Edition) matrixPages() {
 		}
 	}
 	t := s.r.T
-	s.page(&render.Page{Kind: "matrix", Path: "matrix/", Title: t("matrix.title"), Description: t("matrix.description"), Data: byGPU})
-	s.page(&render.Page{Kind: "matrix", Path: "matrix/providers/", Title: t("matrix.providers.title"), Description: t("matrix.providers.description"), Data: byProv})
+	s.page(&render.Page{Kind: "matrix", Path: "matrix/", Title: t("matrix.title"), Description: t("matrix.description"), Data: byGPU, Scripts: []string{"js/matrix.js"}})
+	s.page(&render.Page{Kind: "matrix", Path: "matrix/providers/", Title: t("matrix.providers.title"), Description: t("matrix.providers.description"), Data: byProv, Scripts: []string{"js/matrix.js"}})
 }
 
 // markCheapest marks, in each column of a GPU's table, the cells with the
