@@ -32,6 +32,7 @@ const (
 	ProvidersPath = "api/v1/providers.json"
 	OffersPath    = "api/v1/offers.json"
 	ModelsPath    = "api/v1/models.json"
+	UsagePath     = "api/v1/usage.json"
 	CSVPath       = "api/v1/offers.csv"
 )
 
@@ -308,29 +309,61 @@ type Observation struct {
 }
 
 // Model is one record of models.json: a model preset for sizing. The
-// mixture-of-experts fields are null for dense models.
+// mixture-of-experts fields are null for dense models, the vision fields
+// for text models.
 type Model struct {
-	ID              string   `json:"id"`
-	Name            string   `json:"name"`
-	Family          string   `json:"family"`
-	Params          int64    `json:"params"`
-	ActiveParams    *int64   `json:"active_params"`
-	Layers          int      `json:"layers"`
-	HiddenSize      int      `json:"hidden_size"`
-	Heads           int      `json:"heads"`
-	KVHeads         int      `json:"kv_heads"`
-	FFNSize         int      `json:"ffn_size"`
-	VocabSize       int      `json:"vocab_size"`
-	MaxContext      int      `json:"max_context"`
-	Experts         *int     `json:"experts"`
-	ExpertsPerToken *int     `json:"experts_per_token"`
-	TiedEmbeddings  bool     `json:"tied_embeddings"`
-	Notes           *string  `json:"notes"`
-	Sources         []Source `json:"sources"`
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	Family          string `json:"family"`
+	Params          int64  `json:"params"`
+	ActiveParams    *int64 `json:"active_params"`
+	Layers          int    `json:"layers"`
+	HiddenSize      int    `json:"hidden_size"`
+	Heads           int    `json:"heads"`
+	KVHeads         int    `json:"kv_heads"`
+	FFNSize         int    `json:"ffn_size"`
+	VocabSize       int    `json:"vocab_size"`
+	MaxContext      int    `json:"max_context"`
+	Experts         *int   `json:"experts"`
+	ExpertsPerToken *int   `json:"experts_per_token"`
+	TiedEmbeddings  bool   `json:"tied_embeddings"`
+	// VisionParams, ImageTokens and ImagePatches are a vision-language
+	// model's encoder; null for a text model.
+	VisionParams *int64   `json:"vision_params"`
+	ImageTokens  *int     `json:"image_tokens"`
+	ImagePatches *int     `json:"image_patches"`
+	Notes        *string  `json:"notes"`
+	Sources      []Source `json:"sources"`
 }
 
-// JSON returns the four API documents (GPUsPath, ProvidersPath, OffersPath,
-// ModelsPath, in that order). Records are in catalog order: GPUs,
+// Usage is one record of usage.json: a usage price of a platform
+// (data/usage), a hosted API's per million tokens of a model preset or a
+// serverless GPU's per GPU-second. The fields of the other kind are null.
+type Usage struct {
+	Platform     string   `json:"platform"`
+	PlatformName string   `json:"platform_name"`
+	Homepage     string   `json:"homepage"`
+	Kind         string   `json:"kind"` // "api" or "serverless"
+	Model        *string  `json:"model"`
+	GPU          *string  `json:"gpu"`
+	ServedAs     string   `json:"served_as"`
+	Precision    *string  `json:"precision"`
+	InputPerM    *float64 `json:"input_per_million"`
+	OutputPerM   *float64 `json:"output_per_million"`
+	PerSecond    *float64 `json:"per_second"`
+	ScaleToZero  *bool    `json:"scale_to_zero"`
+	Currency     string   `json:"currency"`
+	AsOf         string   `json:"as_of"`
+	AgeDays      int      `json:"age_days"`
+	Current      bool     `json:"current"`
+	DateBasis    string   `json:"date_basis"`
+	Source       string   `json:"source"`
+	Evidence     string   `json:"evidence"`
+	Notes        string   `json:"notes"`
+}
+
+// JSON returns the API documents (GPUsPath, ProvidersPath, OffersPath,
+// ModelsPath, UsagePath, in that order). Records are in catalog order: GPUs,
 // providers and models by id, offers by provider then file order.
 func JSON(c *catalog.Catalog, m Meta) ([]File, error) {
 	var gpus []GPU
@@ -349,6 +382,10 @@ func JSON(c *catalog.Catalog, m Meta) ([]File, error) {
 	for _, x := range c.Models {
 		models = append(models, modelRecord(x))
 	}
+	usage := []Usage{}
+	for _, p := range c.Platforms {
+		usage = append(usage, usageRecords(p, m.Generated, c.Site.Staleness)...)
+	}
 	var files []File
 	for _, f := range []struct {
 		path string
@@ -358,6 +395,7 @@ func JSON(c *catalog.Catalog, m Meta) ([]File, error) {
 		{ProvidersPath, envelope(c, m, providers)},
 		{OffersPath, envelope(c, m, offers)},
 		{ModelsPath, envelope(c, m, models)},
+		{UsagePath, envelope(c, m, usage)},
 	} {
 		b, err := marshal(f.doc)
 		if err != nil {
@@ -562,8 +600,34 @@ func modelRecord(m *catalog.Model) Model {
 		ID: m.ID, Name: m.Name, Family: m.Family, Params: m.Params, ActiveParams: optInt(m.ActiveParams),
 		Layers: m.Layers, HiddenSize: m.Hidden, Heads: m.Heads, KVHeads: m.KVHeads, FFNSize: m.FFN,
 		VocabSize: m.Vocab, MaxContext: m.MaxContext, Experts: optInt(m.Experts), ExpertsPerToken: optInt(m.ExpertsPerToken),
-		TiedEmbeddings: m.TiedEmbeddings, Notes: opt(m.Notes), Sources: sources(m.Sources),
+		TiedEmbeddings: m.TiedEmbeddings, VisionParams: optInt(m.VisionParams), ImageTokens: optInt(m.ImageTokens),
+		ImagePatches: optInt(m.ImagePatches), Notes: opt(m.Notes), Sources: sources(m.Sources),
 	}
+}
+
+// usageRecords are a platform's usage prices, API prices first, each aged
+// at now by st.
+func usageRecords(p *catalog.Platform, now time.Time, st catalog.Staleness) []Usage {
+	var out []Usage
+	rec := func(kind, served string, e catalog.UsageEvidence) Usage {
+		age := catalog.AgeDays(e.AsOf, now)
+		return Usage{Platform: p.ID, PlatformName: p.Name, Homepage: p.Homepage, Kind: kind, ServedAs: served,
+			Currency: e.Currency, AsOf: date(e.AsOf), AgeDays: age, Current: st.Current(age), DateBasis: e.DateBasis,
+			Source: e.Source, Evidence: e.Evidence, Notes: e.Notes}
+	}
+	for _, a := range p.API {
+		u := rec("api", a.ServedAs, a.UsageEvidence)
+		in, out2 := a.InputPerM, a.OutputPerM
+		u.Model, u.Precision, u.InputPerM, u.OutputPerM = opt(a.Model), opt(a.Precision), &in, &out2
+		out = append(out, u)
+	}
+	for _, s := range p.Serverless {
+		u := rec("serverless", s.ServedAs, s.UsageEvidence)
+		ps, z := s.PerSecond, s.ScaleToZero
+		u.GPU, u.PerSecond, u.ScaleToZero = opt(s.GPU), &ps, &z
+		out = append(out, u)
+	}
+	return out
 }
 
 // CSVHeader is the header row of offers.csv.

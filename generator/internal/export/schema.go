@@ -15,7 +15,7 @@ const SchemaDir = "api/v1/schema/"
 // SchemaPath is the path of the schema of the document at p.
 func SchemaPath(p string) string { return SchemaDir + path.Base(p) }
 
-// Schemas returns the JSON Schemas (draft 2020-12) of the four documents,
+// Schemas returns the JSON Schemas (draft 2020-12) of the documents,
 // made from the Go types that write them, so that they cannot drift: every
 // key a document has is a property, a key written even when empty is
 // required, a pointer may be null, and no other key is allowed.
@@ -29,6 +29,7 @@ func Schemas() ([]File, error) {
 		{ProvidersPath, reflect.TypeFor[Document[Provider]]()},
 		{OffersPath, reflect.TypeFor[Document[Offer]]()},
 		{ModelsPath, reflect.TypeFor[Document[Model]]()},
+		{UsagePath, reflect.TypeFor[Document[Usage]]()},
 	} {
 		s := jsonSchema(d.t)
 		s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
