@@ -88,6 +88,23 @@ import { monthly, HOURS } from "./_tco.mjs";
     // An offer id the catalog no longer has keeps the default offer.
     if (e.name && q.has(e.name) && (e.name !== "offer" || offers[q.get("offer")])) e.value = q.get(e.name);
   }
+  // The offer list is long: the filter (shown with this script) keeps the
+  // options whose label holds every word typed, and the chosen offer, and
+  // says how many match. It names no state: the URL keeps the offer.
+  const filter = $("t-filter");
+  if (filter) {
+    const all = [...f.offer.options];
+    $("t-filter-box").hidden = false;
+    filter.addEventListener("input", (e) => {
+      e.stopPropagation(); // filtering changes no figure
+      const chosen = f.offer.value;
+      const words = filter.value.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+      const keep = all.filter((o) => o.value === chosen || words.every((w) => o.textContent.toLocaleLowerCase().includes(w)));
+      f.offer.replaceChildren(...keep);
+      f.offer.value = chosen;
+      $("t-filter-count").textContent = words.length ? fmt(text.filterCount, keep.length, all.length) : "";
+    });
+  }
   form.addEventListener("input", () => update(true));
   form.addEventListener("submit", (e) => { e.preventDefault(); update(true); });
   update(false);

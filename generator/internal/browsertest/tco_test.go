@@ -319,3 +319,62 @@ source = "https://acme.example/reserved"
 		t.Run(c.name, func(t *testing.T) { runTCO(t, b.For(t), cat, testcat.FixtureNow, c) })
 	}
 }
+
+// TestTCOOfferFilter, in both editions: the filter above the offer list
+// keeps the options whose label holds every word typed and the chosen
+// one, counts them, and changes neither the chosen offer nor the figures.
+func TestTCOOfferFilter(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	b := New(t, base)
+	type state struct {
+		Chosen, Total, ChosenLabel string
+		Labels                     []string
+		Count                      string
+		Shown                      bool
+	}
+	read := func() state {
+		var s state
+		b.Eval(`(() => { const sel = document.getElementById("t-offer");
+			return {Chosen: sel.value, ChosenLabel: sel.selectedOptions[0].textContent, Total: document.querySelector("#t-result td.total").textContent,
+				Labels: [...sel.options].map((o) => o.textContent),
+				Count: document.getElementById("t-filter-count").textContent,
+				Shown: !document.getElementById("t-filter-box").hidden}; })()`, &s)
+		return s
+	}
+	for _, page := range []string{"tco/", "zh/tco/"} {
+		b.Navigate(page)
+		before := read()
+		if !before.Shown || len(before.Labels) < 3 {
+			t.Fatalf("/%s: filter shown %v, %d offers; want the filter and at least 3 offers", page, before.Shown, len(before.Labels))
+		}
+		// A word of the last option's label that the chosen one lacks.
+		word := ""
+		for _, w := range strings.Fields(before.Labels[len(before.Labels)-1]) {
+			if !strings.Contains(strings.ToLower(before.ChosenLabel), strings.ToLower(w)) && len(w) > 2 {
+				word = w
+				break
+			}
+		}
+		if word == "" {
+			t.Fatalf("/%s: no word to filter by in %q", page, before.Labels)
+		}
+		b.SetValue("#t-filter", word)
+		after := read()
+		if after.Chosen != before.Chosen || after.Total != before.Total {
+			t.Errorf("/%s: filtering changed the offer (%s -> %s) or its total (%s -> %s)", page, before.Chosen, after.Chosen, before.Total, after.Total)
+		}
+		if len(after.Labels) >= len(before.Labels) || after.Count == "" {
+			t.Errorf("/%s: %q kept %d of %d options, count %q", page, word, len(after.Labels), len(before.Labels), after.Count)
+		}
+		for _, l := range after.Labels {
+			if !strings.Contains(strings.ToLower(l), strings.ToLower(word)) && l != before.ChosenLabel {
+				t.Errorf("/%s: %q kept %q", page, word, l)
+			}
+		}
+		b.SetValue("#t-filter", "")
+		if again := read(); len(again.Labels) != len(before.Labels) || again.Count != "" {
+			t.Errorf("/%s: clearing the filter left %d of %d options, count %q", page, len(again.Labels), len(before.Labels), again.Count)
+		}
+	}
+}

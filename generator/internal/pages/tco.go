@@ -90,6 +90,9 @@ type tcoText struct {
 	ExtrasMissing string `json:"extrasMissing"`
 	ExtrasNone    string `json:"extrasNone"`
 	AtLeast       string `json:"atLeast"`
+	// FilterCount (a format: the matching and all offers) counts what the
+	// offer filter leaves.
+	FilterCount string `json:"filterCount"`
 }
 
 // tcoLabel names a TCO line: the billing mode, a commitment's term,
@@ -251,7 +254,7 @@ func (s *Edition) tcoPage() {
 	}
 	tr := s.r.T
 	text := tcoText{Caption: tr("tco.caption"), BreakEven: tr("tco.breakeven"), NoBreakEven: tr("tco.nobreakeven"), Missing: tr("tco.missing"), List: tr("punct.list"), Sep: tr("punct.sp"),
-		ExtrasMissing: tr("tco.extras.missing"), ExtrasNone: tr("tco.extras.none"), AtLeast: tr("tco.total.atleast"),
+		ExtrasMissing: tr("tco.extras.missing"), ExtrasNone: tr("tco.extras.none"), AtLeast: tr("tco.total.atleast"), FilterCount: tr("tco.filter.count"),
 		MissingName: map[string]string{"storage": tr("tco.missing.storage"), "egress": tr("tco.missing.egress"), "public IP": tr("tco.missing.ip")}}
 	b, _ := json.Marshal(map[string]any{"offers": data, "text": text})
 	res := derive.TCO(def, in, &s.cat.FX)
