@@ -37,8 +37,9 @@ type PayWay struct {
 	// ways) or the usage price (serverless, API) that prices it.
 	GPU, Index int
 	// Plan is the layout: the dedicated replicas, or for serverless the
-	// layout whose GPU-seconds per request a worker is taken to need (the
-	// fewest, at the batch the latency targets allow).
+	// layout a worker runs (its format and TP), the one needing the fewest
+	// GPU-seconds per request at the batch the load keeps it busy with
+	// (workerSeconds; Plan.Batch is the most the targets allow).
 	Plan ServePlan
 	// Monthly is the cost of HoursPerMonth hours at Load.Rate, PerRequest
 	// one request's.
@@ -62,9 +63,8 @@ func RequestsPerMonth(rate float64) float64 { return rate * 3600 * HoursPerMonth
 // GPU-seconds per request of the GPU's most efficient layout at the batch
 // the load keeps a worker busy with (workerSeconds); the hosted APIs'
 // prices per token. Serverless is figured without cold starts, spot
-// without interruptions.
-// ways come cheapest first; ok is false when the load is invalid (see
-// PlanServing).
+// without interruptions. The ways come cheapest first; ok is false when
+// the load is invalid (see PlanServing).
 func PayWays(m Model, maxContext int, load Load, gpus []GPU, offers []Offer, usage []Usage, formats []DType) (ways []PayWay, ok bool) {
 	if !loadOK(m, maxContext, load) {
 		return nil, false
