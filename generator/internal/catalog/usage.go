@@ -55,7 +55,6 @@ type APIPrice struct {
 	InputPerM  float64 `toml:"input_per_million" doc:"Price per million prompt (input) tokens, in currency."`
 	OutputPerM float64 `toml:"output_per_million" doc:"Price per million generated (output) tokens, in currency."`
 	UsageEvidence
-	Line int `toml:"-"`
 }
 
 // ServerlessPrice is a serverless GPU's price per GPU-second.
@@ -65,7 +64,6 @@ type ServerlessPrice struct {
 	PerSecond   float64 `toml:"per_second" doc:"Price per GPU-second, in currency."`
 	ScaleToZero bool    `toml:"scale_to_zero" doc:"True when a worker is billed only while it runs (it scales to zero when idle); false for always-on workers."`
 	UsageEvidence
-	Line int `toml:"-"`
 }
 
 // Usage price limits, in USD: wider than any real price of these models
@@ -95,7 +93,6 @@ func (l *loader) loadUsage() {
 		}
 		for i, a := range p.API {
 			pre := fmt.Sprintf("api.%d", i)
-			a.Line, _ = f.pos(pre)
 			ck.require(pre, "model", "served_as", "input_per_million", "output_per_million", "currency", "as_of", "date_basis", "source", "evidence")
 			if a.Model != "" && l.c.models[a.Model] == nil {
 				var ids []string
@@ -116,7 +113,6 @@ func (l *loader) loadUsage() {
 		}
 		for i, s := range p.Serverless {
 			pre := fmt.Sprintf("serverless.%d", i)
-			s.Line, _ = f.pos(pre)
 			ck.require(pre, "gpu", "served_as", "per_second", "currency", "as_of", "date_basis", "source", "evidence")
 			if s.GPU != "" && l.c.gpus[s.GPU] == nil {
 				ck.errorf(pre+".gpu", "gpu %q is not a GPU id%s", s.GPU, diag.DidYouMean(s.GPU, l.c.gpuIDs()))
@@ -126,9 +122,7 @@ func (l *loader) loadUsage() {
 				"a price per hour? divide it by 3,600")
 			l.checkUsageEvidence(ck, pre, s.UsageEvidence, currencies)
 		}
-		if !ck.d.HasErrors() {
-			l.c.Platforms = append(l.c.Platforms, p)
-		}
+		l.c.Platforms = append(l.c.Platforms, p) // an error above fails the load
 	}
 	sort.SliceStable(l.c.Platforms, func(i, j int) bool { return l.c.Platforms[i].ID < l.c.Platforms[j].ID })
 }
