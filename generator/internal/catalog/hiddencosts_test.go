@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -307,8 +308,45 @@ func TestI18nTexts(t *testing.T) {
 	}
 	for _, g := range c.GPUs {
 		u, listed := byFile[g.File]
-		if want := g.Notes != "" && TextLang(g.Notes) != "zh-CN"; want != listed || (listed && u.Keys[0] != "notes") {
-			t.Errorf("%s (notes %q): listed %v %v", g.File, g.Notes, listed, u.Keys)
+		var want []string
+		if g.Notes != "" && TextLang(g.Notes) != "zh-CN" {
+			want = append(want, "notes")
+		}
+		for i, s := range g.Sources {
+			if s.I18n["zh"].Title == "" && TextLang(s.Title) != "zh-CN" {
+				want = append(want, "sources."+strconv.Itoa(i)+".title")
+			}
+		}
+		if listed != (len(want) > 0) || !slices.Equal(u.Keys, want) {
+			t.Errorf("%s (notes %q): listed %v %v, want %v", g.File, g.Notes, listed, u.Keys, want)
+		}
+	}
+
+	// A source's title takes a version the same way: alpha's first
+	// source has one, beta's has none and is listed.
+	root = fixtureSite(t)
+	replaceIn(t, root, "data/gpus/alpha-80gb.toml", "title = \"Alpha datasheet\"\n", "title = \"Alpha datasheet\"\ni18n = { zh = { title = \"Alpha 数据手册\" } }\n")
+	c, got = diagLines(t, root)
+	if c == nil {
+		t.Fatalf("does not load:\n%s", strings.Join(got, "\n"))
+	}
+	alpha := c.GPU("alpha-80gb").Sources[0]
+	if got := alpha.TitleIn("zh"); got != "Alpha 数据手册" {
+		t.Errorf("source title in zh: %q", got)
+	}
+	if got := alpha.TitleIn("de"); got != "Alpha datasheet" {
+		t.Errorf("source title in de: %q, want the original", got)
+	}
+	for _, u := range c.Untranslated("zh") {
+		switch u.File {
+		case "data/gpus/alpha-80gb.toml":
+			if slices.Contains(u.Keys, "sources.0.title") {
+				t.Errorf("alpha's translated source title is listed: %v", u.Keys)
+			}
+		case "data/gpus/beta-24gb.toml":
+			if !slices.Contains(u.Keys, "sources.0.title") {
+				t.Errorf("beta's source title is not listed: %v", u.Keys)
+			}
 		}
 	}
 

@@ -40,6 +40,27 @@ type CostText struct {
 	Notes string `toml:"notes" doc:"The notes in that language."`
 }
 
+// SourceText is a source's title in another language.
+type SourceText struct {
+	Title string `toml:"title" doc:"The title in that language."`
+}
+
+// TitleIn returns the source's title in a language, else the original.
+func (s Source) TitleIn(lang string) string {
+	return localized(s.I18n, lang, func(t SourceText) string { return t.Title }, s.Title)
+}
+
+// sourceTexts is the titles of an entity's sources, as Texts.
+func sourceTexts(srcs []Source) []Text {
+	out := make([]Text, 0, len(srcs))
+	for i, s := range srcs {
+		pre := fmt.Sprintf("sources.%d", i)
+		out = append(out, Text{Key: pre + ".title", I18nKey: pre + ".i18n", Field: "title", Text: s.Title,
+			Versions: versions(s.I18n, func(t SourceText) string { return t.Title })})
+	}
+	return out
+}
+
 // Text is one data text a page shows and its versions in other
 // languages: Key is the TOML key of the original ("billing.notes",
 // "extra_costs.3.name"), I18nKey the table its versions go in
@@ -70,7 +91,7 @@ func noteText(key, i18nKey, text string, m map[string]NoteText) Text {
 }
 
 // Texts returns the provider's texts that pages show (not its name, nor
-// region names, nor source titles), in file order.
+// region names), in file order, its sources' titles last.
 func (p *Provider) Texts() []Text {
 	get := func(f func(ProviderText) string) map[string]string { return versions(p.I18n, f) }
 	out := []Text{
@@ -99,13 +120,19 @@ func (p *Provider) Texts() []Text {
 			Text{Key: pre + ".name", I18nKey: pre + ".i18n", Field: "name", Text: e.Name, Versions: versions(e.I18n, func(t CostText) string { return t.Name })},
 			Text{Key: pre + ".notes", I18nKey: pre + ".i18n", Field: "notes", Text: e.Notes, Versions: versions(e.I18n, func(t CostText) string { return t.Notes })})
 	}
-	return out
+	return append(out, sourceTexts(p.Sources)...)
 }
 
-// Texts returns the GPU's texts that pages show: its notes.
+// Texts returns the GPU's texts that pages show: its notes and its
+// sources' titles.
 func (g *GPU) Texts() []Text {
-	return []Text{{Key: "notes", I18nKey: "i18n", Field: "notes", Text: g.Notes, Versions: versions(g.I18n, func(t GPUText) string { return t.Notes })}}
+	return append([]Text{{Key: "notes", I18nKey: "i18n", Field: "notes", Text: g.Notes, Versions: versions(g.I18n, func(t GPUText) string { return t.Notes })}},
+		sourceTexts(g.Sources)...)
 }
+
+// Texts returns the model preset's texts that pages show: its sources'
+// titles.
+func (m *Model) Texts() []Text { return sourceTexts(m.Sources) }
 
 // LocalName returns the GPU's name in a language, else the original.
 func (g *GPU) LocalName(lang string) string {
@@ -289,7 +316,7 @@ type Untranslated struct {
 	Keys      []string
 }
 
-// Untranslated lists, per provider and GPU file (in catalog order), the
+// Untranslated lists, per provider, GPU and model file (in catalog order), the
 // texts pages in lang show that have no version in lang (Text.Missing).
 func (c *Catalog) Untranslated(lang string) []Untranslated {
 	var out []Untranslated
@@ -313,6 +340,9 @@ func (c *Catalog) Untranslated(lang string) []Untranslated {
 	}
 	for _, g := range c.GPUs {
 		add(g.File, g.Texts(), g.textPos)
+	}
+	for _, m := range c.Models {
+		add(m.File, m.Texts(), m.textPos)
 	}
 	return out
 }

@@ -713,6 +713,7 @@ func checkModel(c checker, m *Model) {
 	if err := m.Model.Validate(); err != nil && inRange {
 		c.errorf(key[sizing.Field(err)], "%v", err)
 	}
+	m.textPos = checkI18n(c, m.Texts(), nil)
 	c.sources("", m.Sources)
 }
 

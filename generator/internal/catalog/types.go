@@ -20,6 +20,9 @@ type Source struct {
 	URL      string    `toml:"url" doc:"Where the figure was read: a URL, or a document name where no URL exists."`
 	Title    string    `toml:"title" doc:"What the source is, e.g. \"NVIDIA H100 Tensor Core GPU datasheet\"."`
 	Accessed time.Time `toml:"accessed" doc:"The date the source was read (a TOML local date: 2025-04-21)."`
+	// I18n holds the title in other languages (pages in that language
+	// show it; the URL and date stay the same).
+	I18n map[string]SourceText `toml:"i18n" doc:"The title in other languages: i18n = { zh = { title = \"NVIDIA H100 数据手册\" } }."`
 }
 
 // Site is data/site.toml: the site's configuration.
@@ -347,4 +350,6 @@ type Model struct {
 	MaxContext int      `toml:"max_context" doc:"Maximum context length in tokens."`
 	Notes      string   `toml:"notes" doc:"Notes on the preset."`
 	Sources    []Source `toml:"sources" doc:"Where the architecture figures come from; at least one."`
+
+	textPos map[string]tomlpos.Pos // where each text is written (checkI18n)
 }
