@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -87,6 +88,7 @@ type buildFlags struct {
 	force, noCache       bool
 	cacheDir             string
 	overlay              string
+	cpuProfile           string
 }
 
 func (b *buildFlags) register(fs *flag.FlagSet) {
@@ -99,6 +101,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.cacheDir, "cache-dir", "", "precompression cache directory (default: the user cache directory's gpu-atlas/precompress; safe to delete)")
 	fs.StringVar(&b.overlay, "overlay", "", "a team's overlay directory (contract prices, internal pools, hidden providers, guides, site.toml) merged on top of the public data and guides")
 	fs.BoolVar(&b.force, "force", false, "replace -out even when it exists and was not written by the generator (never the site root or its source folders)")
+	fs.StringVar(&b.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (read it with go tool pprof)")
 }
 
 func (b *buildFlags) options() (site.Options, error) {
@@ -137,6 +140,20 @@ func doBuild(bf buildFlags, stdout, stderr io.Writer) (*site.Result, int) {
 	// GOMEMLIMIT environment variable overrides it.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(256 << 20)
+	}
+	if bf.cpuProfile != "" {
+		f, err := os.Create(bf.cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "build: -cpuprofile:", err)
+			return nil, 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	res, d := site.Run(o)
 	// Errors in full; warnings (old prices, stray files) are counted, and

@@ -28,9 +28,10 @@ export function band(days, fresh, stale) {
 
 const BANDS = ["fresh", "ageing", "stale"];
 
-// refreshAges updates doc's price ages for now; it returns how many prices
-// it marked as no longer current.
-export function refreshAges(doc, now) {
+// refreshAges updates doc's price ages for now, those within root (the
+// whole document by default: a script that adds rows later passes them);
+// it returns how many prices it marked as no longer current.
+export function refreshAges(doc, now, root = doc) {
   let cfg = null;
   try {
     cfg = JSON.parse((doc.body && doc.body.dataset.age) || "null");
@@ -40,7 +41,7 @@ export function refreshAges(doc, now) {
   if (!cfg) return 0;
   const built = cfg.built ? new Date(cfg.built + "T00:00:00Z") : now;
   let marked = 0;
-  for (const time of doc.querySelectorAll("time.asof")) {
+  for (const time of root.querySelectorAll("time.asof")) {
     const iso = time.getAttribute("datetime");
     if (!/^\d{4}-\d{2}-\d{2}$/.test(iso || "")) continue;
     const days = ageDays(iso, now);

@@ -2,13 +2,13 @@
 // what is shown. The table is complete without this script; the form's
 // state lives in the URL query string so every view can be shared.
 import { fmt, money, readStrings } from "./_shared.mjs";
+import { refreshAges } from "./_age.mjs";
 
 (() => {
   const form = document.getElementById("filters");
   const table = document.getElementById("prices");
   if (!form || !table) return;
   const tbody = table.tBodies[0];
-  let rows = [...tbody.rows];
   // The edition's words: data-i18n holds templates/i18n/<lang>.toml's
   // "pricing.js.*" strings, printf formats (%d, %s): say(key, args...)
   // fills one.
@@ -16,38 +16,78 @@ import { fmt, money, readStrings } from "./_shared.mjs";
   const say = (key, ...args) => fmt(T[key], ...args);
   // Text sorts in the page's language (pinyin order for Chinese names).
   const collator = new Intl.Collator(document.documentElement.lang || undefined);
-  // /pricing/ renders the cheapest rows only; the first filter, sort or
-  // "show all" fetches the rest from the pages of the full list,
-  // /pricing/all/, /pricing/all/2/, ... (data-pages of them: the same
-  // table in pages, which also serve readers without JavaScript), and
-  // adds their rows in the list's order.
-  const total = parseInt(table.dataset.total, 10) || rows.length;
-  let expanding = null;
-  function expand() {
-    if (!table.dataset.all || rows.length >= total) return Promise.resolve();
-    if (!expanding) {
-      const pages = Math.max(1, parseInt(table.dataset.pages, 10) || 1);
-      const urls = Array.from({ length: pages }, (_, i) => table.dataset.all + (i ? i + 1 + "/" : ""));
-      expanding = Promise.all(urls.map((u) => fetch(u).then((r) => {
-        if (!r.ok) throw new Error(r.status + " " + r.statusText + " " + u);
-        return r.text();
-      })))
-        .then((htmls) => {
-          const have = new Set(rows.map((r) => r.dataset.key));
-          for (const html of htmls) {
-            const doc = new DOMParser().parseFromString(html, "text/html");
-            for (const r of doc.querySelectorAll("#prices tbody tr")) {
-              if (!have.has(r.dataset.key)) tbody.append(document.adoptNode(r));
-            }
-          }
-          rows = [...tbody.rows];
-          lastSort = "";
+  // /pricing/ renders the cheapest rows only; the first filter, sort,
+  // "show all" or CSV reads every row from the list's index
+  // (data-index: pages.PricingIndex, built with the site): each row's
+  // data attributes, to filter and sort on, and its cells, as the page's
+  // template wrote them. A row is made into a <tr> only when it is shown;
+  // the rows the server rendered are reused as they are.
+  const total = parseInt(table.dataset.total, 10) || tbody.rows.length;
+  // recs: every row of the list in its order ({v: attribute values, c:
+  // cell indexes, el: its <tr> once made}), once the index has loaded.
+  let recs = null;
+  let attrs = [];
+  let cells = [];
+  const at = {}; // attribute name -> index into a record's v
+  let loading = null;
+  function load() {
+    if (!table.dataset.index) return Promise.reject(new Error("no index"));
+    if (!loading) {
+      // Say that something is happening when it takes longer than 100 ms.
+      const slow = setTimeout(() => { shown.textContent = say("loading", total); }, 100);
+      loading = fetch(table.dataset.index)
+        .then((r) => {
+          if (!r.ok) throw new Error(r.status + " " + r.statusText + " " + table.dataset.index);
+          return r.json();
         })
-        .catch((e) => {
-          shown.textContent = say("error", e.message);
-        });
+        .then((ix) => {
+          attrs = ix.attrs;
+          cells = ix.cells;
+          attrs.forEach((name, i) => { at[name] = i; });
+          const have = new Map([...tbody.rows].map((r) => [r.dataset.key, r]));
+          // The index is in the list's order: by price per GPU-hour, then
+          // offer id, the server's sort.
+          recs = ix.rows.map((r) => ({ v: r.a, c: r.c, el: have.get(r.a[at.key]) || null }));
+          lastSort = "pergpu asc";
+        })
+        .finally(() => clearTimeout(slow));
+      loading.catch((e) => { shown.textContent = say("error", e.message); });
     }
-    return expanding;
+    return loading;
+  }
+  // el returns a record's row, making it from the index on first use.
+  function rowOf(rec) {
+    if (!rec.el) {
+      const tr = document.createElement("tr");
+      attrs.forEach((name, i) => tr.setAttribute("data-" + name, rec.v[i]));
+      tr.innerHTML = rec.c.map((i) => cells[i]).join("");
+      rec.el = tr;
+      made.push(tr);
+    }
+    return rec.el;
+  }
+  let made = []; // rows made since the last refresh of their ages
+  // cellText is the text of cell i of the index (for sorting by name and
+  // for the CSV), parsed once.
+  const parsed = new Map();
+  function cell(i) {
+    let td = parsed.get(i);
+    if (!td) {
+      const t = document.createElement("template");
+      t.innerHTML = "<table><tr>" + cells[i] + "</tr></table>";
+      td = t.content.querySelector("td");
+      parsed.set(i, td);
+    }
+    return td;
+  }
+  // recCell is a record's cell of class cls (c-gpu, c-inst, ...).
+  function recCell(rec, cls) {
+    if (rec.el) return rec.el.querySelector("." + cls);
+    for (const i of rec.c) {
+      const td = cell(i);
+      if (td && td.classList.contains(cls)) return td;
+    }
+    return null;
   }
   const fx = JSON.parse(form.dataset.fx);
   const base = form.dataset.currency;
@@ -57,13 +97,10 @@ import { fmt, money, readStrings } from "./_shared.mjs";
   // where the GPU runs) and region hold lists.
   const facets = ["gpu", "vendor", "form", "count", "provider", "billing", "ic"];
   const numeric = { pergpu: 1, inst: 1, tpd: 1, vram: 1, count: 1, age: 1 };
-  const textColumns = { gpu: ".c-gpu", provider: ".c-prov", billing: ".c-bill" }; // cells sorted by their text
+  const textColumns = { gpu: "c-gpu", provider: "c-prov", billing: "c-bill" }; // cells sorted by their text
   const staleBox = document.getElementById("hide-stale");
   const maxCur = document.getElementById("f-max-cur");
 
-  // Native (quoted-currency) price cells, kept to restore them; taken
-  // lazily, the first time the currency changes.
-  let lastCur = base;
   let lastSort = "pergpu asc"; // the server's order
 
   // The query keys this script owns; others (cols, stale: tables.js) are
@@ -93,61 +130,76 @@ import { fmt, money, readStrings } from "./_shared.mjs";
   }
 
   // Rows shown before "show all": those the server rendered.
-  const limit = rows.length;
+  const limit = tbody.rows.length;
   const showAllLink = document.getElementById("show-all");
+  const showAllText = showAllLink ? showAllLink.textContent : "";
   let showAll = limit === total;
 
   function apply(push) {
-    expand().then(() => applyNow(push));
+    return load().then(() => applyNow(push), () => {});
   }
 
-  function applyNow(push) {
+  // matches says whether a record passes the form's filters.
+  function matcher() {
     const f = form.elements;
     const minVram = parseFloat(f["min-vram"].value) || 0;
     const maxPrice = parseFloat(f["max-price"].value);
     const region = f.region.value;
     const country = f.country.value;
     const city = f.city ? f.city.value : "";
-    const cur = f.cur.value || base;
-    const rate = fx[cur] || 1;
+    const rate = fx[f.cur.value || base] || 1;
     const hideStale = !!(staleBox && staleBox.checked);
     // First-party: the provider's own page, document, API or docs repository.
     const firstParty = !!(f.evidence && f.evidence.checked);
-    const filtering = facets.some((k) => f[k].value) || country || region || city || minVram > 0 || !isNaN(maxPrice) || hideStale || firstParty;
-    let matches = 0;
-    for (const r of rows) {
-      const d = r.dataset;
-      let ok = facets.every((k) => !f[k].value || d[k] === f[k].value);
-      ok = ok && (!country || (d.countries || "").split(" ").includes(country));
-      ok = ok && (!region || d.regions.split(" ").includes(region));
-      // A city: every provider's regions there (data-cities, catalog.Region.CityKey).
-      ok = ok && (!city || (d.cities || "").split("|").includes(city));
-      ok = ok && parseFloat(d.vram) >= minVram;
-      ok = ok && (isNaN(maxPrice) || parseFloat(d.pergpu) * rate <= maxPrice);
-      ok = ok && !(hideStale && d.band === "stale");
-      ok = ok && !(firstParty && !d.evidence.startsWith("first-party"));
-      r._match = ok;
-      if (ok) matches++;
-    }
+    const want = facets.filter((k) => f[k].value).map((k) => [at[k], f[k].value]);
+    const filtering = want.length > 0 || country || region || city || minVram > 0 || !isNaN(maxPrice) || hideStale || firstParty;
+    const test = (r) => {
+      const v = r.v;
+      return want.every(([i, x]) => v[i] === x) &&
+        (!country || v[at.countries].split(" ").includes(country)) &&
+        (!region || v[at.regions].split(" ").includes(region)) &&
+        // A city: every provider's regions there (data-cities, catalog.Region.CityKey).
+        (!city || v[at.cities].split("|").includes(city)) &&
+        parseFloat(v[at.vram]) >= minVram &&
+        (isNaN(maxPrice) || parseFloat(v[at.pergpu]) * rate <= maxPrice) &&
+        !(hideStale && v[at.band] === "stale") &&
+        !(firstParty && !v[at.evidence].startsWith("first-party"));
+    };
+    return { filtering, test };
+  }
+
+  // applyNow shows the rows the form selects: the first `limit` of them
+  // (so the first answer is on screen at once, even on a phone) until
+  // "show all", which shows every one.
+  function applyNow(push) {
+    const f = form.elements;
+    const cur = f.cur.value || base;
+    const { filtering, test } = matcher();
     // Sort: numeric keys by value, text keys by the cell text; ties keep
-    // the server's order (price per GPU-hour, then offer id).
+    // the list's order (price per GPU-hour, then offer id).
     const key = f.sort.value;
     const dir = f.dir.value === "desc" ? -1 : 1;
-    if (key + " " + f.dir.value !== lastSort) sortRows(key, dir);
+    if (key + " " + f.dir.value !== lastSort) sortRecs(key, dir);
     lastSort = key + " " + f.dir.value;
-    // Without a filter, the first `limit` rows until "show all".
-    const all = showAll || filtering;
-    let n = 0;
-    for (const r of tbody.rows) {
-      const show = r._match && (all || n < limit);
-      r.hidden = !show;
-      if (show) n++;
+    const show = [];
+    let matches = 0;
+    for (const r of recs) {
+      if (!test(r)) continue;
+      matches++;
+      if (showAll || show.length < limit) show.push(r);
     }
-    if (showAllLink) showAllLink.hidden = all;
-    if (cur !== lastCur) convert(cur, rate);
-    lastCur = cur;
+    made = [];
+    const trs = show.map(rowOf);
+    for (const tr of trs) convert(tr, cur);
+    tbody.replaceChildren(...trs);
+    if (made.length) refreshAges(document, new Date(), tbody);
+    if (showAllLink) {
+      showAllLink.hidden = show.length === matches;
+      showAllLink.textContent = filtering ? say("showall", matches) : showAllText;
+    }
     // The max-price filter compares prices in the chosen currency.
     if (maxCur) maxCur.textContent = cur;
+    const n = show.length;
     shown.textContent = n === total ? say("all", n) : say("some", n, total) + (filtering && matches !== n ? say("matches", matches) : "");
     if (push) {
       const q = state();
@@ -157,21 +209,32 @@ import { fmt, money, readStrings } from "./_shared.mjs";
     }
   }
 
-  function sortRows(key, dir) {
-    const order = rows.map((r, i) => [r, i]);
-    const col = textColumns[key] || ".c-gpu";
-    // The billing cell sorts by its mode's label, not the term or region after it.
-    const text = (r) => {
-      const c = r.querySelector(col);
-      return !c ? "" : key === "billing" ? (c.firstChild || c).textContent : c.textContent;
-    };
+  // sortRecs orders the records; text keys compare the cell's text (the
+  // billing cell by its mode's label, not the term or region after it).
+  function sortRecs(key, dir) {
+    const order = recs.map((r, i) => [r, i]);
+    let val = null;
+    if (numeric[key]) {
+      const i = at[key];
+      val = (r) => parseFloat(r.v[i]);
+    } else {
+      const cls = textColumns[key] || "c-gpu";
+      const text = new Map();
+      val = (r) => {
+        let t = text.get(r);
+        if (t === undefined) {
+          const c = recCell(r, cls);
+          t = !c ? "" : key === "billing" ? (c.firstChild || c).textContent : c.textContent;
+          text.set(r, t);
+        }
+        return t;
+      };
+    }
     order.sort((a, b) => {
-      let c;
-      if (numeric[key]) c = parseFloat(a[0].dataset[key]) - parseFloat(b[0].dataset[key]);
-      else c = collator.compare(text(a[0]), text(b[0]));
+      const c = numeric[key] ? val(a[0]) - val(b[0]) : collator.compare(val(a[0]), val(b[0]));
       return c * dir || a[1] - b[1];
     });
-    tbody.append(...order.map((x) => x[0]));
+    recs = order.map((x) => x[0]);
     markSort(key, dir);
   }
 
@@ -183,23 +246,25 @@ import { fmt, money, readStrings } from "./_shared.mjs";
     }
   }
 
-  // Currency: the quoted price stays; the converted line follows the switch.
-  function convert(cur, rate) {
-    for (const r of rows) {
-      for (const [sel, key] of [[".c-price", "inst"], [".c-pergpu", "pergpu"]]) {
-        const cell = r.querySelector(sel);
-        const v = parseFloat(r.dataset[key]) * rate;
-        let conv = cell.querySelector(".conv");
-        if (r.dataset.cur !== cur) {
-          if (!conv) {
-            conv = document.createElement("span");
-            conv.className = "conv";
-            cell.append(conv);
-          }
-          conv.textContent = "≈ " + money(v, cur);
-        } else if (conv) {
-          conv.remove();
+  // Currency: the quoted price stays; the converted line follows the
+  // switch. A row remembers the currency it shows (_cur).
+  function convert(r, cur) {
+    if ((r._cur || base) === cur) return;
+    r._cur = cur;
+    const rate = fx[cur] || 1;
+    for (const [sel, key] of [[".c-price", "inst"], [".c-pergpu", "pergpu"]]) {
+      const c = r.querySelector(sel);
+      const v = parseFloat(r.dataset[key]) * rate;
+      let conv = c.querySelector(".conv");
+      if (r.dataset.cur !== cur) {
+        if (!conv) {
+          conv = document.createElement("span");
+          conv.className = "conv";
+          c.append(conv);
         }
+        conv.textContent = "≈ " + money(v, cur);
+      } else if (conv) {
+        conv.remove();
       }
     }
   }
@@ -208,20 +273,19 @@ import { fmt, money, readStrings } from "./_shared.mjs";
     return /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   }
 
-  // The CSV holds the visible rows in their order, the visible columns,
-  // and the per-GPU and per-instance prices converted to the chosen currency.
+  // The CSV holds the rows shown, in their order, and the per-GPU and
+  // per-instance prices converted to the chosen currency.
   function csv() {
     const cur = form.elements.cur.value || base;
     const rate = fx[cur] || 1;
     const head = ["gpu", "provider", "instance", "gpu_count", "vram_per_gpu_gb", "billing", "price_per_hour_quoted", "currency", "price_per_hour_" + cur, "price_per_gpu_hour_" + cur, "as_of", "source"];
     const lines = [head.join(",")];
-    for (const r of tbody.rows) {
-      if (r.hidden) continue;
-      const d = r.dataset;
+    for (const tr of tbody.rows) {
+      const d = tr.dataset;
       const quoted = d.price; // the catalog's exact figure, not the rounded display
-      lines.push([d.gpu, d.provider, r.querySelector(".c-inst").textContent.trim(), d.count, d.vram, d.billing, quoted, d.cur,
+      lines.push([d.gpu, d.provider, tr.querySelector(".c-inst").textContent.trim(), d.count, d.vram, d.billing, quoted, d.cur,
         (parseFloat(d.inst) * rate).toFixed(4), (parseFloat(d.pergpu) * rate).toFixed(4),
-        r.querySelector(".c-age time").getAttribute("datetime"), r.querySelector(".c-src a").href].map(csvField).join(","));
+        tr.querySelector(".c-age time").getAttribute("datetime"), tr.querySelector(".c-src a").href].map(csvField).join(","));
     }
     const blob = new Blob([lines.join("\n") + "\n"], { type: "text/csv" });
     const a = document.createElement("a");
@@ -251,9 +315,16 @@ import { fmt, money, readStrings } from "./_shared.mjs";
   form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
   if (staleBox) staleBox.addEventListener("change", () => apply(true));
   csvButton.hidden = false;
-  // The CSV lists the rows shown: once the rest of the rows arrived, apply
-  // the form to them (they come unhidden) before reading the table.
-  csvButton.addEventListener("click", () => expand().then(() => { applyNow(false); csv(); }));
+  // The CSV lists the rows shown, once the form is applied to the whole
+  // list.
+  csvButton.addEventListener("click", () => load().then(() => { applyNow(false); csv(); }, () => {}));
+  // The index is fetched when the reader first reaches for the filters
+  // or a sort button, so that their first change answers at once.
+  const early = () => { load().catch(() => {}); };
+  form.addEventListener("focusin", early, { once: true });
+  form.addEventListener("pointerdown", early, { once: true });
+  table.tHead.addEventListener("pointerdown", early, { once: true });
+  table.tHead.addEventListener("focusin", early, { once: true });
   if (showAllLink) {
     showAllLink.addEventListener("click", (e) => {
       e.preventDefault();

@@ -366,12 +366,14 @@ func TestPricingFilters(t *testing.T) {
 			b.Navigate("pricing/")
 			setPricing(b, c.set)
 			query := pricingQuery(c.set, false)
-			shown := g.shownText(len(want), true, len(want))
+			// The first pages.PricingLimit matching rows, until "show all".
+			n := min(len(want), pages.PricingLimit)
+			shown := g.shownText(n, true, len(want))
 			waitPricing(b, query, shown)
 			check := func(when string) {
 				t.Helper()
 				rows := visibleRows(t, b)
-				if d := diffKeys(pageKeys(rows), rowKeys(want)); d != "" {
+				if d := diffKeys(pageKeys(rows), rowKeys(want[:n])); d != "" {
 					t.Errorf("%s: the visible rows differ from the catalog's matching rows: %s", when, d)
 				}
 				rate := g.rate(t, withDefaults(c.set)["cur"])
@@ -639,10 +641,7 @@ func TestPricingCurrency(t *testing.T) {
 			setPricing(b, c.set)
 			want := g.filter(t, c.set)
 			filter := filtering(c.set)
-			n := len(want)
-			if !filter {
-				n = pages.PricingLimit
-			}
+			n := min(len(want), pages.PricingLimit)
 			query, shown := pricingQuery(c.set, false), g.shownText(n, filter, len(want))
 			waitPricing(b, query, shown)
 			rows := checkPrices(t, b, c.set["cur"], "after choosing "+c.set["cur"])
@@ -710,6 +709,28 @@ func TestPricingShowAll(t *testing.T) {
 	b.Navigate(loc)
 	waitPricing(b, "?all=1", all)
 	check("after reloading " + loc)
+
+	// Under a filter that matches more rows than the first view holds,
+	// the link offers every matching row, and shows them.
+	set := map[string]string{"gpu": most(g.rows, func(r *derive.Row) string { return r.Offer.GPU.ID })}
+	want := g.filter(t, set)
+	if len(want) <= pages.PricingLimit {
+		t.Fatalf("the most-priced GPU has %d rows, not more than %d: the test would test nothing", len(want), pages.PricingLimit)
+	}
+	b.Navigate("pricing/")
+	setPricing(b, set)
+	waitPricing(b, pricingQuery(set, false), g.shownText(pages.PricingLimit, true, len(want)))
+	if got, link := b.Text("#show-all"), fmt.Sprintf("Show all %d matching prices", len(want)); got != link || !b.Visible("#show-all") {
+		t.Errorf("filtered: the show-all link reads %q (visible: %v), want %q", got, b.Visible("#show-all"), link)
+	}
+	b.Click("#show-all")
+	waitPricing(b, pricingQuery(set, true), g.shownText(len(want), true, len(want)))
+	if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(want)); d != "" {
+		t.Errorf("filtered, all shown: %s", d)
+	}
+	if b.Visible("#show-all") {
+		t.Errorf("filtered, all shown: the show-all link is still shown")
+	}
 }
 
 // TestPricingPages: the full price list is split into pages of
@@ -847,16 +868,13 @@ func TestPricingCSV(t *testing.T) {
 			}
 			want := g.filter(t, c.set)
 			filter := filtering(c.set)
-			n := len(want)
-			if !filter {
-				n = pages.PricingLimit
-			}
+			n, matches := min(len(want), pages.PricingLimit), len(want)
 			if c.sortN > 0 {
 				want = sorted(want, "vram", c.set["dir"])
 			}
 			want = want[:n]
 			if len(c.set) > 0 {
-				waitPricing(b, pricingQuery(c.set, false), g.shownText(n, filter, n))
+				waitPricing(b, pricingQuery(c.set, false), g.shownText(n, filter, matches))
 			}
 			visible := visibleRows(t, b)
 			if d := diffKeys(pageKeys(visible), rowKeys(want)); d != "" {
@@ -880,7 +898,7 @@ func TestPricingCSV(t *testing.T) {
 			if d := diffKeys(pageKeys(after), pageKeys(visible)); d != "" {
 				t.Errorf("the download changed the visible rows: %s", d)
 			}
-			if got := b.Text("#shown"); len(c.set) > 0 && got != g.shownText(n, filter, n) {
+			if got := b.Text("#shown"); len(c.set) > 0 && got != g.shownText(n, filter, matches) {
 				t.Errorf("after the download #shown = %q", got)
 			}
 			if len(recs) != len(visible) {
@@ -1084,8 +1102,9 @@ func TestHideStale(t *testing.T) {
 	}
 	b.Navigate("pricing/")
 	b.SetChecked("#hide-stale", true)
-	waitPricing(b, "?stale=hide", g.shownText(len(fresh), true, len(fresh)))
-	if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(fresh)); d != "" {
+	n := min(len(fresh), pages.PricingLimit)
+	waitPricing(b, "?stale=hide", g.shownText(n, true, len(fresh)))
+	if d := diffKeys(pageKeys(visibleRows(t, b)), rowKeys(fresh[:n])); d != "" {
 		t.Errorf("pricing page, stale hidden: %s", d)
 	}
 }

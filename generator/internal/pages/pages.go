@@ -114,6 +114,12 @@ type PricingPage struct {
 	// of the list when a reader filters, sorts or shows all.
 	Total, Page, Pages, First int
 	PagePaths                 []string
+	// RowsHTML is the page's rows as the offerrows template writes them
+	// (rendered once for the whole list: renderPricingRows).
+	RowsHTML template.HTML
+	// Index is the URL of the list's index (PricingIndexPath), which
+	// /pricing/'s script reads on the first filter, sort or "show all".
+	Index string
 }
 
 // PricingPageRows is how many price rows one page of the full list holds.
@@ -134,8 +140,8 @@ func pricingPagePaths(n int) []string {
 // pages through them; /pricing/ filters and sorts every row.
 //
 // rows and filters give the list's rows, in order, and its filters (see
-// pages).
-func (s *Edition) pricingAll(pp *PricingPage, title string, rows func() []*derive.Row, filters func() map[string][]Option) {
+// pages); priced is the rows as rendered (renderPricingRows).
+func (s *Edition) pricingAll(pp *PricingPage, title string, rows func() []*derive.Row, filters func() map[string][]Option, priced pricedRows) {
 	for i, path := range pp.PagePaths {
 		tt := title
 		if i > 0 {
@@ -148,6 +154,7 @@ func (s *Edition) pricingAll(pp *PricingPage, title string, rows func() []*deriv
 			all := rows()
 			lo, hi := i*PricingPageRows, min((i+1)*PricingPageRows, len(all))
 			p.Rows, p.Filters, p.Page, p.First = all[lo:hi], filters(), i+1, lo+1
+			p.RowsHTML = priced.rowsHTML(lo, hi)
 			return &p
 		})
 	}
@@ -285,6 +292,7 @@ func (s *Edition) pricingPages() {
 	})
 	filters := sync.OnceValue(v.filters)
 	n := len(s.dd.Rows)
+	var priced pricedRows
 	for _, all := range []bool{false, true} {
 		pp := &PricingPage{FXJSON: s.fxJSON(), Currencies: s.cat.FX.Currencies(), Currency: cur, FX: s.cat.FX,
 			Staleness: site.Staleness, RepoURL: site.RepoURL, Datasets: site.Datasets, Limit: PricingLimit, All: all,
@@ -293,12 +301,21 @@ func (s *Edition) pricingPages() {
 		path, title := "pricing/", t("pricing.title")
 		if all {
 			pp.Limit, path, title = 0, "pricing/all/", t("pricing.title.all")
-			s.pricingAll(pp, title, byPrice, filters)
+			s.pricingAll(pp, title, byPrice, filters, priced)
 			continue
 		}
+		// Every row is rendered once, here: the index needs them all, and
+		// the pages show slices of them.
+		priced = s.renderPricingRows(pp, byPrice())
+		if priced.err != nil {
+			s.d.Errorf("templates/_tables.html", 0, 0, "the price list's rows (%s): %v", PricingIndexPath, priced.err)
+		}
+		s.tree.Add(s.prefix+PricingIndexPath, priced.index)
+		pp.Index = s.r.URL(PricingIndexPath)
 		s.pageData(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/tables.js", "js/pricing.js"}}, func(*Edition) any {
 			p := *pp
 			p.Rows, p.Filters = byPrice(), filters()
+			p.RowsHTML = priced.rowsHTML(0, PricingLimit)
 			return &p
 		})
 	}

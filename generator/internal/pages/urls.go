@@ -27,9 +27,10 @@ func Neutral(p string) bool {
 	case strings.HasPrefix(p, "api/v1/"), p == export.CSVPath, strings.HasPrefix(p, "assets/"), p == "favicon.svg":
 		return true
 	case strings.HasSuffix(p, ".json"):
-		// The search index and the instance comparison's data are written
-		// per edition (their text is in the edition's language).
-		return p != search.IndexPath && p != InstancesDataPath
+		// The search index, the instance comparison's data and the price
+		// list's index are written per edition (their text is in the
+		// edition's language).
+		return p != search.IndexPath && p != InstancesDataPath && p != PricingIndexPath
 	}
 	return false
 }

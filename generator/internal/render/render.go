@@ -273,6 +273,22 @@ func (r *Renderer) Render(p *Page) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// Partial executes the template name (a {{define}} of a partial) as
+// page's template set has it, with data, and returns what it writes:
+// the same HTML the page writes where it calls the template in text
+// context.
+func (r *Renderer) Partial(page, name string, data any) ([]byte, error) {
+	t := r.pages[page]
+	if t == nil {
+		return nil, fmt.Errorf("templates/%s.html: no such page template", page)
+	}
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, name, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
 // T looks up a UI string; a missing key renders as the key in brackets so
 // it is visible, and is reported by the build's checks.
 func (r *Renderer) T(key string) string {

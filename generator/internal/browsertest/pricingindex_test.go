@@ -1,0 +1,55 @@
+package browsertest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
+)
+
+// TestPricingIndexRows: the rows the pricing script makes from the
+// list's index (pages.PricingIndex) are the rows the full list's pages
+// render, element for element once parsed, in both editions: sorted by
+// price descending, the page shows rows the server did not render on
+// /pricing/, and each is compared with the same row (data-key) of
+// /pricing/all/ and its numbered pages.
+func TestPricingIndexRows(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	browser := New(t, base)
+	for _, ed := range []string{"", "zh/"} {
+		t.Run("edition="+ed, func(t *testing.T) {
+			b := browser.For(t)
+			b.Navigate(ed + "pricing/?sort=pergpu&dir=desc")
+			b.Poll(`document.querySelector("#prices tbody tr") && document.querySelector("#prices thead th[aria-sort=descending]") !== null`)
+			var got struct {
+				Rows, Compared, Missing int
+				Diffs                   []string
+			}
+			b.Eval(fmt.Sprintf(`(async () => {
+  const rows = [...document.querySelectorAll("#prices tbody tr")];
+  const want = new Map();
+  const pages = %d;
+  for (let i = 1; i <= pages; i++) {
+    const html = await (await fetch(%q + (i > 1 ? i + "/" : ""))).text();
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    for (const r of doc.querySelectorAll("#prices tbody tr")) want.set(r.dataset.key, r.outerHTML);
+  }
+  const out = {rows: rows.length, compared: 0, missing: 0, diffs: []};
+  for (const r of rows) {
+    const w = want.get(r.dataset.key);
+    if (w === undefined) { out.missing++; continue; }
+    out.compared++;
+    if (w !== r.outerHTML && out.diffs.length < 3) out.diffs.push("page:   " + w + "\nscript: " + r.outerHTML);
+  }
+  return out;
+})()`, (len(loadPricing(t).rows)+pages.PricingPageRows-1)/pages.PricingPageRows, "/"+ed+"pricing/all/"), &got)
+			if got.Rows != pages.PricingLimit || got.Compared != got.Rows || got.Missing != 0 {
+				t.Errorf("%d rows shown, %d compared, %d not on the list's pages; want %d compared", got.Rows, got.Compared, got.Missing, pages.PricingLimit)
+			}
+			for _, d := range got.Diffs {
+				t.Errorf("a row differs:\n%s", d)
+			}
+		})
+	}
+}
