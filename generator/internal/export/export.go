@@ -278,6 +278,10 @@ type Price struct {
 	// community-dataset; null where the catalog records none.
 	Evidence *string `json:"evidence"`
 	Dataset  *string `json:"dataset"`
+	// ComputedFrom says how the price was computed where the source
+	// quotes another figure ("8 x the quoted per-GPU price of 2.49
+	// USD/h"); null for a price quoted as is.
+	ComputedFrom *string `json:"computed_from"`
 	// Latest marks the newest observation of its price key. Current is
 	// the site's rule on top of it: the newest observation and at most
 	// stale_days old on the generated date (catalog.Staleness.Current);
@@ -550,7 +554,7 @@ func offerRecord(o *catalog.Offer, now time.Time, st catalog.Staleness) Offer {
 		rec := Price{Billing: p.Billing, Price: p.Price, PricePerGPU: p.PerGPU(o), Unit: p.Unit,
 			HourlyEquivalent: p.Hourly(), HourlyEquivalentPerGPU: p.HourlyPerGPU(o), TermMonths: optInt(p.TermMonths),
 			Payment: opt(p.Payment), Commitment: opt(p.Commitment), Region: opt(p.Region),
-			AsOf: date(p.AsOf), DateBasis: opt(p.DateBasis), Source: p.Source, Evidence: opt(p.Evidence), Dataset: opt(p.Dataset)}
+			AsOf: date(p.AsOf), DateBasis: opt(p.DateBasis), Source: p.Source, Evidence: opt(p.Evidence), Dataset: opt(p.Dataset), ComputedFrom: opt(p.ComputedFrom)}
 		if m := p.Overlay; m != nil {
 			rec.Overlay, rec.OverlayLabel = true, m.Label()
 			if m.Public != nil {
