@@ -121,10 +121,13 @@ func TestNginx(t *testing.T) {
 
 	rules := readHeaders(t, filepath.Join(site, "_headers"))
 	csp := rules["/gpu/*"]["Content-Security-Policy"]
-	pageCache := rules["/gpu/*"]["Cache-Control"]
+	// Cache-Control comes from one rule per path: the root's, each
+	// top-level name's (the 404 page's too), the assets'.
+	pageCache := rules["/gpu/"]["Cache-Control"]
 	assetCache := rules["/gpu/assets/*"]["Cache-Control"]
-	if !strings.Contains(csp, "default-src 'self'") || !strings.Contains(pageCache, "max-age=") || !strings.Contains(assetCache, "immutable") {
-		t.Fatalf("_headers lacks the rules this test expects (/gpu/* with a CSP and Cache-Control, /gpu/assets/* immutable):\n%v", rules)
+	if !strings.Contains(csp, "default-src 'self'") || !strings.Contains(pageCache, "max-age=") || !strings.Contains(assetCache, "immutable") ||
+		rules["/gpu/404.html"]["Cache-Control"] != pageCache || rules["/gpu/*"]["Cache-Control"] != "" {
+		t.Fatalf("_headers lacks the rules this test expects (/gpu/* with a CSP and no Cache-Control, /gpu/ and /gpu/404.html with a short one, /gpu/assets/* immutable):\n%v", rules)
 	}
 	file := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join(site, filepath.FromSlash(name)))

@@ -21,7 +21,6 @@ func (s *siteBuild) siteFiles() {
 	if s.origin != "" { // the sitemap protocol wants absolute URLs
 		s.tree.Add("sitemap.xml", s.sitemap())
 	}
-	s.tree.Add("_headers", []byte(Headers(s.base)))
 	// The sitemap protocol wants absolute URLs: the Sitemap line is only
 	// written when base_url (or -base-url) names a host.
 	robots := "User-agent: *\nAllow: /\n"
@@ -30,6 +29,33 @@ func (s *siteBuild) siteFiles() {
 	}
 	s.tree.Add("robots.txt", []byte(robots))
 	s.captureFiles()
+	s.tree.Add("_headers", []byte(Headers(s.base, s.topLevel())))
+}
+
+// topLevel lists the names at the root of the output (the pages' and
+// every other file's first path segment), a directory's with a trailing
+// "/", sorted.
+func (s *siteBuild) topLevel() []string {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if first, _, dir := strings.Cut(p, "/"); dir {
+			seen[first+"/"] = true
+		} else {
+			seen[p] = true
+		}
+	}
+	for p := range s.queued {
+		add(p)
+	}
+	for _, p := range s.tree.Paths() {
+		add(p)
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // captureFiles adds every capture under the site root's
@@ -118,13 +144,30 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
 
 // Headers returns a _headers file (Netlify / Cloudflare Pages format):
 // the CSP on every page, immutable caching for content-hashed assets and
-// short caching for everything else.
-func Headers(base string) string {
-	return base + "*\n" +
+// short caching for everything else. top lists the names at the root of
+// the output (a directory's ending in "/"). Hosts apply every rule that
+// matches a path and join a header two rules set, so each path gets its
+// Cache-Control from exactly one rule: the assets' from theirs, every
+// other path's from the rule of its top-level name (or the root's).
+func Headers(base string, top []string) string {
+	var b strings.Builder
+	b.WriteString(base + "*\n" +
 		"  Content-Security-Policy: " + CSP + "\n" +
 		"  X-Content-Type-Options: nosniff\n" +
 		"  Referrer-Policy: strict-origin-when-cross-origin\n" +
-		"  Cache-Control: public, max-age=300, must-revalidate\n" +
 		base + "assets/*\n" +
-		"  Cache-Control: public, max-age=31536000, immutable\n"
+		"  Cache-Control: public, max-age=31536000, immutable\n")
+	const short = "  Cache-Control: public, max-age=300, must-revalidate\n"
+	b.WriteString(base + "\n" + short)
+	for _, name := range top {
+		switch {
+		case name == "assets/" || name == "_headers":
+		case strings.HasSuffix(name, "/"):
+			// The directory without its slash too: the host's redirect.
+			b.WriteString(base + strings.TrimSuffix(name, "/") + "\n" + short + base + name + "*\n" + short)
+		default:
+			b.WriteString(base + name + "\n" + short)
+		}
+	}
+	return b.String()
 }
