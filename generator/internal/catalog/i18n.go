@@ -61,6 +61,16 @@ func sourceTexts(srcs []Source) []Text {
 	return out
 }
 
+// PriceText is a price's computed_from in another language.
+type PriceText struct {
+	ComputedFrom string `toml:"computed_from" doc:"computed_from in that language."`
+}
+
+// ComputedFromIn returns computed_from in a language, else the original.
+func (p Price) ComputedFromIn(lang string) string {
+	return localized(p.I18n, lang, func(t PriceText) string { return t.ComputedFrom }, p.ComputedFrom)
+}
+
 // Text is one data text a page shows and its versions in other
 // languages: Key is the TOML key of the original ("billing.notes",
 // "extra_costs.3.name"), I18nKey the table its versions go in

@@ -327,6 +327,8 @@ type Price struct {
 	// ComputedFrom says how the price was computed where the source did
 	// not quote it as is (pages show it beside the price).
 	ComputedFrom string `toml:"computed_from" doc:"Where the source quotes another figure and this price was computed from it, the computation and the quoted figure, e.g. \"8 x the quoted per-GPU price of 2.49 USD/h\"; absent for a price quoted as is."`
+	// I18n holds computed_from in other languages.
+	I18n map[string]PriceText `toml:"i18n" doc:"computed_from in other languages: i18n = { zh = { computed_from = \"...\" } }."`
 	// Overlay is set on a price that comes from a team's overlay (a
 	// contract price, a discount, an internal pool's cost); nil on
 	// public prices.

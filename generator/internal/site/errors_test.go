@@ -101,7 +101,7 @@ func TestBrokenInputs(t *testing.T) {
 		{"unknown billing mode", "data/offers/acme.toml", `billing = "spot"`, `billing = "spto"`,
 			`data/offers/acme.toml:19:11: billing "spto" is not one of: on-demand, committed, spot, reserved-1y, reserved-3y (did you mean "spot"?)`},
 		{"unknown key in the second offer's price", "data/offers/acme.toml", "price = 0.75", "price = 0.75\ncurency = \"USD\"",
-			`data/offers/acme.toml:37:1: unknown key "curency" (valid keys here: as_of, billing, capture, capture_sha256, commitment, computed_from, dataset, date_basis, evidence, payment, price, region, source, term_months, unit)`},
+			`data/offers/acme.toml:37:1: unknown key "curency" (valid keys here: as_of, billing, capture, capture_sha256, commitment, computed_from, dataset, date_basis, evidence, i18n, payment, price, region, source, term_months, unit)`},
 		{"offers file without a provider", "data/offers/acmee.toml", "", "[[offers]]\ninstance = \"x\"\n",
 			`data/offers/acmee.toml:1:1: no provider "acmee": an offers file is named after its provider (data/providers/acmee.toml) (did you mean "acme"?)`},
 		{"provider kind misspelt", "data/providers/acme.toml", `kind = "gpu-cloud"`, `kind = "gpucloud"`,
