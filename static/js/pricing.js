@@ -273,19 +273,23 @@ import { refreshAges } from "./_age.mjs";
     return /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   }
 
-  // The CSV holds the rows shown, in their order, and the per-GPU and
-  // per-instance prices converted to the chosen currency.
+  // The CSV holds every row the filters select, in the table's order
+  // (all of them, not only those shown before "show all"), and the
+  // per-GPU and per-instance prices converted to the chosen currency.
   function csv() {
     const cur = form.elements.cur.value || base;
     const rate = fx[cur] || 1;
+    const { test } = matcher();
     const head = ["gpu", "provider", "instance", "gpu_count", "vram_per_gpu_gb", "billing", "price_per_hour_quoted", "currency", "price_per_hour_" + cur, "price_per_gpu_hour_" + cur, "as_of", "source"];
     const lines = [head.join(",")];
-    for (const tr of tbody.rows) {
-      const d = tr.dataset;
-      const quoted = d.price; // the catalog's exact figure, not the rounded display
-      lines.push([d.gpu, d.provider, tr.querySelector(".c-inst").textContent.trim(), d.count, d.vram, d.billing, quoted, d.cur,
-        (parseFloat(d.inst) * rate).toFixed(4), (parseFloat(d.pergpu) * rate).toFixed(4),
-        tr.querySelector(".c-age time").getAttribute("datetime"), tr.querySelector(".c-src a").href].map(csvField).join(","));
+    for (const r of recs) {
+      if (!test(r)) continue;
+      const v = (name) => r.v[at[name]];
+      const quoted = v("price"); // the catalog's exact figure, not the rounded display
+      const src = recCell(r, "c-src").querySelector("a").getAttribute("href");
+      lines.push([v("gpu"), v("provider"), recCell(r, "c-inst").textContent.trim(), v("count"), v("vram"), v("billing"), quoted, v("cur"),
+        (parseFloat(v("inst")) * rate).toFixed(4), (parseFloat(v("pergpu")) * rate).toFixed(4),
+        recCell(r, "c-age").querySelector("time").getAttribute("datetime"), new URL(src, document.baseURI).href].map(csvField).join(","));
     }
     const blob = new Blob([lines.join("\n") + "\n"], { type: "text/csv" });
     const a = document.createElement("a");
@@ -315,8 +319,8 @@ import { refreshAges } from "./_age.mjs";
   form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
   if (staleBox) staleBox.addEventListener("change", () => apply(true));
   csvButton.hidden = false;
-  // The CSV lists the rows shown, once the form is applied to the whole
-  // list.
+  // The CSV lists the rows the form selects, once the form is applied to
+  // the whole list.
   csvButton.addEventListener("click", () => load().then(() => { applyNow(false); csv(); }, () => {}));
   // The index is fetched when the reader first reaches for the filters
   // or a sort button, so that their first change answers at once.

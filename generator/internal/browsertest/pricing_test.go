@@ -832,8 +832,9 @@ func TestPricingPages(t *testing.T) {
 	noJS(b, false)
 }
 
-// TestPricingCSV downloads the CSV: its rows are the visible rows, in
-// their order, with the prices converted to the chosen currency.
+// TestPricingCSV downloads the CSV: its rows are every row the filters
+// select (not only the first shown), in the table's order,
+// with the prices converted to the chosen currency.
 func TestPricingCSV(t *testing.T) {
 	t.Parallel()
 	base := Site(t)
@@ -872,6 +873,9 @@ func TestPricingCSV(t *testing.T) {
 			if c.sortN > 0 {
 				want = sorted(want, "vram", c.set["dir"])
 			}
+			// The CSV holds every row the filters select; the table the
+			// first n.
+			all := want
 			want = want[:n]
 			if len(c.set) > 0 {
 				waitPricing(b, pricingQuery(c.set, false), g.shownText(n, filter, matches))
@@ -901,12 +905,12 @@ func TestPricingCSV(t *testing.T) {
 			if got := b.Text("#shown"); len(c.set) > 0 && got != g.shownText(n, filter, matches) {
 				t.Errorf("after the download #shown = %q", got)
 			}
-			if len(recs) != len(visible) {
-				t.Errorf("the CSV has %d rows, %d are visible", len(recs), len(visible))
+			if len(recs) != len(all) {
+				t.Errorf("the CSV has %d rows, the filters select %d", len(recs), len(all))
 			}
 			rate := g.rate(t, cur)
-			for i := 0; i < min(len(recs), len(want)); i++ {
-				r := want[i]
+			for i := 0; i < min(len(recs), len(all)); i++ {
+				r := all[i]
 				o := r.Offer
 				quoted := strconv.FormatFloat(r.HourlyEquivalent, 'f', -1, 64) // the catalog's exact figure, per hour
 				wantRec := []string{o.GPU.ID, o.Provider.ID, o.Instance, strconv.Itoa(o.GPUCount), fmt.Sprint(o.VRAMPerGPUGB), r.Price.Billing,
