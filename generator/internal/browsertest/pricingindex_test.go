@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
 )
 
@@ -51,5 +52,39 @@ func TestPricingIndexRows(t *testing.T) {
 				t.Errorf("a row differs:\n%s", d)
 			}
 		})
+	}
+}
+
+// TestPricingIndexLoading: when the list's index takes longer than 100 ms
+// to arrive (here held back 1.5 s), the row count says it is loading all
+// the prices, in the edition's language, and then gives way to the
+// filter's answer.
+func TestPricingIndexLoading(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	b := New(t, base)
+	b.AddInitScript(`(() => {
+  const fetch0 = window.fetch;
+  window.fetch = (url, ...rest) => String(url).endsWith("/pricing/rows.json")
+    ? new Promise((resolve) => setTimeout(() => resolve(fetch0(url, ...rest)), 1500))
+    : fetch0(url, ...rest);
+})()`)
+	for _, c := range []struct{ ed, loading string }{
+		{"", fmt.Sprintf("Loading all %d prices…", len(g.rows))},
+		{"zh/", fmt.Sprintf("正在载入全部 %d 条价格…", len(g.rows))},
+	} {
+		b.Navigate(c.ed + "pricing/")
+		set := map[string]string{"gpu": most(g.rows, func(r *derive.Row) string { return r.Offer.GPU.ID })}
+		setPricing(b, set)
+		b.Poll(`document.getElementById("shown").textContent === `+jsStr(c.loading), `document.getElementById("shown").textContent`)
+		b.Poll(`document.getElementById("shown").textContent !== `+jsStr(c.loading)+` && new URLSearchParams(location.search).get("gpu") === `+jsStr(set["gpu"]),
+			`document.getElementById("shown").textContent`)
+		if c.ed == "" {
+			want := g.filter(t, set)
+			if got := b.Text("#shown"); got != g.shownText(min(len(want), pages.PricingLimit), true, len(want)) {
+				t.Errorf("after loading: #shown = %q", got)
+			}
+		}
 	}
 }
