@@ -1,5 +1,5 @@
 // Pricing table: filters, sort, display currency and a CSV download of
-// what is shown. The table is complete without this script; the form's
+// the rows the filters select. The table is complete without this script; the form's
 // state lives in the URL query string so every view can be shared.
 import { fmt, money, readStrings } from "./_shared.mjs";
 import { refreshAges } from "./_age.mjs";
@@ -45,29 +45,28 @@ import { refreshAges } from "./_age.mjs";
           cells = ix.cells;
           attrs.forEach((name, i) => { at[name] = i; });
           const have = new Map([...tbody.rows].map((r) => [r.dataset.key, r]));
-          // The index is in the list's order: by price per GPU-hour, then
-          // offer id, the server's sort.
+          // The index is in the list's order (lastSort's "pergpu asc": by
+          // price per GPU-hour, then offer id), the server's sort.
           recs = ix.rows.map((r) => ({ v: r.a, c: r.c, el: have.get(r.a[at.key]) || null }));
-          lastSort = "pergpu asc";
         })
         .finally(() => clearTimeout(slow));
       loading.catch((e) => { shown.textContent = say("error", e.message); });
     }
     return loading;
   }
-  // el returns a record's row, making it from the index on first use.
+  // rowOf returns a record's row, making it from the index on first use
+  // and aging its price on the day it is read, as age.js does the page's.
   function rowOf(rec) {
     if (!rec.el) {
       const tr = document.createElement("tr");
       attrs.forEach((name, i) => tr.setAttribute("data-" + name, rec.v[i]));
       tr.innerHTML = rec.c.map((i) => cells[i]).join("");
+      refreshAges(document, new Date(), tr);
       rec.el = tr;
-      made.push(tr);
     }
     return rec.el;
   }
-  let made = []; // rows made since the last refresh of their ages
-  // cellText is the text of cell i of the index (for sorting by name and
+  // cell is cell i of the index as an element (for sorting by name and
   // for the CSV), parsed once.
   const parsed = new Map();
   function cell(i) {
@@ -188,11 +187,9 @@ import { refreshAges } from "./_age.mjs";
       matches++;
       if (showAll || show.length < limit) show.push(r);
     }
-    made = [];
     const trs = show.map(rowOf);
     for (const tr of trs) convert(tr, cur);
     tbody.replaceChildren(...trs);
-    if (made.length) refreshAges(document, new Date(), tbody);
     if (showAllLink) {
       showAllLink.hidden = show.length === matches;
       showAllLink.textContent = filtering ? say("showall", matches) : showAllText;

@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -15,9 +14,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
@@ -1098,7 +1094,7 @@ func TestCalculatorOnAPhone(t *testing.T) {
 	}{{390, 844, true}, {1280, 900, false}} {
 		t.Run(strconv.FormatInt(vp.w, 10), func(t *testing.T) {
 			b := browser.For(t)
-			calcViewport(b, vp.w, vp.h, vp.mobile)
+			setViewport(b, vp.w, vp.h, vp.mobile)
 			b.Navigate("calculator/?model=llama-3-70b&gpus=8")
 			b.WaitReady(`#calc[data-ready="true"]`)
 			var head struct {
@@ -1132,21 +1128,6 @@ func TestCalculatorOnAPhone(t *testing.T) {
 				t.Errorf("selects too narrow for their options:\n%s", strings.Join(cut, "\n"))
 			}
 		})
-	}
-}
-
-// calcViewport emulates a viewport of width × height CSS px.
-func calcViewport(b *Browser, width, height int64, mobile bool) {
-	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, Timeout)
-	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-			Width: width, Height: height, DeviceScaleFactor: 1, Mobile: mobile})
-		return err
-	}))
-	if err != nil {
-		b.t.Fatalf("viewport %dx%d: %v", width, height, err)
 	}
 }
 

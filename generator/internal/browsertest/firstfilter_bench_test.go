@@ -80,10 +80,10 @@ func BenchmarkFirstFilter(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			br := New(b, site)
-			cdpDo(br, "cache off", func(ctx context.Context, t *chromedp.Target) error {
+			run(br, "cache off", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 				_, err := cdp.Call(ctx, t, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
 				return err
-			})
+			}))
 			var first, all float64
 			var rows int
 			for range b.N {
@@ -108,18 +108,9 @@ func BenchmarkFirstFilter(b *testing.B) {
 
 // throttle slows the tab's CPU by rate (1: full speed).
 func throttle(b *Browser, rate float64) {
-	cdpDo(b, "CPU throttling", func(ctx context.Context, t *chromedp.Target) error {
+	b.t.Helper()
+	run(b, "CPU throttling", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
 		return err
-	})
-}
-
-// cdpDo runs one DevTools call with the step timeout.
-func cdpDo(b *Browser, what string, f func(context.Context, *chromedp.Target) error) {
-	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, Timeout)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Func(f)); err != nil {
-		b.t.Fatalf("%s: %v", what, err)
-	}
+	}))
 }

@@ -343,16 +343,11 @@ type layoutResult struct {
 // whether the page lays out as on a phone (the viewport meta tag applies).
 func setViewport(b *Browser, width, height int64, mobile bool) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, Timeout)
-	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	run(b, fmt.Sprintf("viewport %dx%d", width, height), chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: width, Height: height, DeviceScaleFactor: 1, Mobile: mobile})
 		return err
 	}))
-	if err != nil {
-		b.t.Fatalf("viewport %dx%d: %v", width, height, err)
-	}
 }
 
 // layoutScreens are the pages TestLayout saves screenshots of when

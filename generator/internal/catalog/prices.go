@@ -209,10 +209,12 @@ func checkPrices(c checker, pre string, o *Offer, cat *Catalog, p *Provider, dat
 			ok = false
 		}
 		checkProvenance(c, pp, pr, cat, datasets)
-		checkI18n(c, []Text{{Key: pp + ".computed_from", I18nKey: pp + ".i18n", Field: "computed_from", Text: pr.ComputedFrom,
-			Versions: versions(pr.I18n, func(t PriceText) string { return t.ComputedFrom })}}, nil)
-		if pr.ComputedFrom == "" && len(pr.I18n) > 0 {
-			c.errorf(pp+".i18n", "i18n holds computed_from in another language, but the price has no computed_from")
+		if len(pr.I18n) > 0 { // few prices have one: no work for the rest
+			checkI18n(c, []Text{{Key: pp + ".computed_from", I18nKey: pp + ".i18n", Field: "computed_from", Text: pr.ComputedFrom,
+				Versions: versions(pr.I18n, func(t PriceText) string { return t.ComputedFrom })}}, nil)
+			if pr.ComputedFrom == "" {
+				c.errorf(pp+".i18n", "i18n holds computed_from in another language, but the price has no computed_from")
+			}
 		}
 		if !ok || !c.has(pp+".as_of") {
 			continue

@@ -380,3 +380,32 @@ func TestHistories(t *testing.T) {
 		t.Errorf("%d keys holding %d prices, want %d keys holding every one of the %d prices", len(h), n, len(cases), len(o.Prices))
 	}
 }
+
+// TestComputedFromI18n: a price's computed_from takes versions in other
+// languages; a version without a computed_from to translate is an error
+// at the i18n key.
+func TestComputedFromI18n(t *testing.T) {
+	root := fixtureSite(t)
+	replaceIn(t, root, "data/offers/acme.toml", "price = 40.0\n", "price = 40.0\ncomputed_from = \"8 x 5 USD/h\"\ni18n = { zh = { computed_from = \"5 USD/h × 8\" } }\n")
+	c, got := diagLines(t, root)
+	if c == nil {
+		t.Fatalf("does not load:\n%s", strings.Join(got, "\n"))
+	}
+	i := slices.IndexFunc(c.Offers, func(o *Offer) bool { return o.ID == "acme/alpha-8x" })
+	if i < 0 {
+		t.Fatal("no acme/alpha-8x")
+	}
+	p := c.Offers[i].Prices[0]
+	if p.ComputedFromIn("zh") != "5 USD/h × 8" || p.ComputedFromIn("de") != "8 x 5 USD/h" {
+		t.Errorf("computed_from in zh %q, in de %q", p.ComputedFromIn("zh"), p.ComputedFromIn("de"))
+	}
+
+	root = fixtureSite(t)
+	replaceIn(t, root, "data/offers/acme.toml", "price = 40.0\n", "price = 40.0\ni18n = { zh = { computed_from = \"5 USD/h × 8\" } }\n")
+	_, got = diagLines(t, root)
+	if !slices.ContainsFunc(got, func(l string) bool {
+		return strings.Contains(l, "i18n holds computed_from in another language, but the price has no computed_from")
+	}) {
+		t.Errorf("a version without computed_from is not reported:\n%s", strings.Join(got, "\n"))
+	}
+}
