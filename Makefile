@@ -78,25 +78,11 @@ fuzz-long:
 clean:
 	rm -rf $(OUT)
 
-# Lighthouse (npm lighthouse@12.2.3, Node 20) against Debian's chromium, on
-# the pages the budgets name. Scores are printed per page; reports are
-# written under $(LH_OUT). Needs network access to npm once (npx cache).
-LH_PORT ?= 8766
+# Lighthouse (npm lighthouse, pinned by package.json) against Debian's
+# chromium on the key pages of both editions: TestLighthouse, which make
+# test runs too, printing the scores per page and keeping the JSON reports
+# under $(LH_OUT).
 LH_OUT ?= lighthouse-reports
-LH_PAGES ?= / gpus/h100-sxm5-80gb/ pricing/ guides/scenario-llm-fine-tuning/ calculator/ zh/ zh/calculator/
 .PHONY: lighthouse
-lighthouse:
-	# Built for the address it is served from, as a deployment sets base_url:
-	# hreflang alternates must be absolute URLs, which needs the host.
-	$(GO) run ./generator build -out $(OUT) -base-url http://127.0.0.1:$(LH_PORT)/
-	mkdir -p $(LH_OUT)
-	$(GO) build -o .lighthouse-preview ./generator
-	@set -e; ./.lighthouse-preview preview -no-build -out $(OUT) -addr 127.0.0.1:$(LH_PORT) >/dev/null 2>&1 & pid=$$!; \
-	trap "kill $$pid; rm -f .lighthouse-preview" EXIT; sleep 2; \
-	for p in $(LH_PAGES); do \
-	  name=$$(echo "$$p" | tr '/' '_'); \
-	  CHROME_PATH=$$(command -v chromium) npx --yes lighthouse@12.2.3 "http://127.0.0.1:$(LH_PORT)/$$p" \
-	    --quiet --output=json --output-path="$(LH_OUT)/lh$$name.json" \
-	    --chrome-flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$$(mktemp -d)"; \
-	  node -e 'const r=require(process.argv[1]);const c=r.categories;console.log(process.argv[2].padEnd(40),["performance","accessibility","best-practices","seo"].map(k=>k+" "+Math.round(c[k].score*100)).join("  "))' "$(abspath $(LH_OUT))/lh$$name.json" "$$p"; \
-	done
+lighthouse: node_modules/axe-core
+	GPU_ATLAS_LIGHTHOUSE_OUT=$(abspath $(LH_OUT)) $(GO) test -count=1 -v -run '^TestLighthouse$$' ./generator/internal/browsertest

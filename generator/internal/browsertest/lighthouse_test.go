@@ -27,7 +27,9 @@ var lighthousePages = []string{"", "pricing/", "gpus/h100-sxm5-80gb/", "models/l
 // precompressed files, _headers) from a build whose base URL is the
 // address it is served from (hreflang and canonical links are absolute).
 // Accessibility, best practices and SEO must score 100; performance,
-// which depends on the machine's load, is logged with the others.
+// which depends on the machine's load, is logged with the others. With
+// GPU_ATLAS_LIGHTHOUSE_OUT set (make lighthouse), each page's JSON report
+// is kept in that directory.
 func TestLighthouse(t *testing.T) {
 	chromium := Chromium(t)
 	lh := filepath.Join(testcat.RepoRoot(), "node_modules", ".bin", "lighthouse")
@@ -60,7 +62,14 @@ func TestLighthouse(t *testing.T) {
 		for _, p := range lighthousePages {
 			page := ed + p
 			t.Run("/"+page, func(t *testing.T) {
-				report := filepath.Join(t.TempDir(), "report.json")
+				dir := t.TempDir()
+				if keep := os.Getenv("GPU_ATLAS_LIGHTHOUSE_OUT"); keep != "" {
+					if err := os.MkdirAll(keep, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					dir = keep
+				}
+				report := filepath.Join(dir, "lh"+strings.ReplaceAll("/"+page, "/", "_")+".json")
 				cmd := exec.Command(lh, base+page, "--quiet", "--output=json", "--output-path="+report,
 					"--only-categories=performance,accessibility,best-practices,seo",
 					"--chrome-flags=--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir="+t.TempDir())
