@@ -64,7 +64,8 @@ const focusedChoice = 1500
 // /pricing/ (a fresh load, the HTTP cache off) to the frame that shows
 // its rows, with the CPU throttled 4x as Lighthouse's mobile profile
 // does, on the repository's site. It reports the mean time to the first
-// matching rows on screen (ms/first-rows) and to every row and the count
+// matching rows on screen (ms/first-rows: the script puts a first screen
+// of rows in before the rest) and to every row and the count
 // (ms/all-rows), and the rows shown; ns/op counts the page loads too and
 // is not the figure.
 func BenchmarkFirstFilter(b *testing.B) {

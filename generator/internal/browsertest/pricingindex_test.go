@@ -88,3 +88,48 @@ func TestPricingIndexLoading(t *testing.T) {
 		}
 	}
 }
+
+// TestPricingIndexCellsFiles: a filter fetches the list's index and the
+// cells files (pages.PricingCellsPath) of the rows it shows that the
+// server did not render, and no other file of cells.
+func TestPricingIndexCellsFiles(t *testing.T) {
+	t.Parallel()
+	base := Site(t)
+	g := loadPricing(t)
+	b := New(t, base)
+	b.Navigate("pricing/")
+	set := map[string]string{"gpu": most(g.rows, func(r *derive.Row) string { return r.Offer.GPU.ID })}
+	want := g.filter(t, set)
+	setPricing(b, set)
+	b.Poll(`document.getElementById("shown").textContent === `+jsStr(g.shownText(min(len(want), pages.PricingLimit), true, len(want))), `document.getElementById("shown").textContent`)
+	place := map[*derive.Row]int{}
+	for i, r := range g.rows {
+		place[r] = i
+	}
+	files := map[string]bool{}
+	for _, r := range want[:min(len(want), pages.PricingLimit)] {
+		if n := place[r]; n >= pages.PricingLimit {
+			files["/"+pages.PricingCellsPath(n/pages.PricingCellsRows+1)] = true
+		}
+	}
+	if len(files) == 0 {
+		t.Fatalf("the filter %v shows only rows the server rendered: the test would test nothing", set)
+	}
+	var got []string
+	b.Eval(`performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.startsWith("/pricing/"))`, &got)
+	var cells []string
+	index := 0
+	for _, p := range got {
+		switch {
+		case p == "/"+pages.PricingIndexPath:
+			index++
+		case !files[p]:
+			t.Errorf("fetched %s, which holds none of the rows shown", p)
+		default:
+			cells = append(cells, p)
+		}
+	}
+	if index != 1 || len(cells) != len(files) {
+		t.Errorf("fetched the index %d times and %d cells files %q; want once and the %d files of the rows shown %v", index, len(cells), cells, len(files), files)
+	}
+}

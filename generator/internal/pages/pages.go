@@ -110,15 +110,16 @@ type PricingPage struct {
 	// split into Pages pages of PricingPageRows rows (/pricing/all/,
 	// /pricing/all/2/, ...; PagePaths), each within the page-weight budget:
 	// a page of it (All) has Page (1-based) and First, the 1-based number
-	// of its first row. /pricing/ has Page 0; its script fetches every page
-	// of the list when a reader filters, sorts or shows all.
+	// of its first row. /pricing/ has Page 0; its script reads the list's
+	// index (Index) when a reader filters, sorts or shows all.
 	Total, Page, Pages, First int
 	PagePaths                 []string
 	// RowsHTML is the page's rows as the offerrows template writes them
 	// (rendered once for the whole list: renderPricingRows).
 	RowsHTML template.HTML
 	// Index is the URL of the list's index (PricingIndexPath), which
-	// /pricing/'s script reads on the first filter, sort or "show all".
+	// /pricing/'s script reads on the first filter, sort or "show all",
+	// and which names the files of the rows' cells.
 	Index string
 }
 
@@ -306,11 +307,14 @@ func (s *Edition) pricingPages() {
 		}
 		// Every row is rendered once, here: the index needs them all, and
 		// the pages show slices of them.
-		priced = s.renderPricingRows(pp, byPrice())
+		priced = s.renderPricingRows(pp, byPrice(), s.r.URL)
 		if priced.err != nil {
 			s.d.Errorf("templates/_tables.html", 0, 0, "the price list's rows (%s): %v", PricingIndexPath, priced.err)
 		}
 		s.tree.Add(s.prefix+PricingIndexPath, priced.index)
+		for k, b := range priced.cells {
+			s.tree.Add(s.prefix+PricingCellsPath(k+1), b)
+		}
 		pp.Index = s.r.URL(PricingIndexPath)
 		s.pageData(&render.Page{Kind: "pricing", Path: path, Title: title, Description: t("pricing.description"), Scripts: []string{"js/tables.js", "js/pricing.js"}}, func(*Edition) any {
 			p := *pp

@@ -7,46 +7,122 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/parallel"
 )
 
-// PricingIndexPath is the price list's index, written per edition: every
-// row of the full list (/pricing/all/), in its order, as the pricing
-// script (static/js/pricing.js) reads it on a reader's first filter,
-// sort or "show all", instead of the list's pages.
+// PricingIndexPath is the price list's index, written per edition: what
+// the pricing script (static/js/pricing.js) filters and sorts on, for
+// every row of the full list (/pricing/all/) in its order. It reads it on
+// a reader's first filter, sort or "show all". The rows' cells are in
+// PricingCellsPath files of PricingCellsRows rows each, which the script
+// fetches for the rows it shows.
 const PricingIndexPath = "pricing/rows.json"
 
-// PricingIndex is the price list's index (PricingIndexPath): the rows the
-// offerrows template writes, cut into what the script filters and sorts
-// on and what it shows. A row is a <tr> with the attributes "data-" +
-// Attrs[i] = A[i], holding Cells[C[0]] + Cells[C[1]] + ...: each cell is
-// one <td>, without the whitespace between cells (the minified pages have
-// none). Made so, the script's row and the page's are the same once
-// parsed, and a cell shared by many rows (an offer's GPU, provider and
-// instance; a "–") is sent once.
+// PricingCellsPath is the path of the k-th (1-based) file of the list's
+// cells: those of rows (k-1)*PricingCellsRows onwards.
+func PricingCellsPath(k int) string { return "pricing/cells/" + strconv.Itoa(k) + ".json" }
+
+// PricingCellsRows is how many rows' cells one file holds: a first
+// screen of a filter's rows, which is scattered over the list, needs a
+// few files, and a small file is read at once (50 rows are about 50 KB,
+// 3 KB compressed).
+const PricingCellsRows = 50
+
+// PricingIndex is the price list's index (PricingIndexPath): the rows
+// the offerrows template writes, cut into what the script filters and
+// sorts on. Row n is a <tr> with the attributes "data-" + Attrs[j] =
+// Cols[j].At(n), holding the cells of row n in Cells[n/Chunk] (a
+// PricingCells). An attribute the script neither filters nor sorts on
+// (rowAttrs) has no column: its values are in the cells files. Made so,
+// the script's row and the page's are the same once parsed. Text holds,
+// for the columns sorted by their text (gpu, provider, billing), each
+// row's text as the script compares it, so that a sort needs no cells.
 type PricingIndex struct {
-	Attrs []string          `json:"attrs"`
-	Cells []string          `json:"cells"`
-	Rows  []PricingIndexRow `json:"rows"`
+	Attrs []string               `json:"attrs"`
+	Cols  []*IndexColumn         `json:"cols"`
+	Text  map[string]IndexColumn `json:"text"`
+	Rows  int                    `json:"rows"`
+	Chunk int                    `json:"chunk"`
+	Cells []string               `json:"cells"`
 }
 
-// PricingIndexRow is one row of the index: its attribute values, in the
-// order of PricingIndex.Attrs, and its cells, as indexes into Cells.
-type PricingIndexRow struct {
-	A []string `json:"a"`
-	C []int    `json:"c"`
+// IndexColumn is one value per row. With I, row n's value is V[I[n]]
+// (a column of few distinct values, each sent once); without it, V[n].
+type IndexColumn struct {
+	V []string `json:"v"`
+	I []int    `json:"i,omitempty"`
+}
+
+// At is row n's value.
+func (c IndexColumn) At(n int) string {
+	if c.I != nil {
+		return c.V[c.I[n]]
+	}
+	return c.V[n]
+}
+
+// column makes the IndexColumn of values (which it does not keep), with
+// a dictionary where that is smaller.
+func column(values []string) IndexColumn {
+	seen := map[string]int{}
+	c := IndexColumn{V: []string{}, I: make([]int, len(values))}
+	for n, v := range values {
+		i, ok := seen[v]
+		if !ok {
+			i = len(c.V)
+			seen[v] = i
+			c.V = append(c.V, v)
+		}
+		c.I[n] = i
+	}
+	if 2*len(c.V) > len(values) {
+		return IndexColumn{V: slices.Clone(values)}
+	}
+	return c
+}
+
+// PricingCells is one file of the list's cells (PricingCellsPath): for
+// each of its rows, the row's cells as indexes into Cells, and the values
+// of the attributes the index has no column for (Attrs[name][i] is the
+// file's row i's). Each cell is one <td>, without the whitespace between
+// cells (the minified pages have none); a cell shared by many rows (an
+// offer's GPU, provider and instance; a "–") is sent once per file.
+type PricingCells struct {
+	Cells []string            `json:"cells"`
+	Rows  [][]int             `json:"rows"`
+	Attrs map[string][]string `json:"attrs"`
+}
+
+// rowAttrs are the row attributes the script needs only to make a row
+// (and for the CSV), not to filter or sort: an offer's id, the row's key
+// and the quoted price. They are a third of the attributes' bytes.
+var rowAttrs = map[string]bool{"id": true, "key": true, "price": true}
+
+// sortText names the cells whose text the script sorts by, per sort
+// key: the cell's class, and whether only its first text counts (the
+// billing mode's label, not the term or region after it).
+var sortText = map[string]struct {
+	class string
+	first bool
+}{
+	"gpu":      {"c-gpu", false},
+	"provider": {"c-prov", false},
+	"billing":  {"c-bill", true},
 }
 
 // pricedRows is the full list's rows as the offerrows template writes
-// them, one HTML string per row (each with the whitespace before it), and
-// their index as JSON. The list's pages show slices of html, so each row
-// is rendered once per edition.
+// them, one HTML string per row (each with the whitespace before it),
+// their index and their cells files, as JSON. The list's pages show
+// slices of html, so each row is rendered once per edition.
 type pricedRows struct {
 	html  []string
 	index []byte
+	cells [][]byte
 	err   error
 }
 
@@ -59,8 +135,9 @@ func (p pricedRows) rowsHTML(lo, hi int) template.HTML {
 }
 
 // renderPricingRows renders rows with the offerrows template, in pages of
-// PricingPageRows rows on every core, and indexes them.
-func (s *Edition) renderPricingRows(pp *PricingPage, rows []*derive.Row) pricedRows {
+// PricingPageRows rows on every core, and indexes them; url gives the
+// URL of a site path (the index holds its cells files' URLs).
+func (s *Edition) renderPricingRows(pp *PricingPage, rows []*derive.Row, url func(string) string) pricedRows {
 	n := (len(rows) + PricingPageRows - 1) / PricingPageRows
 	parts, errs := make([][]byte, n), make([]error, n)
 	parallel.For(n, 0, func(i int) {
@@ -71,77 +148,192 @@ func (s *Edition) renderPricingRows(pp *PricingPage, rows []*derive.Row) pricedR
 	if err := errors.Join(errs...); err != nil {
 		return pricedRows{err: err}
 	}
-	ix, html, err := cutRows(string(bytes.Join(parts, nil)))
-	if err == nil && len(html) != len(rows) {
-		err = fmt.Errorf("the template wrote %d rows for %d prices", len(html), len(rows))
+	cut, err := cutRows(string(bytes.Join(parts, nil)))
+	if err == nil && len(cut.html) != len(rows) {
+		err = fmt.Errorf("the template wrote %d rows for %d prices", len(cut.html), len(rows))
 	}
 	if err != nil {
 		return pricedRows{err: err}
 	}
-	b, err := json.Marshal(ix)
-	return pricedRows{html: html, index: b, err: err}
+	ix, files := cut.index(PricingCellsRows, func(k int) string { return url(PricingCellsPath(k)) })
+	out := pricedRows{html: cut.html, cells: make([][]byte, len(files))}
+	if out.index, err = json.Marshal(ix); err != nil {
+		return pricedRows{err: err}
+	}
+	for k, f := range files {
+		if out.cells[k], err = json.Marshal(f); err != nil {
+			return pricedRows{err: err}
+		}
+	}
+	return out
+}
+
+// cutList is a list of table rows cut apart: each row's HTML (with the
+// whitespace before it), its attributes' values in the order of attrs,
+// and its cells.
+type cutList struct {
+	html  []string
+	attrs []string
+	vals  [][]string // per row
+	cells [][]string // per row
+}
+
+// index makes the list's index, with its cells in files of chunk rows
+// (the index names the k-th, 1-based, file(k)).
+func (l *cutList) index(chunk int, file func(k int) string) (*PricingIndex, []PricingCells) {
+	n := len(l.html)
+	ix := &PricingIndex{Attrs: l.attrs, Cols: make([]*IndexColumn, len(l.attrs)), Text: map[string]IndexColumn{}, Rows: n, Chunk: chunk, Cells: []string{}}
+	col := make([]string, n)
+	for j, name := range l.attrs {
+		if rowAttrs[name] {
+			continue
+		}
+		for r := range n {
+			col[r] = l.vals[r][j]
+		}
+		c := column(col)
+		ix.Cols[j] = &c
+	}
+	for key, st := range sortText {
+		found := false
+		for r, cells := range l.cells {
+			col[r] = ""
+			for _, c := range cells {
+				if cellClass(c, st.class) {
+					col[r], found = cellText(c, st.first), true
+					break
+				}
+			}
+		}
+		if found {
+			ix.Text[key] = column(col)
+		}
+	}
+	var files []PricingCells
+	for lo := 0; lo < n; lo += chunk {
+		f := PricingCells{Cells: []string{}, Rows: [][]int{}, Attrs: map[string][]string{}}
+		for j, name := range l.attrs {
+			if rowAttrs[name] {
+				for _, v := range l.vals[lo:min(lo+chunk, n)] {
+					f.Attrs[name] = append(f.Attrs[name], v[j])
+				}
+			}
+		}
+		id := map[string]int{}
+		for _, cells := range l.cells[lo:min(lo+chunk, n)] {
+			row := make([]int, len(cells))
+			for i, c := range cells {
+				k, ok := id[c]
+				if !ok {
+					k = len(f.Cells)
+					id[c] = k
+					f.Cells = append(f.Cells, c)
+				}
+				row[i] = k
+			}
+			f.Rows = append(f.Rows, row)
+		}
+		files = append(files, f)
+		ix.Cells = append(ix.Cells, file(len(files)))
+	}
+	return ix, files
+}
+
+// cellClass reports whether the cell <td class="..."> has class cls.
+func cellClass(cell, cls string) bool {
+	open, _, _ := strings.Cut(cell, ">")
+	_, v, ok := strings.Cut(open, ` class="`)
+	if !ok {
+		return false
+	}
+	v, _, _ = strings.Cut(v, `"`)
+	for _, c := range strings.Fields(v) {
+		if c == cls {
+			return true
+		}
+	}
+	return false
+}
+
+// cellText is a cell's text as the script's textContent reads it: the
+// text of everything inside the <td>, or with first, its first text only
+// (up to the first tag inside it).
+func cellText(cell string, first bool) string {
+	_, in, _ := strings.Cut(cell, ">")
+	in = strings.TrimSuffix(in, "</td>")
+	var b strings.Builder
+	for in != "" {
+		i := strings.IndexByte(in, '<')
+		if i < 0 {
+			b.WriteString(in)
+			break
+		}
+		b.WriteString(in[:i])
+		if first {
+			break
+		}
+		j := strings.IndexByte(in[i:], '>')
+		if j < 0 {
+			break
+		}
+		in = in[i+j+1:]
+	}
+	return html.UnescapeString(b.String())
 }
 
 // cutRows cuts the HTML of table rows (<tr data-...>cells</tr>, with
-// whitespace between them) into a PricingIndex, and returns each row's
-// HTML with the whitespace before it. Every row must carry the same data-
-// attributes in the same order, and no other attribute.
-func cutRows(h string) (*PricingIndex, []string, error) {
-	ix := &PricingIndex{Attrs: []string{}, Cells: []string{}, Rows: []PricingIndexRow{}}
-	var rows []string
-	cellID := map[string]int{}
+// whitespace between them) into each row's HTML (with the whitespace
+// before it), its data- attributes' values (unescaped) and its cells.
+// Every row must carry the same data- attributes in the same order, and
+// no other attribute.
+func cutRows(h string) (*cutList, error) {
+	l := &cutList{attrs: []string{}}
 	for n := 1; ; n++ {
 		lead := len(h) - len(strings.TrimLeft(h, " \t\r\n"))
 		if lead == len(h) {
-			return ix, rows, nil
+			return l, nil
 		}
 		open, rest, ok := strings.Cut(h[lead:], ">")
 		if !ok || !strings.HasPrefix(open, "<tr") {
-			return nil, nil, fmt.Errorf("row %d: want <tr ...>, have %.40q", n, h[lead:])
+			return nil, fmt.Errorf("row %d: want <tr ...>, have %.40q", n, h[lead:])
 		}
 		body, _, ok := strings.Cut(rest, "</tr>")
 		if !ok {
-			return nil, nil, fmt.Errorf("row %d: no </tr>", n)
+			return nil, fmt.Errorf("row %d: no </tr>", n)
 		}
 		end := lead + len(open) + 1 + len(body) + len("</tr>")
-		rows, h = append(rows, h[:end]), h[end:]
-		row := PricingIndexRow{}
-		i := 0
+		l.html, h = append(l.html, h[:end]), h[end:]
+		vals := make([]string, 0, len(l.attrs))
 		err := attrs(open[len("<tr"):], func(name, value string) error {
 			name, ok := strings.CutPrefix(name, "data-")
+			i := len(vals)
 			switch {
 			case !ok:
 				return fmt.Errorf("attribute %s is not a data- attribute", name)
 			case n == 1:
-				ix.Attrs = append(ix.Attrs, name)
-			case i >= len(ix.Attrs) || ix.Attrs[i] != name:
+				l.attrs = append(l.attrs, name)
+			case i >= len(l.attrs) || l.attrs[i] != name:
 				return fmt.Errorf("attribute data-%s is not the first row's %d-th", name, i+1)
 			}
-			row.A = append(row.A, html.UnescapeString(value))
-			i++
+			vals = append(vals, html.UnescapeString(value))
 			return nil
 		})
-		if err == nil && i != len(ix.Attrs) {
-			err = fmt.Errorf("%d attributes where the first row has %d", i, len(ix.Attrs))
+		if err == nil && len(vals) != len(l.attrs) {
+			err = fmt.Errorf("%d attributes where the first row has %d", len(vals), len(l.attrs))
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("row %d: %v", n, err)
+			return nil, fmt.Errorf("row %d: %v", n, err)
 		}
+		var cells []string
 		for body = strings.TrimSpace(body); body != ""; {
 			cell, more, found := strings.Cut(body, "</td>")
 			if found {
 				cell += "</td>"
 			}
 			body = strings.TrimLeft(more, " \t\r\n")
-			id, seen := cellID[cell]
-			if !seen {
-				id = len(ix.Cells)
-				cellID[cell] = id
-				ix.Cells = append(ix.Cells, cell)
-			}
-			row.C = append(row.C, id)
+			cells = append(cells, cell)
 		}
-		ix.Rows = append(ix.Rows, row)
+		l.vals, l.cells = append(l.vals, vals), append(l.cells, cells)
 	}
 }
 

@@ -28,9 +28,9 @@ func Neutral(p string) bool {
 		return true
 	case strings.HasSuffix(p, ".json"):
 		// The search index, the instance comparison's data and the price
-		// list's index are written per edition (their text is in the
-		// edition's language).
-		return p != search.IndexPath && p != InstancesDataPath && p != PricingIndexPath
+		// list's index and cells are written per edition (their text is in
+		// the edition's language).
+		return p != search.IndexPath && p != InstancesDataPath && !strings.HasPrefix(p, "pricing/")
 	}
 	return false
 }
