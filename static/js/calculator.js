@@ -75,7 +75,10 @@ import { money } from "./_shared.mjs";
   };
   function applies() {
     for (const el of document.querySelectorAll("[data-show]")) {
-      el.hidden = !el.dataset.show.split(" ").every((c) => conditions[c]());
+      // Set only what changes: a hidden set to the value it has still
+      // costs the page a style pass.
+      const hide = !el.dataset.show.split(" ").every((c) => conditions[c]());
+      if (el.hidden !== hide) el.hidden = hide;
     }
   }
   const on = (el) => !el.closest("[hidden]");

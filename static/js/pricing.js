@@ -401,7 +401,7 @@ import { refreshAges } from "./_age.mjs";
   form.addEventListener("submit", (e) => { e.preventDefault(); apply(true); });
   form.addEventListener("reset", () => setTimeout(() => apply(true), 0));
   if (staleBox) staleBox.addEventListener("change", () => apply(true));
-  csvButton.hidden = false;
+  csvButton.removeAttribute("data-needs-js");
   // The CSV lists the rows the form selects, once the form is applied to
   // the whole list.
   csvButton.addEventListener("click", () => apply(false).then((ok) => {

@@ -94,7 +94,7 @@ import { monthly, HOURS } from "./_tco.mjs";
   const filter = $("t-filter");
   if (filter) {
     const all = [...f.offer.options];
-    $("t-filter-box").hidden = false;
+    $("t-filter-box").removeAttribute("data-needs-js");
     filter.addEventListener("input", (e) => {
       e.stopPropagation(); // filtering changes no figure
       const chosen = f.offer.value;

@@ -339,7 +339,7 @@ func TestTCOOfferFilter(t *testing.T) {
 			return {Chosen: sel.value, ChosenLabel: sel.selectedOptions[0].textContent, Total: document.querySelector("#t-result td.total").textContent,
 				Labels: [...sel.options].map((o) => o.textContent),
 				Count: document.getElementById("t-filter-count").textContent,
-				Shown: !document.getElementById("t-filter-box").hidden}; })()`, &s)
+				Shown: !document.getElementById("t-filter-box").hasAttribute("data-needs-js") && getComputedStyle(document.getElementById("t-filter-box")).visibility === "visible"}; })()`, &s)
 		return s
 	}
 	for _, page := range []string{"tco/", "zh/tco/"} {
