@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/fixture"
 )
 
@@ -122,5 +124,26 @@ func TestCaptureCommandFailsHonestly(t *testing.T) {
 	code = run([]string{"check", "-root", root}, &stdout, &stderr)
 	if want := "data/captures/acme/2025-10-20-page.json:2:3: exchange 1 is not evidence: HTTP 502"; code != 1 || !strings.Contains(stderr.String(), want) {
 		t.Errorf("check of an uncited failed capture: exit %d\n%s\nwant exit 1 and %q", code, stderr.String(), want)
+	}
+
+	// The same problem as check -format json gives it: one object on
+	// stdout, exit 1.
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"check", "-root", root, "-format", "json"}, &stdout, &stderr)
+	var report struct {
+		Errors      int
+		Diagnostics []diag.Record
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("check -format json: stdout is not one JSON object: %v\n%s", err, stdout.String())
+	}
+	found := false
+	for _, r := range report.Diagnostics {
+		found = found || (r.Path == "data/captures/acme/2025-10-20-page.json" && r.Line == 2 && r.Col == 3 && r.Severity == "error" &&
+			strings.HasPrefix(r.Message, "exchange 1 is not evidence: HTTP 502"))
+	}
+	if code != 1 || report.Errors == 0 || !found {
+		t.Errorf("check -format json: exit %d, %d errors, the capture's error found %v\n%s", code, report.Errors, found, stdout.String())
 	}
 }

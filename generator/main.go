@@ -2,7 +2,7 @@
 //
 //	go run ./generator build [-root DIR] [-out DIR] [-base-url URL]
 //	go run ./generator serve [-addr 127.0.0.1:8080]
-//	go run ./generator check [-format text|github]
+//	go run ./generator check [-format text|github|json]
 //	go run ./generator size -model llama-3-8b -workload lora -json
 //	go run ./generator schema|new|diff|import|nginx-conf ...
 package main
@@ -179,7 +179,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	root := fs.String("root", ".", "site root holding data/ and content/")
-	format := fs.String("format", "text", "output format: text, or github (GitHub Actions annotations)")
+	format := fs.String("format", "text", "output format: text, github (GitHub Actions annotations) or json (one object on stdout: errors, warnings, diagnostics)")
 	ov := fs.String("overlay", "", "a team's overlay directory to validate with the public data")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -198,8 +198,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		d.PrintGitHub(stdout)
 	case "text":
 		d.Print(stderr)
+	case "json":
+		// The object is the whole of stdout, ok or not: no summary line.
+		if err := d.PrintJSON(stdout); err != nil {
+			fmt.Fprintln(stderr, "check:", err)
+			return 2
+		}
+		if d.HasErrors() {
+			return 1
+		}
+		return 0
 	default:
-		fmt.Fprintf(stderr, "check: unknown -format %q (text, github)\n", *format)
+		fmt.Fprintf(stderr, "check: unknown -format %q (text, github, json)\n", *format)
 		return 2
 	}
 	if d.HasErrors() {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 )
 
@@ -432,20 +433,12 @@ func (s *Server) sendLocked(ch chan event, ev event) {
 	}
 }
 
-// apiError is one positioned error as the overlay receives it.
-type apiError struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Message string `json:"message"`
-	Text    string `json:"text"` // path:line:col: message, as the terminal prints it
-}
-
 // failedEvent describes the latest failed build; s.mu must be held.
 func (s *Server) failedEvent() event {
-	errs := make([]apiError, 0, len(s.failed))
+	// Each error as check -format json writes it (diag.Record).
+	errs := make([]diag.Record, 0, len(s.failed))
 	for _, e := range s.failed {
-		errs = append(errs, apiError{Path: e.Path, Line: e.Line, Col: e.Col, Message: e.Msg, Text: e.String()})
+		errs = append(errs, e.Record())
 	}
 	return event{name: "build-error", id: s.buildID, data: jsonString(map[string]any{"count": len(errs), "errors": errs})}
 }

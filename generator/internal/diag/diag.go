@@ -3,6 +3,7 @@
 package diag
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -148,6 +149,49 @@ func (l *List) PrintGitHub(w io.Writer) {
 		}
 		fmt.Fprintf(w, "::%s\n", escapeData(d.Msg))
 	}
+}
+
+// Record is a diagnostic as JSON carries it: `check -format json` and the
+// dev server's build-error event. Line and Col are left out when unknown;
+// Text is the line the terminal prints (String).
+type Record struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line,omitempty"`
+	Col      int    `json:"col,omitempty"`
+	Severity string `json:"severity"` // "error" or "warning"
+	Message  string `json:"message"`
+	Text     string `json:"text"`
+}
+
+// Record returns d as JSON carries it.
+func (d Diagnostic) Record() Record {
+	sev := "error"
+	if d.Severity == Warning {
+		sev = "warning"
+	}
+	return Record{Path: d.Path, Line: d.Line, Col: d.Col, Severity: sev, Message: d.Msg, Text: d.String()}
+}
+
+// PrintJSON writes the sorted diagnostics as one JSON object:
+// {"errors": n, "warnings": n, "diagnostics": [Record, ...]}.
+func (l *List) PrintJSON(w io.Writer) error {
+	out := struct {
+		Errors      int      `json:"errors"`
+		Warnings    int      `json:"warnings"`
+		Diagnostics []Record `json:"diagnostics"`
+	}{Diagnostics: []Record{}}
+	for _, d := range l.Sorted() {
+		r := d.Record()
+		if d.Severity == Warning {
+			out.Warnings++
+		} else {
+			out.Errors++
+		}
+		out.Diagnostics = append(out.Diagnostics, r)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // escapeData and escapeProp follow the escaping rules of GitHub's

@@ -1,6 +1,8 @@
 package diag
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -46,5 +48,44 @@ func TestPrintGitHub(t *testing.T) {
 		"::warning file=data/b.toml,line=3::old price\n"
 	if b.String() != want {
 		t.Errorf("PrintGitHub:\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestPrintJSON: the sorted diagnostics as one object, unknown positions
+// left out, with the counts and each one's terminal line.
+func TestPrintJSON(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		add  func(*List)
+		want string
+	}{
+		{"none", func(*List) {}, `{"errors":0,"warnings":0,"diagnostics":[]}`},
+		{"sorted, positions and severities", func(l *List) {
+			l.Warnf("data/b.toml", 3, 0, "old price")
+			l.Errorf("data/a.toml", 2, 5, "bad value <%d>", 1)
+			l.Errorf("data", 0, 0, "cannot read")
+		}, `{"errors":2,"warnings":1,"diagnostics":[` +
+			`{"path":"data","severity":"error","message":"cannot read","text":"data: cannot read"},` +
+			`{"path":"data/a.toml","line":2,"col":5,"severity":"error","message":"bad value <1>","text":"data/a.toml:2:5: bad value <1>"},` +
+			`{"path":"data/b.toml","line":3,"severity":"warning","message":"old price","text":"data/b.toml:3: warning: old price"}]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var l List
+			c.add(&l)
+			var b strings.Builder
+			if err := l.PrintJSON(&b); err != nil {
+				t.Fatal(err)
+			}
+			var got, want any
+			if err := json.Unmarshal([]byte(b.String()), &got); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, b.String())
+			}
+			if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("PrintJSON:\n%s\nwant\n%s", b.String(), c.want)
+			}
+		})
 	}
 }
