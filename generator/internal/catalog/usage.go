@@ -63,8 +63,16 @@ type ServerlessPrice struct {
 	ServedAs    string  `toml:"served_as" doc:"The platform's name for the GPU."`
 	PerSecond   float64 `toml:"per_second" doc:"Price per GPU-second, in currency."`
 	ScaleToZero bool    `toml:"scale_to_zero" doc:"True when a worker is billed only while it runs (it scales to zero when idle); false for always-on workers."`
+	// IdleSeconds is the platform's documented default idle timeout: how
+	// long a worker stays up, and billed, after its last request before it
+	// scales to zero. Nil where the platform documents none.
+	IdleSeconds *float64 `toml:"idle_seconds" doc:"Seconds a worker stays up, billed, after its last request before it scales to zero: the platform's documented default idle timeout (say where in notes). Leave it out where the platform documents none."`
 	UsageEvidence
 }
+
+// maxIdleSeconds bounds idle_seconds: an hour is far above any default
+// idle timeout, low enough to catch minutes entered as seconds' worth.
+const maxIdleSeconds = 3600
 
 // Usage price limits, in USD: wider than any real price of these models
 // and GPUs, narrow enough to catch a unit error (a price per token entered
@@ -118,6 +126,9 @@ func (l *loader) loadUsage() {
 				ck.errorf(pre+".gpu", "gpu %q is not a GPU id%s", s.GPU, diag.DidYouMean(s.GPU, l.c.gpuIDs()))
 			}
 			ck.positive(pre+".per_second", s.PerSecond)
+			if v := s.IdleSeconds; v != nil && (*v < 0 || *v > maxIdleSeconds) {
+				ck.errorf(pre+".idle_seconds", "idle_seconds must be between 0 and %d, got %v (seconds, not minutes or milliseconds)", maxIdleSeconds, *v)
+			}
 			l.usageRange(ck, pre+".per_second", s.PerSecond, 3600, s.Currency, minServerlessHourUSD, maxServerlessHourUSD, "USD per GPU-hour",
 				"a price per hour? divide it by 3,600")
 			l.checkUsageEvidence(ck, pre, s.UsageEvidence, currencies)

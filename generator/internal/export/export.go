@@ -356,6 +356,7 @@ type Usage struct {
 	OutputPerM   *float64 `json:"output_per_million"`
 	PerSecond    *float64 `json:"per_second"`
 	ScaleToZero  *bool    `json:"scale_to_zero"`
+	IdleSeconds  *float64 `json:"idle_seconds"` // a serverless GPU's documented idle timeout, billed; null where none is documented
 	Currency     string   `json:"currency"`
 	AsOf         string   `json:"as_of"`
 	AgeDays      int      `json:"age_days"`
@@ -628,7 +629,7 @@ func usageRecords(p *catalog.Platform, now time.Time, st catalog.Staleness) []Us
 	for _, s := range p.Serverless {
 		u := rec("serverless", s.ServedAs, s.UsageEvidence)
 		ps, z := s.PerSecond, s.ScaleToZero
-		u.GPU, u.PerSecond, u.ScaleToZero = opt(s.GPU), &ps, &z
+		u.GPU, u.PerSecond, u.ScaleToZero, u.IdleSeconds = opt(s.GPU), &ps, &z, s.IdleSeconds
 		out = append(out, u)
 	}
 	return out

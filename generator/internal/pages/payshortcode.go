@@ -58,7 +58,11 @@ func UsageOffers(c *catalog.Catalog, model, cur string, now time.Time) (usage []
 			if !ok || !known {
 				continue
 			}
-			usage = append(usage, sizing.Usage{GPU: gi, PerSecond: ps, Stale: stale(s.AsOf)})
+			var idle float64
+			if s.IdleSeconds != nil {
+				idle = *s.IdleSeconds
+			}
+			usage = append(usage, sizing.Usage{GPU: gi, PerSecond: ps, IdleSeconds: idle, Stale: stale(s.AsOf)})
 			refs = append(refs, UsageRef{Platform: p, Serverless: s})
 		}
 	}
@@ -149,7 +153,11 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 			what = fmt.Sprintf(t("pay.api"), u.API.ServedAs, money(in, cur), money(out, cur))
 		} else {
 			ps, _ := dd.Cat.FX.Convert(u.Serverless.PerSecond, u.Serverless.Currency, cur)
-			what = fmt.Sprintf(t("pay.serverless"), u.Serverless.ServedAs, money(ps*3600, cur))
+			if idle := u.Serverless.IdleSeconds; idle != nil && *idle > 0 {
+				what = fmt.Sprintf(t("pay.serverless.idle"), u.Serverless.ServedAs, money(ps*3600, cur), render.Num(*idle), strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
+			} else {
+				what = fmt.Sprintf(t("pay.serverless"), u.Serverless.ServedAs, money(ps*3600, cur))
+			}
 		}
 		return mdText(u.Platform.LocalName(lang) + " " + what + t("punct.comma") + fmt.Sprintf(t("plan.asof"), r.date(lang, u.AsOf())))
 	}

@@ -49,6 +49,11 @@ type jsonWay struct {
 	// capacity below which serverless costs less (1 or more: always).
 	BreakEvenRate *float64 `json:"break_even_rate,omitempty"`
 	BreakEvenLoad *float64 `json:"break_even_load,omitempty"`
+	// IdleTimeout (serverless): the platform's documented idle timeout in
+	// seconds, null where it documents none; IdleSecondsPerRequest the
+	// GPU-seconds of it each request pays for on average (sizing.PayWay).
+	IdleTimeout           *float64 `json:"idle_timeout_seconds,omitempty"`
+	IdleSecondsPerRequest *float64 `json:"idle_gpu_seconds_per_request,omitempty"`
 }
 
 // runPay prints the cheapest way of each kind to pay for the load
@@ -62,7 +67,7 @@ func runPay(cfg config, gpus []sizing.GPU, offers []Offer, usage []UsageOffer, s
 		case u.Model != "" && u.Model == cfg.modelID:
 			use = append(use, sizing.Usage{GPU: -1, InputPerM: u.InputPerM, OutputPerM: u.OutputPerM})
 		case u.GPU != "" && ok:
-			use = append(use, sizing.Usage{GPU: i, PerSecond: u.PerSecond})
+			use = append(use, sizing.Usage{GPU: i, PerSecond: u.PerSecond, IdleSeconds: u.IdleSeconds})
 		default:
 			continue
 		}
@@ -88,6 +93,10 @@ func runPay(cfg config, gpus []sizing.GPU, offers []Offer, usage []UsageOffer, s
 			j.Platform, j.ServedAs, j.AsOf = u.Platform, u.ServedAs, u.AsOf
 			if w.Way == sizing.PayServerless && w.BreakEven > 0 {
 				j.BreakEvenLoad = &be
+			}
+			if w.Way == sizing.PayServerless && u.IdleSeconds > 0 {
+				t, idle := u.IdleSeconds, sig(w.IdleSeconds)
+				j.IdleTimeout, j.IdleSecondsPerRequest = &t, &idle
 			}
 		default:
 			o := from[w.Index]
@@ -115,7 +124,7 @@ func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
 		fmt.Fprintln(stdout, "\nNo current price of any kind holds this load: no dedicated offer, serverless GPU or hosted API of the model is current.")
 		return
 	}
-	fmt.Fprintf(stdout, "Cheapest current price of each way to pay, cheapest first (USD; serverless at the batch the load keeps a worker busy with, without cold starts; spot without interruptions):\n\n")
+	fmt.Fprintf(stdout, "Cheapest current price of each way to pay, cheapest first (USD; serverless at the batch the load keeps a worker busy with, with the idle timeout its platform documents, without cold starts; spot without interruptions):\n\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "way\t$/month\t$/1,000 requests\twhere (as of)\t")
 	for _, j := range out.Ways {
@@ -131,6 +140,15 @@ func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
 	hasAPI := false
 	for _, w := range ways {
 		hasAPI = hasAPI || w.Way == sizing.PayAPI
+	}
+	for _, j := range out.Ways {
+		switch {
+		case j.IdleTimeout != nil:
+			fmt.Fprintf(stdout, "Serverless includes %s GPU-seconds a request billed idle: %s keeps a worker up %s s after its last request.\n",
+				strconv.FormatFloat(*j.IdleSecondsPerRequest, 'f', 2, 64), j.Platform, strconv.FormatFloat(*j.IdleTimeout, 'g', -1, 64))
+		case j.Way == sizing.PayServerless:
+			fmt.Fprintf(stdout, "Serverless is figured without idle time: the catalog records no idle timeout for %s.\n", j.Platform)
+		}
 	}
 	for _, w := range ways {
 		switch {

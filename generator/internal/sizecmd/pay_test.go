@@ -17,7 +17,7 @@ func payData() Data {
 	usage := []UsageOffer{
 		{Platform: "Hoster", ServedAs: "llama-3-8b-instruct", AsOf: "2026-07-24", Model: "llama-3-8b", InputPerM: 0.05, OutputPerM: 0.08},
 		{Platform: "Hoster", ServedAs: "other-model", AsOf: "2026-07-24", Model: "llama-2-70b", InputPerM: 0.5, OutputPerM: 0.8},
-		{Platform: "Workers", ServedAs: "H100", AsOf: "2026-06-08", GPU: "h100-sxm5-80gb", PerSecond: 0.0011},
+		{Platform: "Workers", ServedAs: "H100", AsOf: "2026-06-08", GPU: "h100-sxm5-80gb", PerSecond: 0.0011, IdleSeconds: 5},
 	}
 	return Data{Presets: testPresets, GPUs: testGPUs, Offers: offers, Usage: usage}
 }
@@ -63,6 +63,30 @@ func TestPay(t *testing.T) {
 		if w.Way == "api" && w.USDPerRequest != 0.000066 { // (1,000 × 0.05 + 200 × 0.08) per million
 			t.Errorf("api per request %v, want 0.000066 ((1,000 × 0.05 + 200 × 0.08) / 1e6)", w.USDPerRequest)
 		}
+	}
+
+	// The serverless way states its idle timeout and the idle GPU-seconds
+	// a request pays for, and costs more a request than without them.
+	d := payData()
+	d.Usage[2].IdleSeconds = 0
+	_, js0, _ := runData(d, append(args, "-json")...)
+	var p0 jsonPay
+	if err := json.Unmarshal([]byte(js0), &p0); err != nil {
+		t.Fatal(err)
+	}
+	sv := func(p jsonPay) jsonWay {
+		for _, w := range p.Ways {
+			if w.Way == "serverless" {
+				return w
+			}
+		}
+		t.Fatalf("no serverless way in %+v", p.Ways)
+		return jsonWay{}
+	}
+	with, without := sv(p), sv(p0)
+	if with.IdleTimeout == nil || *with.IdleTimeout != 5 || with.IdleSecondsPerRequest == nil || !(*with.IdleSecondsPerRequest > 0) ||
+		!(with.USDPerRequest > without.USDPerRequest) || without.IdleTimeout != nil || without.IdleSecondsPerRequest != nil {
+		t.Errorf("serverless with a 5 s idle timeout %+v, without %+v: want the timeout, idle seconds and a dearer request", with, without)
 	}
 }
 

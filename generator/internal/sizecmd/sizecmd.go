@@ -42,6 +42,7 @@ type UsageOffer struct {
 	GPU                      string // a serverless GPU's id ("" for an API)
 	InputPerM, OutputPerM    float64
 	PerSecond                float64
+	IdleSeconds              float64 // a serverless GPU's documented idle timeout (0: none documented)
 }
 
 // Data is what `size` answers from: the catalog's model presets by id,

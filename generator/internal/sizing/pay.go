@@ -20,12 +20,15 @@ const (
 var payModes = [...]string{PayOnDemand, PayCommitted, PaySpot}
 
 // Usage is a usage-priced offer in the offers' currency: a serverless GPU
-// (GPU ≥ 0, the index in the GPUs; PerSecond per GPU-second) or a hosted
-// API of the model (GPU −1; InputPerM and OutputPerM per million prompt and
-// answer tokens). A stale price is left out, as a stale offer is.
+// (GPU ≥ 0, the index in the GPUs; PerSecond per GPU-second; IdleSeconds
+// the billed idle timeout after a worker's last request, 0 where none is
+// documented) or a hosted API of the model (GPU −1; InputPerM and
+// OutputPerM per million prompt and answer tokens). A stale price is left
+// out, as a stale offer is.
 type Usage struct {
 	GPU                   int
 	PerSecond             float64
+	IdleSeconds           float64
 	InputPerM, OutputPerM float64
 	Stale                 bool
 }
@@ -44,6 +47,10 @@ type PayWay struct {
 	// Monthly is the cost of HoursPerMonth hours at Load.Rate, PerRequest
 	// one request's.
 	Monthly, PerRequest float64
+	// IdleSeconds is, for serverless, the GPU-seconds per request billed
+	// while the worker waits out its idle timeout (idleSeconds), included
+	// in Monthly.
+	IdleSeconds float64
 	// BreakEven compares the way with the others:
 	//   - dedicated: the request rate from which one instance of its offer
 	//     costs less than the cheapest API (0: not within the instance's
@@ -62,8 +69,9 @@ func RequestsPerMonth(rate float64) float64 { return rate * 3600 * HoursPerMonth
 // current on-demand, committed and spot offers; serverless GPUs at the
 // GPU-seconds per request of the GPU's most efficient layout at the batch
 // the load keeps a worker busy with (workerSeconds); the hosted APIs'
-// prices per token. Serverless is figured without cold starts, spot
-// without interruptions. The ways come cheapest first; ok is false when
+// prices per token. Serverless adds the idle timeout a worker is billed
+// for after its last request (idleSeconds), where the platform documents
+// it, and is figured without cold starts; spot without interruptions. The ways come cheapest first; ok is false when
 // the load is invalid (see PlanServing).
 func PayWays(m Model, maxContext int, load Load, gpus []GPU, offers []Offer, usage []Usage, formats []DType) (ways []PayWay, ok bool) {
 	if !loadOK(m, maxContext, load) {
@@ -111,7 +119,8 @@ func PayWays(m Model, maxContext int, load Load, gpus []GPU, offers []Offer, usa
 		lean.GPU = gi
 		for ui, u := range usage {
 			if u.GPU == gi && !u.Stale && u.PerSecond > 0 && leanSecs < math.Inf(1) {
-				keep(3, PayWay{Way: PayServerless, GPU: gi, Index: ui, Plan: lean, Monthly: leanSecs * u.PerSecond * perMonth})
+				idle := idleSeconds(load.Rate, leanSecs, lean.TP, u.IdleSeconds)
+				keep(3, PayWay{Way: PayServerless, GPU: gi, Index: ui, Plan: lean, IdleSeconds: idle, Monthly: (leanSecs + idle) * u.PerSecond * perMonth})
 			}
 		}
 	}
@@ -166,6 +175,30 @@ func workerSeconds(m Model, load Load, g GPU, p ServePlan) float64 {
 		b = next
 	}
 	return secs
+}
+
+// idleSeconds is the GPU-seconds per request a serverless worker of tp
+// GPUs is billed while idle, with requests arriving at random (Poisson)
+// at rate per second, each keeping the worker busy secs GPU-seconds, and
+// an idle timeout of timeout seconds. The worker is busy a share
+// u = rate·secs/tp of the time; a busy spell ends rate·(1−u) times a
+// second (as in an M/G/1 queue), and each end is followed by an idle wait
+// of min(gap, timeout), the gap to the next request being exponential:
+// on average (1 − e^(−rate·timeout))/rate. Per request that is
+// tp·(1−u)·(1 − e^(−rate·timeout))/rate; with no requests, the whole
+// timeout. 0 when the worker is never idle (u ≥ 1) or has no timeout.
+func idleSeconds(rate, secs float64, tp int, timeout float64) float64 {
+	if !(timeout > 0) || tp < 1 {
+		return 0
+	}
+	if !(rate > 0) {
+		return float64(tp) * timeout
+	}
+	u := rate * secs / float64(tp)
+	if u >= 1 {
+		return 0
+	}
+	return float64(tp) * (1 - u) * -math.Expm1(-rate*timeout) / rate
 }
 
 // unit is one instance of offer o holding replicas of layout p: its price

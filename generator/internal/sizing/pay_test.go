@@ -126,3 +126,61 @@ func TestPayWaysNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleSeconds: the billed idle GPU-seconds per request, against
+// figures worked by hand from the formula's parts, and its limits.
+func TestIdleSeconds(t *testing.T) {
+	for _, c := range []struct {
+		name                string
+		rate, secs, timeout float64
+		tp                  int
+		want                float64
+	}{
+		// One request every 20 s, 2 GPU-seconds of work each on one GPU,
+		// a 5 s timeout: busy 10% of the time; after each busy spell the
+		// worker waits min(gap, 5 s), 20·(1−e^(−0.25)) = 4.4240 s on
+		// average; 0.9 of a spell's end per request: 3.9816 s.
+		{"sparse", 0.05, 2, 5, 1, 0.9 * 20 * (1 - math.Exp(-0.25))},
+		// The same on a TP2 layout: twice the GPUs idle, busy half as long.
+		{"tp2", 0.05, 2, 5, 2, 2 * 0.95 * 20 * (1 - math.Exp(-0.25))},
+		// Busy requests close together: gaps rarely reach the timeout.
+		{"dense", 10, 0.05, 5, 1, 0.5 * (1 - math.Exp(-50)) / 10},
+		{"never idle", 10, 0.1, 5, 1, 0},
+		{"overloaded", 10, 0.5, 5, 1, 0},
+		{"no timeout documented", 0.05, 2, 0, 1, 0},
+		{"no requests", 0, 2, 5, 2, 10},
+	} {
+		got := idleSeconds(c.rate, c.secs, c.tp, c.timeout)
+		if math.Abs(got-c.want) > 1e-12*math.Max(1, c.want) {
+			t.Errorf("%s: idleSeconds(%v, %v, %d, %v) = %.10g, want %.10g", c.name, c.rate, c.secs, c.tp, c.timeout, got, c.want)
+		}
+	}
+}
+
+// TestPayWaysIdle: a serverless price with an idle timeout costs a
+// request its work and the idle wait that follows (PayWay.IdleSeconds),
+// so a sparse load pays for more than its work.
+func TestPayWaysIdle(t *testing.T) {
+	load, gpus, offers, usage := payFixture()
+	load.Rate = 0.05
+	usage[0].IdleSeconds = 5
+	ways, ok := PayWays(qwen3_8b, 0, load, gpus, offers, usage, nil)
+	if !ok {
+		t.Fatal("load refused")
+	}
+	for _, w := range ways {
+		if w.Way != PayServerless {
+			if w.IdleSeconds != 0 {
+				t.Errorf("%s has %.3g idle seconds", w.Way, w.IdleSeconds)
+			}
+			continue
+		}
+		work := workerSeconds(qwen3_8b, load, h100, w.Plan)
+		idle := idleSeconds(load.Rate, work, w.Plan.TP, 5)
+		if !(idle > 0) || math.Abs(w.IdleSeconds/idle-1) > 1e-12 || math.Abs(w.PerRequest/((work+idle)*0.001)-1) > 1e-9 {
+			t.Errorf("serverless: %.4g idle GPU-s, %.6g a request; want %.4g idle and %.6g", w.IdleSeconds, w.PerRequest, idle, (work+idle)*0.001)
+		}
+		return
+	}
+	t.Fatal("no serverless way")
+}
