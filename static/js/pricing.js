@@ -179,9 +179,14 @@ import { refreshAges } from "./_age.mjs";
 
   // Rows shown before "show all": those the server rendered.
   const limit = tbody.rows.length;
-  // Rows that fill a first screen: on a phone, five rows; at 1280 px,
-  // the table's top below the filters.
-  const firstScreen = 12;
+  // firstScreen is how many rows reach from the table's top to the
+  // bottom of the window (a row as tall as the first one), and one more:
+  // those go in first.
+  function firstScreen() {
+    const top = tbody.getBoundingClientRect().top;
+    const h = tbody.rows.length ? tbody.rows[0].getBoundingClientRect().height : 0;
+    return Math.max(4, Math.ceil((innerHeight - top) / (h || 40)) + 1);
+  }
   const showAllLink = document.getElementById("show-all");
   const showAllText = showAllLink ? showAllLink.textContent : "";
   let showAll = limit === total;
@@ -271,8 +276,9 @@ import { refreshAges } from "./_age.mjs";
       convert(tr, cur);
       return tr;
     });
-    const first = show.slice(0, firstScreen);
-    const rest = show.slice(firstScreen);
+    const screen = firstScreen();
+    const first = show.slice(0, screen);
+    const rest = show.slice(screen);
     // The rest's cells are asked for once the first screen is in: asked
     // for together, their parsing delays the first screen.
     const more = cellsFor(first).then(() => {
