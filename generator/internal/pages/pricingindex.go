@@ -69,21 +69,44 @@ func (c IndexColumn) At(n int) string {
 // column makes the IndexColumn of values (which it does not keep), with
 // a dictionary where that is smaller.
 func column(values []string) IndexColumn {
-	seen := map[string]int{}
-	c := IndexColumn{V: []string{}, I: make([]int, len(values))}
+	var d dict
+	ix := make([]int, len(values))
 	for n, v := range values {
-		i, ok := seen[v]
-		if !ok {
-			i = len(c.V)
-			seen[v] = i
-			c.V = append(c.V, v)
-		}
-		c.I[n] = i
+		ix[n] = d.id(v)
 	}
-	if 2*len(c.V) > len(values) {
+	if 2*len(d.list) > len(values) {
 		return IndexColumn{V: slices.Clone(values)}
 	}
-	return c
+	return IndexColumn{V: d.strings(), I: ix}
+}
+
+// dict numbers distinct strings in the order it first sees them. The
+// zero value is ready to use.
+type dict struct {
+	ids  map[string]int
+	list []string
+}
+
+// id is s's number, given on first sight.
+func (d *dict) id(s string) int {
+	i, ok := d.ids[s]
+	if !ok {
+		if d.ids == nil {
+			d.ids = map[string]int{}
+		}
+		i = len(d.list)
+		d.ids[s] = i
+		d.list = append(d.list, s)
+	}
+	return i
+}
+
+// strings is the strings numbered so far, by number (never nil).
+func (d *dict) strings() []string {
+	if d.list == nil {
+		return []string{}
+	}
+	return d.list
 }
 
 // PricingCells is one file of the list's cells (PricingCellsPath): for
@@ -219,20 +242,15 @@ func (l *cutList) index(chunk int, file func(k int) string) (*PricingIndex, []Pr
 				}
 			}
 		}
-		id := map[string]int{}
+		var d dict
 		for _, cells := range l.cells[lo:min(lo+chunk, n)] {
 			row := make([]int, len(cells))
 			for i, c := range cells {
-				k, ok := id[c]
-				if !ok {
-					k = len(f.Cells)
-					id[c] = k
-					f.Cells = append(f.Cells, c)
-				}
-				row[i] = k
+				row[i] = d.id(c)
 			}
 			f.Rows = append(f.Rows, row)
 		}
+		f.Cells = d.strings()
 		files = append(files, f)
 		ix.Cells = append(ix.Cells, file(len(files)))
 	}
