@@ -77,11 +77,8 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 		for _, sv := range pl.Serverless {
 			ps, ok := cat.FX.Convert(sv.PerSecond, sv.Currency, "USD")
 			if ok && cat.Site.Staleness.CurrentAt(sv.AsOf, now) {
-				u := sizecmd.UsageOffer{Platform: pl.Name, ServedAs: sv.ServedAs, AsOf: sv.AsOf.Format(time.DateOnly), GPU: sv.GPU, PerSecond: ps}
-				if sv.IdleSeconds != nil {
-					u.IdleSeconds = *sv.IdleSeconds
-				}
-				usage = append(usage, u)
+				usage = append(usage, sizecmd.UsageOffer{Platform: pl.Name, ServedAs: sv.ServedAs, AsOf: sv.AsOf.Format(time.DateOnly),
+					GPU: sv.GPU, PerSecond: ps, IdleSeconds: sv.Idle()})
 			}
 		}
 	}

@@ -70,6 +70,14 @@ type ServerlessPrice struct {
 	UsageEvidence
 }
 
+// Idle is the billed idle timeout in seconds, 0 where none is recorded.
+func (s *ServerlessPrice) Idle() float64 {
+	if s.IdleSeconds == nil {
+		return 0
+	}
+	return *s.IdleSeconds
+}
+
 // maxIdleSeconds bounds idle_seconds: an hour is far above any default
 // idle timeout, low enough to catch minutes entered as seconds' worth.
 const maxIdleSeconds = 3600

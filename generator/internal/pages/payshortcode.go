@@ -58,11 +58,7 @@ func UsageOffers(c *catalog.Catalog, model, cur string, now time.Time) (usage []
 			if !ok || !known {
 				continue
 			}
-			var idle float64
-			if s.IdleSeconds != nil {
-				idle = *s.IdleSeconds
-			}
-			usage = append(usage, sizing.Usage{GPU: gi, PerSecond: ps, IdleSeconds: idle, Stale: stale(s.AsOf)})
+			usage = append(usage, sizing.Usage{GPU: gi, PerSecond: ps, IdleSeconds: s.Idle(), Stale: stale(s.AsOf)})
 			refs = append(refs, UsageRef{Platform: p, Serverless: s})
 		}
 	}
@@ -153,8 +149,8 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 			what = fmt.Sprintf(t("pay.api"), u.API.ServedAs, money(in, cur), money(out, cur))
 		} else {
 			ps, _ := dd.Cat.FX.Convert(u.Serverless.PerSecond, u.Serverless.Currency, cur)
-			if idle := u.Serverless.IdleSeconds; idle != nil && *idle > 0 {
-				what = fmt.Sprintf(t("pay.serverless.idle"), u.Serverless.ServedAs, money(ps*3600, cur), render.Num(*idle), strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
+			if idle := u.Serverless.Idle(); idle > 0 {
+				what = fmt.Sprintf(t("pay.serverless.idle"), u.Serverless.ServedAs, money(ps*3600, cur), render.Num(idle), strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
 			} else {
 				what = fmt.Sprintf(t("pay.serverless"), u.Serverless.ServedAs, money(ps*3600, cur))
 			}

@@ -38,7 +38,7 @@ const PricingCellsRows = 50
 // sorts on. Row n is a <tr> with the attributes "data-" + Attrs[j] =
 // Cols[j].At(n), holding the cells of row n in Cells[n/Chunk] (a
 // PricingCells). An attribute the script neither filters nor sorts on
-// (rowAttrs) has no column: its values are in the cells files. Made so,
+// (rowAttr) has no column: its values are in the cells files. Made so,
 // the script's row and the page's are the same once parsed. Text holds,
 // for the columns sorted by their text (gpu, provider, billing), each
 // row's text as the script compares it, so that a sort needs no cells.
@@ -121,10 +121,10 @@ type PricingCells struct {
 	Attrs map[string][]string `json:"attrs"`
 }
 
-// rowAttrs are the row attributes the script needs only to make a row
-// (and for the CSV), not to filter or sort: an offer's id, the row's key
-// and the quoted price. They are a third of the attributes' bytes.
-var rowAttrs = map[string]bool{"id": true, "key": true, "price": true}
+// rowAttr reports the row attributes the script needs only to make a
+// row (and for the CSV), not to filter or sort: an offer's id, the row's
+// key and the quoted price. They are a third of the attributes' bytes.
+func rowAttr(name string) bool { return name == "id" || name == "key" || name == "price" }
 
 // sortText names the cells whose text the script sorts by, per sort
 // key: the cell's class, and whether only its first text counts (the
@@ -208,7 +208,7 @@ func (l *cutList) index(chunk int, file func(k int) string) (*PricingIndex, []Pr
 	ix := &PricingIndex{Attrs: l.attrs, Cols: make([]*IndexColumn, len(l.attrs)), Text: map[string]IndexColumn{}, Rows: n, Chunk: chunk, Cells: []string{}}
 	col := make([]string, n)
 	for j, name := range l.attrs {
-		if rowAttrs[name] {
+		if rowAttr(name) {
 			continue
 		}
 		for r := range n {
@@ -236,7 +236,7 @@ func (l *cutList) index(chunk int, file func(k int) string) (*PricingIndex, []Pr
 	for lo := 0; lo < n; lo += chunk {
 		f := PricingCells{Cells: []string{}, Rows: [][]int{}, Attrs: map[string][]string{}}
 		for j, name := range l.attrs {
-			if rowAttrs[name] {
+			if rowAttr(name) {
 				for _, v := range l.vals[lo:min(lo+chunk, n)] {
 					f.Attrs[name] = append(f.Attrs[name], v[j])
 				}
