@@ -1037,6 +1037,9 @@ func TestOfferColumns(t *testing.T) {
 	// The pricing page: a filter and the columns in one URL.
 	b.Navigate("pricing/")
 	b.SetValue(`#filters [name="billing"]`, "spot")
+	// Clicked once the filtered rows are in, so that the page does not
+	// change height under the pointer.
+	b.Poll(`new URLSearchParams(location.search).get("billing") === "spot"`, "location.search")
 	b.Click(".offer-tools details.cols summary")
 	b.SetChecked("#col-ram", true)
 	b.Poll(`new URLSearchParams(location.search).get("billing") === "spot" && new URLSearchParams(location.search).get("cols") === "ram"`, "location.search")
