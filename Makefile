@@ -68,6 +68,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzEstimate -fuzztime $(FUZZTIME) ./generator/internal/sizing
 	$(GO) test -run '^$$' -fuzz FuzzLinkAllowed -fuzztime $(FUZZTIME) ./generator/internal/safetext
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./generator/internal/hfconfig
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./generator/internal/jsonpos
 
 # Every fuzz target for 10 minutes (run by hand, not in CI); a crasher is
 # kept under the package's testdata/fuzz/ as a regression seed.

@@ -76,7 +76,8 @@
 //
 // Byte counts are JS numbers, exact up to 2^53 bytes (8 PiB).
 //
-// The binding avoids fmt, encoding/json and syscall/js (which alone adds
+// The binding reads its input with package jsonpos, the reader hfconfig
+// parses config files with, and avoids fmt, encoding/json and syscall/js (which alone adds
 // about 120 kB to the module) and is table-driven, to keep the module
 // small: in Go's WebAssembly port every call site costs code.
 package main
@@ -87,6 +88,7 @@ import (
 	"unsafe"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/jsonpos"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
@@ -162,7 +164,7 @@ func run(src []byte, op int) (res []byte) {
 	case opConfig:
 		return parseConfig(src)
 	}
-	v, err := hfconfig.ReadJSON(src)
+	v, err := jsonpos.Parse(src)
 	if err != nil {
 		return failure(nil, keyModel, "", "")
 	}
@@ -285,7 +287,7 @@ type spec struct {
 // their types; it returns the failure result or nil.
 //
 //go:noinline
-func readFields(v hfconfig.JSON, specs []spec) []byte {
+func readFields(v *jsonpos.Value, specs []spec) []byte {
 	for _, s := range specs {
 		f := v.Get(s.key)
 		if !f.Present() {
@@ -340,7 +342,7 @@ func readFields(v hfconfig.JSON, specs []spec) []byte {
 }
 
 //go:noinline
-func readGPU(v hfconfig.JSON) (sizing.GPU, []byte) {
+func readGPU(v *jsonpos.Value) (sizing.GPU, []byte) {
 	var g sizing.GPU
 	fail := readFields(v, []spec{
 		{key: "id", p: &g.ID}, {key: "name", p: &g.Name}, {key: "memoryBytes", p: &g.MemoryBytes},
@@ -372,7 +374,7 @@ type request struct {
 }
 
 //go:noinline
-func readRequest(v hfconfig.JSON) (request, []byte) {
+func readRequest(v *jsonpos.Value) (request, []byte) {
 	r := request{concurrency: sizing.ServingConcurrency}
 	fail := readFields(v, []spec{{key: "concurrency", p: &r.concurrency}, {key: "includeStale", p: &r.includeStale}})
 	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
@@ -382,9 +384,9 @@ func readRequest(v hfconfig.JSON) (request, []byte) {
 }
 
 //go:noinline
-func read(v hfconfig.JSON) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail []byte) {
+func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail []byte) {
 	mv := v.Get("model")
-	if !mv.IsObject() {
+	if mv.Kind() != jsonpos.Object {
 		fail = failure(nil, keyModel, "", "")
 		return
 	}
@@ -482,7 +484,7 @@ const (
 // one job in order.
 //
 //go:noinline
-func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, req request) []byte {
+func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, req request) []byte {
 	var gpu *sizing.GPU
 	if hasGPU {
 		gpu = &g
@@ -600,7 +602,7 @@ func result(v hfconfig.JSON, in sizing.Input, g sizing.GPU, hasGPU, auto bool, r
 // instance, billing mode index, price per instance-hour, stale (0 or 1)].
 //
 //go:noinline
-func readOffers(v hfconfig.JSON) ([]sizing.Offer, []byte) {
+func readOffers(v *jsonpos.Value) ([]sizing.Offer, []byte) {
 	o := v.Get("offers")
 	if !o.Present() {
 		return nil, nil

@@ -32,6 +32,15 @@ func newError(key string, line, col int, a0, a1, a2, a3, a4 string) *Error {
 	return &Error{Line: line, Col: col, Key: KeyPrefix + key, Args: [5]string{a0, a1, a2, a3, a4}}
 }
 
+// errorAt is the *Error of a message whose arguments are {s} and the
+// position ({0} line, {1} column): a JSON syntax error (its code is the
+// message key) or a value of the wrong type.
+//
+//go:noinline
+func errorAt(key string, line, col int, s string) *Error {
+	return newError(key, line, col, s, strconv.Itoa(line), strconv.Itoa(col), "", "")
+}
+
 // Error renders the message in English, without the position (callers
 // print path:line:col: before it). In the WebAssembly build, whose callers
 // translate Key instead, it is Key (errors_text.go, errors_wasm.go).

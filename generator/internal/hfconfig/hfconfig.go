@@ -38,6 +38,7 @@ package hfconfig
 import (
 	"strconv"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/jsonpos"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
@@ -84,13 +85,17 @@ func archOf(t string) string {
 	return ""
 }
 
+// MaxSize is the largest config file Parse reads (real ones are a few
+// kilobytes; some carry a tokenizer or chat template of ~100 KB).
+const MaxSize = 4 << 20
+
 // Limits on the sizes the reader accepts (the engine's limits).
 const maxDim = 1 << 24
 
 // reader reads keys from one config object, recording the first problem.
 type reader struct {
-	obj  *value // the object holding the architecture keys
-	root *value // the whole file (for keys kept at the top of multimodal files)
+	obj  *jsonpos.Value // the object holding the architecture keys
+	root *jsonpos.Value // the whole file (for keys kept at the top of multimodal files)
 	err  *Error
 }
 
@@ -102,29 +107,30 @@ func (r *reader) num(key string, def int, required bool, lo int) int {
 	if r.err != nil {
 		return def
 	}
-	v, _ := r.obj.get(key)
+	v := r.obj.Get(key)
 	if v == nil && r.root != r.obj {
-		v, _ = r.root.get(key)
+		v = r.root.Get(key)
 	}
-	if v == nil || v.kind == jNull {
+	if !v.Present() {
 		if required {
 			r.err = r.missing(key)
 		}
 		return def
 	}
-	if v.kind != jNumber || v.str == "NaN" || v.str == "Infinity" || v.str == "-Infinity" {
-		r.err = newError("type", v.line, v.col, key, strconv.Itoa(v.line), strconv.Itoa(v.col), "", "")
+	x, ok := v.Number()
+	if !ok {
+		r.err = errorAt("type", v.Line, v.Col, key)
 		return def
 	}
-	if v.num < float64(lo) || v.num > maxDim {
-		r.err = newError("range", v.line, v.col, key, v.str, strconv.Itoa(lo), strconv.Itoa(maxDim), "")
+	if x < float64(lo) || x > maxDim {
+		r.err = newError("range", v.Line, v.Col, key, v.Literal(), strconv.Itoa(lo), strconv.Itoa(maxDim), "")
 		return def
 	}
-	if v.num != float64(int64(v.num)) {
-		r.err = newError("type", v.line, v.col, key, strconv.Itoa(v.line), strconv.Itoa(v.col), "", "")
+	if x != float64(int64(x)) {
+		r.err = errorAt("type", v.Line, v.Col, key)
 		return def
 	}
-	return int(v.num)
+	return int(x)
 }
 
 // boolean returns the boolean under key, def when absent or null.
@@ -134,34 +140,35 @@ func (r *reader) boolean(key string, def bool) bool {
 	if r.err != nil {
 		return def
 	}
-	v, _ := r.obj.get(key)
+	v := r.obj.Get(key)
 	if v == nil && r.root != r.obj {
-		v, _ = r.root.get(key)
+		v = r.root.Get(key)
 	}
-	if v == nil || v.kind == jNull {
+	if !v.Present() {
 		return def
 	}
-	if v.kind != jBool {
-		r.err = newError("bool", v.line, v.col, key, strconv.Itoa(v.line), strconv.Itoa(v.col), "", "")
+	b, ok := v.Bool()
+	if !ok {
+		r.err = errorAt("bool", v.Line, v.Col, key)
 		return def
 	}
-	return v.b
+	return b
 }
 
 //go:noinline
 func (r *reader) missing(key string) *Error {
-	return newError("missing", r.obj.line, r.obj.col, key, strconv.Itoa(r.obj.line), strconv.Itoa(r.obj.col), "", "")
+	return errorAt("missing", r.obj.Line, r.obj.Col, key)
 }
 
 // at returns the value of key (in the architecture object, else the top
 // level) for an error position; the object itself when absent.
 //
 //go:noinline
-func (r *reader) at(key string) *value {
-	if v, _ := r.obj.get(key); v != nil {
+func (r *reader) at(key string) *jsonpos.Value {
+	if v := r.obj.Get(key); v != nil {
 		return v
 	}
-	if v, _ := r.root.get(key); v != nil {
+	if v := r.root.Get(key); v != nil {
 		return v
 	}
 	return r.obj
@@ -171,8 +178,7 @@ func (r *reader) at(key string) *value {
 //
 //go:noinline
 func (r *reader) has(key string) bool {
-	v, _ := r.obj.get(key)
-	return v != nil && v.kind != jNull
+	return r.obj.Get(key).Present()
 }
 
 // Parse reads a config.json. Errors are *Error, positioned at the
@@ -183,15 +189,15 @@ func Parse(data []byte) (Config, error) {
 	if len(data) > MaxSize {
 		return Config{}, newError("size", 1, 1, "", "1", "1", strconv.Itoa(MaxSize), "")
 	}
-	root, perr := parseDocument(data)
+	root, perr := jsonpos.Parse(data)
 	if perr != nil {
-		return Config{}, perr
+		return Config{}, errorAt(perr.Code, perr.Line, perr.Col, perr.Arg) // the syntax error codes are message keys
 	}
-	if root.kind != jObject {
-		return Config{}, newError("not_object", root.line, root.col, "", strconv.Itoa(root.line), strconv.Itoa(root.col), "", "")
+	if root.Kind() != jsonpos.Object {
+		return Config{}, errorAt("not_object", root.Line, root.Col, "")
 	}
 	obj := root
-	if tc, _ := root.get("text_config"); tc != nil && tc.kind == jObject {
+	if tc := root.Get("text_config"); tc.Kind() == jsonpos.Object {
 		obj = tc // a multimodal file: the language model's keys
 	}
 	mt := modelType(obj)
@@ -214,11 +220,11 @@ func Parse(data []byte) (Config, error) {
 			name = "(none)"
 		}
 		if len(miss) > 0 {
-			return Config{}, newError("unknown_type", obj.line, obj.col, name, join(miss), strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes()))
+			return Config{}, newError("unknown_type", obj.Line, obj.Col, name, join(miss), strconv.Itoa(obj.Line), strconv.Itoa(obj.Col), join(KnownTypes()))
 		}
 		for _, k := range [...]string{"num_experts", "num_local_experts", "n_routed_experts", "kv_lora_rank", "moe_intermediate_size"} {
 			if r.has(k) {
-				return Config{}, newError("unknown_arch", obj.line, obj.col, name, k, strconv.Itoa(obj.line), strconv.Itoa(obj.col), join(KnownTypes()))
+				return Config{}, newError("unknown_arch", obj.Line, obj.Col, name, k, strconv.Itoa(obj.Line), strconv.Itoa(obj.Col), join(KnownTypes()))
 			}
 		}
 		arch, c.Generic = "llama", true
@@ -246,11 +252,9 @@ func Parse(data []byte) (Config, error) {
 }
 
 //go:noinline
-func modelType(obj *value) string {
-	if v, _ := obj.get("model_type"); v != nil && v.kind == jString {
-		return v.str
-	}
-	return ""
+func modelType(obj *jsonpos.Value) string {
+	s, _ := obj.Get("model_type").Text()
+	return s
 }
 
 //go:noinline
@@ -294,7 +298,7 @@ func (r *reader) model(arch string) (sizing.Model, error) {
 	// The totals.
 	if m.Experts > 0 && m.ExpertsPerToken > m.Experts {
 		v := r.at("num_experts_per_tok")
-		return m, newError("experts", v.line, v.col, "num_experts_per_tok", strconv.Itoa(m.ExpertsPerToken), strconv.Itoa(m.Experts), "", "")
+		return m, newError("experts", v.Line, v.Col, "num_experts_per_tok", strconv.Itoa(m.ExpertsPerToken), strconv.Itoa(m.Experts), "", "")
 	}
 	m.Params, m.ActiveParams = cnt.totals()
 	if m.ActiveParams == m.Params {
@@ -349,11 +353,11 @@ func (r *reader) dims(arch string) (dims, error) {
 	h, heads, kv := d.hidden, d.heads, d.kvHeads
 	if kv > heads || heads%kv != 0 {
 		v := r.at("num_key_value_heads")
-		return d, newError("kv_heads", v.line, v.col, "num_key_value_heads", strconv.Itoa(kv), strconv.Itoa(heads), "", "")
+		return d, newError("kv_heads", v.Line, v.Col, "num_key_value_heads", strconv.Itoa(kv), strconv.Itoa(heads), "", "")
 	}
 	if d.headDim == 0 && h%heads != 0 {
 		v := r.at("num_attention_heads")
-		return d, newError("heads_hidden", v.line, v.col, "num_attention_heads", strconv.Itoa(heads), strconv.Itoa(h), "", "")
+		return d, newError("heads_hidden", v.Line, v.Col, "num_attention_heads", strconv.Itoa(heads), strconv.Itoa(h), "", "")
 	}
 	if d.headDim == 0 {
 		d.headDim = h / heads
@@ -437,10 +441,10 @@ func (r *reader) slidingWindow(arch string, m *sizing.Model, layers int) {
 			pattern := r.num("sliding_window_pattern", 6, false, 1)
 			local = layers - layers/pattern // every pattern-th layer is global
 		}
-		if lt, _ := r.obj.get("layer_types"); lt != nil && lt.kind == jArray {
+		if lt := r.obj.Get("layer_types"); lt.Len() >= 0 {
 			local = 0
-			for _, it := range lt.items {
-				if it.kind == jString && it.str == "sliding_attention" {
+			for i := range lt.Len() {
+				if s, _ := lt.Index(i).Text(); s == "sliding_attention" {
 					local++
 				}
 			}
@@ -479,11 +483,11 @@ func (r *reader) qwen3MoEExperts(m *sizing.Model, cnt *counts, dm dims) {
 	// not listed in mlp_only_layers (Qwen3MoeDecoderLayer); counted
 	// with a bit per layer only when the list is given.
 	moe := layers / step
-	if ml, _ := r.obj.get("mlp_only_layers"); ml != nil && ml.kind == jArray && len(ml.items) > 0 {
+	if ml := r.obj.Get("mlp_only_layers"); ml.Len() > 0 {
 		seen := make([]uint64, layers/64+1)
-		for _, it := range ml.items {
-			if it.kind == jNumber && it.num >= 0 && it.num < float64(layers) && it.num == float64(int(it.num)) {
-				i := int(it.num)
+		for j := range ml.Len() {
+			if x, ok := ml.Index(j).Number(); ok && x >= 0 && x < float64(layers) && x == float64(int(x)) {
+				i := int(x)
 				if seen[i/64]&(1<<(i%64)) == 0 && (i+1)%step == 0 {
 					moe--
 				}
@@ -560,7 +564,7 @@ func (r *reader) deepseekExperts(m *sizing.Model, cnt *counts, dm dims) {
 	}
 	cnt.moeLayers, cnt.denseLayers = float64(moe), float64(layers-moe)
 	cnt.router = hf * float64(e)
-	if v, _ := r.obj.get("topk_method"); v != nil && v.kind == jString && v.str == "noaux_tc" {
+	if s, _ := r.obj.Get("topk_method").Text(); s == "noaux_tc" {
 		cnt.router += float64(e) // e_score_correction_bias
 	}
 	cnt.expert, cnt.experts, cnt.active = 3*hf*float64(f), float64(e), float64(k)

@@ -1,70 +1,74 @@
-package hfconfig
+// Package jsonpos reads JSON and keeps the line and column of every
+// value, for messages that point into the file. It is small on purpose:
+// the standard library's encoding/json would grow the calculator's
+// WebAssembly build by several hundred kilobytes (it needs reflect) and
+// reports byte offsets only; strconv.ParseFloat adds about 40 kB more
+// (see decimal). Python's NaN and Infinity are read as numbers that
+// Number reports as not finite; a UTF-8 byte order mark is skipped.
+package jsonpos
 
 import (
 	"math"
 	"strconv"
 )
 
-// A small JSON reader that keeps the line and column of every value and
-// object key. The standard library's encoding/json would grow the
-// calculator's WebAssembly build by several hundred kilobytes (it needs
-// reflect) and reports byte offsets only.
+// Kind is the kind of a value: Absent (a nil *Value), Null, Boolean,
+// Number, String, Object or Array.
+type Kind uint8
 
-type kind uint8
-
+// The kinds of value.
 const (
-	jNull kind = iota
-	jBool
-	jNumber
-	jString
-	jObject
-	jArray
+	Absent Kind = iota
+	Null
+	Boolean
+	Number
+	String
+	Object
+	Array
 )
 
-// value is one JSON value with its position (1-based line and column of
-// its first character).
-type value struct {
-	_         [0]func() // not comparable (see Error)
-	kind      kind
+// Value is one JSON value. A nil *Value is an absent value: every method
+// but Index answers for it.
+type Value struct {
+	_ [0]func() // not comparable: spares the WebAssembly build an equality function
+	// Line and Col are the 1-based position of the value's first
+	// character; columns count characters, not bytes.
+	Line, Col int
+	kind      Kind
 	str       string // a string's text, a number's literal
 	num       float64
 	b         bool
 	members   []member // object
-	items     []*value // array
-	line, col int
+	items     []*Value // array
 }
 
-// member is one key of an object with the position of the key.
+// member is one key of an object.
 type member struct {
-	_         [0]func() // not comparable (see Error)
-	key       string
-	val       *value
-	line, col int
+	_   [0]func() // not comparable (see Value)
+	key string
+	val *Value
 }
 
-// get returns the value of key in object v (the last one when a key is
-// repeated, as Python's json module keeps), or nil.
+// Get returns the value of key in object v (the last one when a key is
+// repeated, as Python's json module keeps), or nil: for a missing key, or
+// when v is not an object.
 //
 //go:noinline
-func (v *value) get(key string) (*value, *member) {
-	if v == nil || v.kind != jObject {
-		return nil, nil
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.kind != Object {
+		return nil
 	}
 	for i := len(v.members) - 1; i >= 0; i-- {
 		if v.members[i].key == key {
-			return v.members[i].val, &v.members[i]
+			return v.members[i].val
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // maxDepth bounds nesting (config files nest three or four levels), so a
 // hostile file cannot exhaust the stack.
 const maxDepth = 64
-
-// MaxSize is the largest config file Parse reads (real ones are a few
-// kilobytes; some carry a tokenizer or chat template of ~100 KB).
-const MaxSize = 4 << 20
 
 type parser struct {
 	src       []byte
@@ -74,8 +78,8 @@ type parser struct {
 }
 
 //go:noinline
-func (p *parser) errAt(key string, line, col int, s string) *Error {
-	return newError(key, line, col, s, strconv.Itoa(line), strconv.Itoa(col), "", "")
+func (p *parser) errAt(code string, line, col int, s string) *Error {
+	return &Error{Code: code, Arg: s, Line: line, Col: col}
 }
 
 //go:noinline
@@ -104,10 +108,10 @@ func (p *parser) skipSpace() {
 	}
 }
 
-// parseDocument reads one JSON value and nothing after it but space.
+// Parse reads one JSON value and nothing after it but space.
 //
 //go:noinline
-func parseDocument(src []byte) (*value, *Error) {
+func Parse(src []byte) (*Value, *Error) {
 	p := &parser{src: src, line: 1, col: 1}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		p.i = 3 // UTF-8 byte order mark
@@ -138,11 +142,11 @@ func (p *parser) quoted() string {
 }
 
 //go:noinline
-func (p *parser) value() (*value, *Error) {
+func (p *parser) value() (*Value, *Error) {
 	if p.i >= len(p.src) {
 		return nil, p.err("eof", "")
 	}
-	v := &value{line: p.line, col: p.col}
+	v := &Value{Line: p.line, Col: p.col}
 	switch c := p.src[p.i]; {
 	case c == '{':
 		return p.object(v)
@@ -153,23 +157,23 @@ func (p *parser) value() (*value, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		v.kind, v.str = jString, s
+		v.kind, v.str = String, s
 		return v, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number(v)
 	case c == 't':
-		return p.literal(v, "true", jBool, true)
+		return p.literal(v, "true", Boolean, true)
 	case c == 'f':
-		return p.literal(v, "false", jBool, false)
+		return p.literal(v, "false", Boolean, false)
 	case c == 'n':
-		return p.literal(v, "null", jNull, false)
+		return p.literal(v, "null", Null, false)
 	case c == 'N' || c == 'I':
 		// Python's json.dump writes NaN and Infinity, which JSON does not
 		// allow; some config files carry them.
 		if p.hasPrefix("NaN") {
-			return p.literal(v, "NaN", jNumber, false)
+			return p.literal(v, "NaN", Number, false)
 		}
-		return p.literal(v, "Infinity", jNumber, false)
+		return p.literal(v, "Infinity", Number, false)
 	default:
 		return nil, p.err("char", p.quoted())
 	}
@@ -181,7 +185,7 @@ func (p *parser) hasPrefix(s string) bool {
 }
 
 //go:noinline
-func (p *parser) literal(v *value, word string, k kind, b bool) (*value, *Error) {
+func (p *parser) literal(v *Value, word string, k Kind, b bool) (*Value, *Error) {
 	if !p.hasPrefix(word) {
 		return nil, p.err("char", p.quoted())
 	}
@@ -189,7 +193,7 @@ func (p *parser) literal(v *value, word string, k kind, b bool) (*value, *Error)
 		p.advance()
 	}
 	v.kind, v.b = k, b
-	if k == jNumber {
+	if k == Number {
 		v.str = word
 		v.num = 0 // NaN and Infinity are never valid sizes; reported by the reader
 	}
@@ -206,11 +210,11 @@ func (p *parser) enter() *Error {
 }
 
 //go:noinline
-func (p *parser) object(v *value) (*value, *Error) {
+func (p *parser) object(v *Value) (*Value, *Error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	v.kind = jObject
+	v.kind = Object
 	p.advance() // {
 	p.skipSpace()
 	if p.i < len(p.src) && p.src[p.i] == '}' {
@@ -226,7 +230,7 @@ func (p *parser) object(v *value) (*value, *Error) {
 		if p.src[p.i] != '"' {
 			return nil, p.err("char", p.quoted())
 		}
-		m := member{line: p.line, col: p.col}
+		m := member{}
 		k, err := p.string()
 		if err != nil {
 			return nil, err
@@ -265,11 +269,11 @@ func (p *parser) object(v *value) (*value, *Error) {
 }
 
 //go:noinline
-func (p *parser) array(v *value) (*value, *Error) {
+func (p *parser) array(v *Value) (*Value, *Error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	v.kind = jArray
+	v.kind = Array
 	p.advance() // [
 	p.skipSpace()
 	if p.i < len(p.src) && p.src[p.i] == ']' {
@@ -347,10 +351,20 @@ func (p *parser) string() (string, *Error) {
 				if n < 0 {
 					return "", p.err("escape", "")
 				}
-				b = append(b, string(rune(n))...)
 				for k := 0; k < 4; k++ {
 					p.advance()
 				}
+				// A UTF-16 surrogate pair (Python's json.dump writes
+				// characters past U+FFFF so) is one character.
+				if n >= 0xD800 && n < 0xDC00 && len(p.src)-p.i >= 7 && p.src[p.i+1] == '\\' && p.src[p.i+2] == 'u' {
+					if lo := hex4(p.src[p.i+3 : p.i+7]); lo >= 0xDC00 && lo < 0xE000 {
+						n = 0x10000 + (n-0xD800)<<10 + (lo - 0xDC00)
+						for k := 0; k < 6; k++ {
+							p.advance()
+						}
+					}
+				}
+				b = append(b, string(rune(n))...)
 			default:
 				return "", p.err("escape", "")
 			}
@@ -365,12 +379,12 @@ func (p *parser) string() (string, *Error) {
 // number reads a JSON number (RFC 8259 grammar).
 //
 //go:noinline
-func (p *parser) number(v *value) (*value, *Error) {
+func (p *parser) number(v *Value) (*Value, *Error) {
 	start := p.i
 	if p.src[p.i] == '-' {
 		p.advance()
 		if p.hasPrefix("Infinity") {
-			return p.literal(v, "Infinity", jNumber, false)
+			return p.literal(v, "Infinity", Number, false)
 		}
 	}
 	digits := func() int {
@@ -401,7 +415,7 @@ func (p *parser) number(v *value) (*value, *Error) {
 			return nil, p.bad()
 		}
 	}
-	v.kind, v.str = jNumber, string(p.src[start:p.i])
+	v.kind, v.str = Number, string(p.src[start:p.i])
 	v.num = decimal(v.str)
 	return v, nil
 }
@@ -592,74 +606,87 @@ func (p *parser) bad() *Error {
 	return p.err("char", p.quoted())
 }
 
-// JSON is one value of a document read by ReadJSON, for a caller that
-// reads keys of its own: the calculator's WebAssembly binding reads its
-// input with it, so that the module links one JSON reader, not two. The
-// zero JSON is an absent value.
-type JSON struct{ v *value }
-
-// ReadJSON reads one JSON document of at most MaxSize bytes. Errors are
-// *Error, positioned as Parse's.
+// Error is a syntax error: what is wrong (Code), the character it is about
+// where there is one (Arg: "x" for a printable ASCII character, else its
+// code, e.g. 0x0a), and the 1-based line and column.
 //
-//go:noinline
-func ReadJSON(data []byte) (JSON, error) {
-	if len(data) > MaxSize {
-		return JSON{}, newError("size", 1, 1, "", "1", "1", strconv.Itoa(MaxSize), "")
-	}
-	v, err := parseDocument(data)
-	if err != nil {
-		return JSON{}, err
-	}
-	return JSON{v}, nil
+// Codes: eof (the text ends inside a value), char (an unexpected
+// character), trailing (text after the value), unterminated (a string is
+// not closed), escape (a bad escape in a string), depth (nested deeper
+// than 64 levels).
+type Error struct {
+	_         [0]func() // not comparable (see Value)
+	Code, Arg string
+	Line, Col int
 }
 
-// Get returns the value of key in an object (the last one when a key is
-// repeated); absent for a missing key or when j is not an object.
+// Kind is the kind of a value.
 //
 //go:noinline
-func (j JSON) Get(key string) JSON {
-	v, _ := j.v.get(key)
-	return JSON{v}
+func (v *Value) Kind() Kind {
+	if v == nil {
+		return Absent
+	}
+	return v.kind
 }
 
-// Present reports whether j is there and not null.
-func (j JSON) Present() bool { return j.v != nil && j.v.kind != jNull }
+// Present reports whether v is there and not null.
+//
+//go:noinline
+func (v *Value) Present() bool { return v != nil && v.kind != Null }
 
-// IsObject reports whether j is a JSON object.
-func (j JSON) IsObject() bool { return j.v != nil && j.v.kind == jObject }
-
-// Len is the length of an array, or -1 when j is not one.
-func (j JSON) Len() int {
-	if j.v == nil || j.v.kind != jArray {
+// Len is the length of an array, or -1 when v is not one.
+//
+//go:noinline
+func (v *Value) Len() int {
+	if v == nil || v.kind != Array {
 		return -1
 	}
-	return len(j.v.items)
+	return len(v.items)
 }
 
 // Index returns item i of an array (0 <= i < Len()).
-func (j JSON) Index(i int) JSON { return JSON{j.v.items[i]} }
+//
+//go:noinline
+func (v *Value) Index(i int) *Value { return v.items[i] }
 
-// Number returns a number's value, and whether j is a finite number (the
+// Number returns a number's value, and whether v is a finite number (the
 // NaN and Infinity that Python writes are not).
-func (j JSON) Number() (float64, bool) {
-	if j.v == nil || j.v.kind != jNumber || j.v.str == "NaN" || j.v.str == "Infinity" || j.v.str == "-Infinity" {
+//
+//go:noinline
+func (v *Value) Number() (float64, bool) {
+	if v == nil || v.kind != Number || v.str == "NaN" || v.str == "Infinity" || v.str == "-Infinity" {
 		return 0, false
 	}
-	return j.v.num, true
+	return v.num, true
 }
 
-// Text returns a string's text, and whether j is a string.
-func (j JSON) Text() (string, bool) {
-	if j.v == nil || j.v.kind != jString {
+// Literal is a number's text as written in the file ("" for other kinds).
+//
+//go:noinline
+func (v *Value) Literal() string {
+	if v == nil || v.kind != Number {
+		return ""
+	}
+	return v.str
+}
+
+// Text returns a string's text, and whether v is a string.
+//
+//go:noinline
+func (v *Value) Text() (string, bool) {
+	if v == nil || v.kind != String {
 		return "", false
 	}
-	return j.v.str, true
+	return v.str, true
 }
 
-// Bool returns a boolean's value, and whether j is a boolean.
-func (j JSON) Bool() (bool, bool) {
-	if j.v == nil || j.v.kind != jBool {
+// Bool returns a boolean's value, and whether v is a boolean.
+//
+//go:noinline
+func (v *Value) Bool() (bool, bool) {
+	if v == nil || v.kind != Boolean {
 		return false, false
 	}
-	return j.v.b, true
+	return v.b, true
 }
