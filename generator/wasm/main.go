@@ -32,7 +32,7 @@
 //	 workload, dtype, kvDtype, quant, groupSize, bpw, quantEmbeddings, seq, prompt,
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
-//	 noMaster, loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
+//	 noMaster, loss (fused, fp32, chunked: sizing.Loss), loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
 //	 grpo, grpo-kl, ppo: sizing.Method), output (completion tokens), images
 //	 (per sequence), trainVision,
 //	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops,
@@ -405,7 +405,7 @@ func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool,
 	if fail = readFields(v, []spec{
 		{key: "dtype", p: (*string)(&in.DType)}, {key: "kvDtype", p: (*string)(&in.KVDType)}, {key: "quant", p: (*string)(&in.Quant)},
 		{key: "offload", p: (*string)(&in.Offload)}, {key: "checkpointing", p: (*string)(&in.Checkpointing)},
-		{key: "optimizer", p: (*string)(&in.Optimizer)}, {key: "groupSize", p: &in.GroupSize}, {key: "quantEmbeddings", p: &in.QuantEmbeddings},
+		{key: "optimizer", p: (*string)(&in.Optimizer)}, {key: "loss", p: (*string)(&in.Loss)}, {key: "groupSize", p: &in.GroupSize}, {key: "quantEmbeddings", p: &in.QuantEmbeddings},
 		{key: "seq", p: &in.SeqLen}, {key: "prompt", p: &in.PromptLen}, {key: "batch", p: &in.Batch}, {key: "gpus", p: &in.GPUs},
 		{key: "tp", p: &in.TP}, {key: "pp", p: &in.PP}, {key: "cp", p: &in.CP}, {key: "sequenceParallel", p: &in.SequenceParallel}, {key: "zero", p: &in.ZeRO},
 		{key: "loraRank", p: &in.LoRARank}, {key: "tokens", p: &in.Tokens}, {key: "mfu", p: &in.MFU}, {key: "bpw", p: &in.BitsPerWeight},

@@ -118,6 +118,7 @@ import { money } from "./_shared.mjs";
     f.checkpointing.value = r.checkpointing;
     f.zero.value = String(r.zero);
     f.optimizer.value = r.optimizer;
+    f.loss.value = r.loss;
     f["no-master"].checked = r.noMaster;
   }
   function fromQuery(q) {
@@ -167,7 +168,7 @@ import { money } from "./_shared.mjs";
       seq: +val("seq"), prompt: +val("prompt"), batch: +val("batch"), gpus: +val("gpus"),
       tp: val("tp") === "" ? 0 : +val("tp"), pp: +val("pp"), cp: +val("cp"), sequenceParallel: val("sequence-parallel"),
       zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
-      optimizer: val("optimizer"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
+      optimizer: val("optimizer"), loss: val("loss"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
       tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"), images: +val("images"), trainVision: val("train-vision"),
       output: on(f.output) ? +f.output.value : 0, gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),

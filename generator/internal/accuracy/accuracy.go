@@ -205,6 +205,7 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) sizing.Input {
 	set(m.Quant, (*string)(&in.Quant))
 	set(m.Checkpointing, (*string)(&in.Checkpointing))
 	set(m.Optimizer, (*string)(&in.Optimizer))
+	set(m.Loss, (*string)(&in.Loss))
 	set(m.Offload, (*string)(&in.Offload))
 	in.GroupSize = m.GroupSize
 	in.BitsPerWeight = m.BitsPerWeight

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) { Main(m) }
 // (parallelism, precision, inference, training, the custom model).
 var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "images", "gpu", "gpus",
 	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "bpw", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
-	"method", "output", "zero", "offload", "checkpointing", "optimizer", "no-master", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
+	"method", "output", "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
 	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim", "vision-params", "image-tokens", "image-patches"}
@@ -48,7 +48,7 @@ var pageDefaults = map[string]string{
 	"model": "llama-3-8b", "workload": "inference", "dtype": "bf16", "seq": "4096", "batch": "1",
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
 	"kv-dtype": "bf16", "quant": "nf4-dq", "bpw": "0", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
-	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "no-master": "false",
+	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "loss": "fused", "no-master": "false",
 	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0", "method": "sft", "output": "512", "images": "0", "train-vision": "false", "vision-params": "0", "image-tokens": "0", "image-patches": "0",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
@@ -87,7 +87,7 @@ func applies(name string, v map[string]string) bool {
 		return v["dtype"] == "int4" && (v["quant"] == "gptq" || v["quant"] == "awq")
 	case "quant-embeddings":
 		return v["dtype"] == "fp8" || v["dtype"] == "int8" || v["dtype"] == "int4"
-	case "zero", "offload", "checkpointing", "optimizer", "no-master", "tokens", "mfu", "method":
+	case "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "tokens", "mfu", "method":
 		return train
 	case "output":
 		return train && sizing.Method(v["method"]).Generates()
@@ -199,6 +199,10 @@ var calcCases = []calcCase{
 	{name: "llama2-7b qlora 8-bit adam full checkpointing on rtx-4090", reload: true, set: map[string]string{
 		"model": "llama-2-7b", "workload": "qlora", "dtype": "int4", "gpu": "rtx-4090",
 		"checkpointing": "full", "optimizer": "adamw8bit"}},
+	{name: "llama3-8b lora with a chunked loss", set: map[string]string{
+		"workload": "lora", "seq": "8192", "batch": "2", "loss": "chunked"}},
+	{name: "llama3-8b full training, fp32 loss", set: map[string]string{
+		"workload": "full", "gpus": "8", "seq": "4096", "batch": "2", "loss": "fp32"}},
 	{name: "llama2-13b qlora recipe: paged 8-bit adam, bf16 adapters, nf4 on rtx-4090", reload: true, showsRow: "r-paged", set: map[string]string{
 		"model": "llama-2-13b", "workload": "qlora", "gpu": "rtx-4090", "seq": "512", "checkpointing": "full",
 		"optimizer": "paged-adamw8bit", "no-master": "true", "lora-rank": "64", "lora-targets": "q,k,v,o,gate,up,down"},
@@ -364,7 +368,7 @@ func (c calcCase) values() map[string]string {
 func recipeValues(w sizing.Workload) map[string]string {
 	r := sizing.RecipeFor(w)
 	return map[string]string{"dtype": string(r.DType), "checkpointing": string(r.Checkpointing), "zero": strconv.Itoa(r.ZeRO),
-		"optimizer": string(r.Optimizer), "no-master": strconv.FormatBool(r.NoMaster)}
+		"optimizer": string(r.Optimizer), "no-master": strconv.FormatBool(r.NoMaster), "loss": string(r.Loss)}
 }
 
 func atoi(t *testing.T, s string) int {
@@ -448,6 +452,7 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 	in.Checkpointing = sizing.Checkpointing(v["checkpointing"])
 	in.Flash = v["flash"] == "true"
 	in.Optimizer = sizing.Optimizer(v["optimizer"])
+	in.Loss = sizing.Loss(v["loss"])
 	in.NoMaster = v["no-master"] == "true"
 	in.LoRARank = atoi(t, v["lora-rank"])
 	in.LoRATargets = strings.Split(v["lora-targets"], ",")

@@ -49,6 +49,7 @@ type Measurement struct {
 	SequenceParallel bool     `toml:"sequence_parallel" doc:"Megatron sequence parallelism."`
 	Checkpointing    string   `toml:"checkpointing" doc:"none, selective or full."`
 	Optimizer        string   `toml:"optimizer" doc:"Training optimizer (default adamw)."`
+	Loss             string   `toml:"loss" doc:"Training: how the loss holds the logits: fused (Megatron; LitGPT's chunked cross-entropy on 16-bit logits), fp32 (Hugging Face Transformers' upcast) or chunked (a fused linear cross-entropy kernel); unstated: the workload's recipe."`
 	Offload          string   `toml:"offload" doc:"none, optimizer or full."`
 	Batch            int      `toml:"batch" doc:"Training: micro-batch per GPU in sequences; inference: concurrent sequences (default 1)."`
 	GlobalBatch      int      `toml:"global_batch" doc:"Training: sequences per optimizer step, when stated."`
@@ -172,6 +173,7 @@ func (l *loader) checkMeasurement(c checker, pre string, m *Measurement) bool {
 	enum("checkpointing", m.Checkpointing, func(s string) bool { _, ok := sizing.ParseCheckpointing(s); return ok }, "none, selective, full")
 	enum("optimizer", m.Optimizer, func(s string) bool { _, ok := sizing.ParseOptimizer(s); return ok }, "adamw, adamw8bit, sgd, paged-adamw, paged-adamw8bit")
 	enum("offload", m.Offload, func(s string) bool { _, ok := sizing.ParseOffload(s); return ok }, "none, optimizer, full")
+	enum("loss", m.Loss, func(s string) bool { _, ok := sizing.ParseLoss(s); return ok }, "fused, fp32, chunked")
 	if w, ok := sizing.ParseWorkload(m.Workload); ok && w == sizing.Inference && m.IsTraining() {
 		c.errorf(pre+".workload", "a %s measurement is of a training run: workload full, lora or qlora", m.Kind)
 	}

@@ -173,6 +173,7 @@ type calcRecipe struct {
 	ZeRO          int    `json:"zero"`
 	Optimizer     string `json:"optimizer"`
 	NoMaster      bool   `json:"noMaster"`
+	Loss          string `json:"loss"`
 }
 
 // CalcModelField is one figure of the custom model's form.
@@ -496,7 +497,7 @@ func (s *Edition) calcScriptData() calcData {
 	for _, w := range sizing.Workloads() {
 		r := sizing.RecipeFor(w)
 		data.Recipes[string(w)] = calcRecipe{DType: string(r.DType), Checkpointing: string(r.Checkpointing), ZeRO: r.ZeRO,
-			Optimizer: string(r.Optimizer), NoMaster: r.NoMaster}
+			Optimizer: string(r.Optimizer), NoMaster: r.NoMaster, Loss: string(r.Loss)}
 	}
 	for _, cg := range c.GPUs {
 		sg := s.sizingGPU(cg)

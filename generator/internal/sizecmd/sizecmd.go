@@ -142,21 +142,21 @@ type config struct {
 
 // flagVars holds the flag destinations.
 type flagVars struct {
-	model, configPath                          string
-	custom                                     sizing.Model // the custom model's flags (sizing.ModelFields)
-	workload, method, dtype, kvDtype, quant    string
-	seq, prompt, batch, gpus, tp, pp, cp, zero int
-	images                                     int
-	trainVision                                bool
-	groupSize                                  int
-	offload, checkpointing, optimizer, targets string
-	flash, json, seqParallel, quantEmbed       bool
-	noMaster                                   bool
-	loraRank                                   int
-	tokens, mfu, bpw                           float64
-	gpu                                        string
-	concurrency                                int
-	fit, plan, pay                             bool
+	model, configPath                                string
+	custom                                           sizing.Model // the custom model's flags (sizing.ModelFields)
+	workload, method, dtype, kvDtype, quant          string
+	seq, prompt, batch, gpus, tp, pp, cp, zero       int
+	images                                           int
+	trainVision                                      bool
+	groupSize                                        int
+	offload, checkpointing, optimizer, loss, targets string
+	flash, json, seqParallel, quantEmbed             bool
+	noMaster                                         bool
+	loraRank                                         int
+	tokens, mfu, bpw                                 float64
+	gpu                                              string
+	concurrency                                      int
+	fit, plan, pay                                   bool
 	planFlags
 }
 
@@ -200,6 +200,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.checkpointing, "checkpointing", "", "activation checkpointing: none, selective or full (default: the workload's recipe, full for training)")
 	fs.BoolVar(&v.flash, "flash", d.Flash, "FlashAttention (no s×s score matrix)")
 	fs.StringVar(&v.optimizer, "optimizer", "", "adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit (default: the workload's recipe, adamw; paged-adamw for qlora)")
+	fs.StringVar(&v.loss, "loss", "", "how the training loss holds the logits: fused (Megatron; LitGPT), fp32 (Hugging Face Transformers' upcast) or chunked (Liger, Cut Cross-Entropy) (default: the workload's recipe, fp32 for lora and qlora, fused for full)")
 	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy (default: the workload's recipe, true for qlora; -no-master=false keeps the copy)")
 	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
 	fs.StringVar(&v.targets, "lora-targets", strings.Join(d.LoRATargets, ","), "LoRA targets, comma-separated: q,k,v,o,gate,up,down")
@@ -310,6 +311,11 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 	if set["optimizer"] {
 		if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
 			return in, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)", v.optimizer)
+		}
+	}
+	if set["loss"] {
+		if in.Loss, ok = sizing.ParseLoss(v.loss); !ok {
+			return in, fmt.Errorf("unknown loss %q (want fused, fp32 or chunked)", v.loss)
 		}
 	}
 	if in.Quant, ok = sizing.ParseQuant(v.quant); !ok {
@@ -627,7 +633,7 @@ func (r report) writeSetup(w io.Writer) {
 		fmt.Fprint(w, " (chosen from the GPU count)")
 	}
 	if in.Workload != sizing.Inference {
-		fmt.Fprintf(w, ", ZeRO %d, offload %s, checkpointing %s, %s", in.ZeRO, in.Offload, in.Checkpointing, in.Optimizer)
+		fmt.Fprintf(w, ", ZeRO %d, offload %s, checkpointing %s, %s, %s loss", in.ZeRO, in.Offload, in.Checkpointing, in.Optimizer, lossName(in.Loss))
 		if in.NoMaster {
 			fmt.Fprint(w, ", no fp32 master copy")
 		}
@@ -864,6 +870,7 @@ type jsonInput struct {
 	Checkpointing   string    `json:"checkpointing"`
 	Flash           bool      `json:"flash"`
 	Optimizer       string    `json:"optimizer"`
+	Loss            string    `json:"loss"`
 	LoRARank        int       `json:"lora_rank"`
 	LoRATargets     []string  `json:"lora_targets"`
 	Tokens          float64   `json:"tokens"`
@@ -966,7 +973,7 @@ func (r report) toJSON() jsonReport {
 			Seq: in.SeqLen, Prompt: in.PromptLen, Batch: in.Batch, GPUs: in.GPUs, AutoLayout: r.cfg.autoTP,
 			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster,
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
-			Optimizer: string(in.Optimizer), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
+			Optimizer: string(in.Optimizer), Loss: string(lossName(in.Loss)), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
 			Tokens: in.Tokens, MFU: in.MFU, BitsPerWeight: in.BitsPerWeight,
 			Method: string(in.Method), Output: in.OutputLen, Images: in.Images, TrainVision: in.TrainVision,
 		},
@@ -1025,4 +1032,12 @@ func (r report) toJSON() jsonReport {
 			Instances: c.instances, Replicas: c.replicas, USDPerHour: c.offer.PerHour, USD: sig(c.perM), USDInput: sig(c.inputPerM)})
 	}
 	return out
+}
+
+// lossName is l, "" read as the fused loss (sizing.Loss's zero value).
+func lossName(l sizing.Loss) sizing.Loss {
+	if l == "" {
+		return sizing.FusedLoss
+	}
+	return l
 }

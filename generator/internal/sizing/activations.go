@@ -61,8 +61,10 @@ func inferenceActivations(in Input) float64 {
 // schedule the first stage holds p micro-batches of L/p layers [Korthikanti
 // §4.2.3]. Context parallelism splits the sequence: s/cp tokens per GPU
 // (the attention-score term keeps the whole key length s). The output layer
-// adds 4·s·b·h·(1 + v/h)/t bytes (final norm, logits and fp32
-// cross-entropy) [Korthikanti §4.3]. fp32 compute doubles everything.
+// adds 4·s·b·h/t bytes for the final norm and, per logit, the bytes the
+// loss keeps (Loss: 4 fused, as Korthikanti §4.3 counts the logits and
+// their fp32 cross-entropy; 16 with Hugging Face's fp32 upcast; 0 with a
+// chunked kernel) times s·b·v/t. fp32 compute doubles everything.
 func trainingActivations(in Input) float64 {
 	m := in.Model
 	s := float64(in.SeqLen) / float64(in.cp())
@@ -99,6 +101,12 @@ func trainingActivations(in Input) float64 {
 	default:
 		total = l * layer
 	}
-	total += 4 * s * b * (h + float64(m.Vocab)) / t
+	total += (4*h + lossBytes(in.Loss)*float64(m.Vocab)) * s * b / t
 	return finite(total * activationScale(in.DType))
+}
+
+// lossBytes is the bytes per logit that loss l keeps at its peak (see
+// Loss), in the order of lossNames; "" (not found) is FusedLoss.
+func lossBytes(l Loss) float64 {
+	return [...]float64{4, 16, 0}[max(wordIndex(string(l), lossNames), 0)]
 }

@@ -38,6 +38,7 @@ unknown_workload	unknown workload "{s}" (want inference, full, lora or qlora)
 unknown_dtype	unknown dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
 unknown_kv_dtype	unknown kv dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
 unknown_optimizer	unknown optimizer "{s}" (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)
+unknown_loss	unknown loss "{s}" (want fused, fp32 or chunked)
 unknown_checkpointing	unknown checkpointing "{s}" (want none, selective or full)
 unknown_offload	unknown offload "{s}" (want none, optimizer or full)
 unknown_quant	unknown 4-bit format "{s}" (want nf4-dq, nf4, gptq or awq)
@@ -281,7 +282,7 @@ func Field(err error) string {
 		return "offload"
 	case "lora_no_targets", "unknown_lora_target", "lora_target_twice":
 		return "lora_targets"
-	case "unknown_workload", "unknown_optimizer", "unknown_checkpointing", "unknown_quant", "unknown_engine", "unknown_method":
+	case "unknown_workload", "unknown_optimizer", "unknown_loss", "unknown_checkpointing", "unknown_quant", "unknown_engine", "unknown_method":
 		return e.key[len("unknown_"):]
 	}
 	return ""

@@ -139,6 +139,36 @@ const (
 	PagedAdamW8bit Optimizer = "paged-adamw8bit"
 )
 
+// Loss is how the training loss handles the logits, which sets the memory
+// of the output layer: batch × sequence × vocabulary values, often the
+// largest single buffer (a 128k vocabulary) [Korthikanti §4.3].
+type Loss string
+
+// The loss implementations the estimator knows. The zero value is
+// FusedLoss.
+const (
+	// FusedLoss keeps 4 bytes per logit: Korthikanti's count of the
+	// output layer (16-bit logits and their fp32 cross-entropy, fused in
+	// Megatron's vocab-parallel cross-entropy); LitGPT's chunked
+	// cross-entropy over 16-bit logits keeps the same (16-bit logits and
+	// 16-bit log-softmax outputs).
+	FusedLoss Loss = "fused"
+	// FP32Loss is Hugging Face Transformers' causal-LM loss, which
+	// upcasts the logits to fp32 before a plain cross-entropy (the PEFT,
+	// TRL and qlora.py stack): 16 bytes per logit at the start of the
+	// backward pass, when the fp32 logits (the model's output), the
+	// log-softmax that cross-entropy saves, its gradient and the gradient
+	// of its input are all alive, 4 bytes each (transformers 4.38–4.44,
+	// LlamaForCausalLM.forward: logits.float(), a shifted contiguous copy,
+	// CrossEntropyLoss; from 4.46 the returned logits stay 16-bit, 14
+	// bytes).
+	FP32Loss Loss = "fp32"
+	// ChunkedLoss is a fused linear + cross-entropy kernel that never
+	// holds the whole logits (Liger Kernel's FusedLinearCrossEntropy,
+	// Apple's Cut Cross-Entropy): no bytes per logit.
+	ChunkedLoss Loss = "chunked"
+)
+
 // Quant is the storage format of 4-bit weights.
 type Quant string
 
@@ -307,6 +337,9 @@ type Input struct {
 	Flash bool
 	// Optimizer is the training optimizer (training only).
 	Optimizer Optimizer
+	// Loss is the training loss's handling of the logits (training only;
+	// "" is FusedLoss).
+	Loss Loss
 	// LoRARank is the adapter rank r (lora and qlora only).
 	LoRARank int
 	// LoRATargets are the adapted projections: q, k, v, o, gate, up, down.
@@ -468,6 +501,19 @@ func ParseOptimizer(s string) (Optimizer, bool) {
 	return Optimizer(s), true
 }
 
+// ParseLoss parses a loss implementation (case-insensitive); "" is
+// FusedLoss.
+func ParseLoss(s string) (Loss, bool) {
+	s = normalize(s)
+	if s == "" {
+		return FusedLoss, true
+	}
+	if !inList(s, lossNames) {
+		return "", false
+	}
+	return Loss(s), true
+}
+
 // ParseQuant parses a 4-bit weight format (case-insensitive); "" is NF4DQ.
 func ParseQuant(s string) (Quant, bool) {
 	s = normalize(s)
@@ -527,7 +573,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // "bf16"). Names it does not know are left lower-cased for Validate to
 // report.
 func (in Input) Normalize() Input {
-	for _, p := range [...]*string{(*string)(&in.Workload), (*string)(&in.Optimizer), (*string)(&in.Checkpointing), (*string)(&in.Offload), (*string)(&in.Quant)} {
+	for _, p := range [...]*string{(*string)(&in.Workload), (*string)(&in.Optimizer), (*string)(&in.Loss), (*string)(&in.Checkpointing), (*string)(&in.Offload), (*string)(&in.Quant)} {
 		*p = normalize(*p)
 	}
 	if e, ok := ParseEngine(string(in.Engine)); ok {

@@ -539,3 +539,39 @@ func TestMessages(t *testing.T) {
 		t.Error("MessageKeys misses a kind")
 	}
 }
+
+// TestLossLogitsMemory checks the output layer's bytes per logit for each
+// loss implementation: the training activations differ from the fused
+// loss's by (bytes − 4)·s·b·v/t, and the recipes pick the fp32 loss for
+// LoRA and QLoRA (Transformers) and the fused one for full training.
+func TestLossLogitsMemory(t *testing.T) {
+	m := Model{Params: 8e9, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256}
+	in := WorkloadInput(m, LoRA)
+	in.SeqLen, in.Batch, in.TP, in.GPUs = 2048, 2, 2, 2
+	logits := float64(in.SeqLen) * float64(in.Batch) * float64(m.Vocab) / float64(in.TP)
+	for _, c := range []struct {
+		loss  Loss
+		bytes float64
+	}{{"", 4}, {FusedLoss, 4}, {FP32Loss, 16}, {ChunkedLoss, 0}} {
+		x := in
+		x.Loss = c.loss
+		if err := x.Validate(); err != nil {
+			t.Fatalf("loss %q: %v", c.loss, err)
+		}
+		fused := in
+		fused.Loss = FusedLoss
+		if got, want := trainingActivations(x)-trainingActivations(fused), (c.bytes-4)*logits; math.Abs(got-want) > 1 {
+			t.Errorf("loss %q: %g bytes more than fused, want %g", c.loss, got, want)
+		}
+	}
+	bad := in
+	bad.Loss = "liger"
+	if err := bad.Validate(); err == nil {
+		t.Error(`loss "liger" accepted`)
+	}
+	for w, want := range map[Workload]Loss{FullTraining: FusedLoss, LoRA: FP32Loss, QLoRA: FP32Loss, Inference: FusedLoss} {
+		if got := RecipeFor(w).Loss; got != want {
+			t.Errorf("%s recipe: loss %q, want %q", w, got, want)
+		}
+	}
+}

@@ -72,6 +72,7 @@ const (
 	workloadNames      = "inference full lora qlora"
 	dtypeNames         = "fp32 bf16 fp16 fp8 int8 int4"
 	optimizerNames     = "adamw adamw8bit sgd paged-adamw paged-adamw8bit"
+	lossNames          = "fused fp32 chunked" // and "", read as fused
 	quantNames         = "nf4-dq nf4 gptq awq"
 	checkpointingNames = "none selective full"
 	offloadNames       = "none optimizer full"
@@ -130,11 +131,16 @@ func (in Input) Validate() error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	loss := string(in.Loss)
+	if loss == "" {
+		loss = string(FusedLoss)
+	}
 	for _, e := range [...]struct{ val, list, tmpl string }{
 		{string(in.Workload), workloadNames, "unknown_workload"},
 		{string(in.DType), dtypeNames, "unknown_dtype"},
 		{string(in.KVDType), dtypeNames, "unknown_kv_dtype"},
 		{string(in.Optimizer), optimizerNames, "unknown_optimizer"},
+		{loss, lossNames, "unknown_loss"},
 		{string(in.Checkpointing), checkpointingNames, "unknown_checkpointing"},
 		{string(in.Offload), offloadNames, "unknown_offload"},
 		{string(in.quant()), quantNames, "unknown_quant"},
