@@ -135,10 +135,10 @@ func (l *loader) checkMeasurement(c checker, pre string, m *Measurement) bool {
 		for _, x := range l.c.Models {
 			ids = append(ids, x.ID)
 		}
-		c.errorf(pre+".model", "model %q is not a model preset id%s (add a preset under data/models first)", m.Model, diag.DidYouMean(m.Model, ids))
+		c.hintf(pre+".model", presetHint(m.Model, ids), "model %q is not a model preset id", m.Model)
 	}
 	if m.GPU != "" && l.c.gpus[m.GPU] == nil {
-		c.errorf(pre+".gpu", "gpu %q is not a GPU id%s", m.GPU, diag.DidYouMean(m.GPU, l.c.gpuIDs()))
+		c.hintf(pre+".gpu", diag.DidYouMean(m.GPU, l.c.gpuIDs()), "gpu %q is not a GPU id", m.GPU)
 	}
 	c.positive(pre+".gpus", float64(m.GPUs))
 	c.positive(pre+".measured", m.Measured)
@@ -180,4 +180,13 @@ func (l *loader) checkMeasurement(c checker, pre string, m *Measurement) bool {
 	c.url(pre+".url", m.URL)
 	c.date(pre+".date", m.Date)
 	return c.d.Len() == before
+}
+
+// presetHint is the hint for a model id that names no preset: the nearest
+// preset id, or where to add one.
+func presetHint(id string, ids []string) string {
+	if h := diag.DidYouMean(id, ids); h != "" {
+		return h
+	}
+	return "add a preset under data/models first"
 }

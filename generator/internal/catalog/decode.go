@@ -81,6 +81,12 @@ func (f *file) errorf(path, format string, args ...any) {
 	f.d.Errorf(f.rel, line, col, format, args...)
 }
 
+// hintf reports an error at the key path with a hint ("" for none).
+func (f *file) hintf(path, hint, format string, args ...any) {
+	line, col := f.pos(path)
+	f.d.Hintf(f.rel, line, col, hint, format, args...)
+}
+
 // warnf reports a warning at the key path.
 func (f *file) warnf(path, format string, args ...any) {
 	line, col := f.pos(path)
@@ -223,7 +229,7 @@ func (c checker) oneOf(path, v string, allowed ...string) {
 			return
 		}
 	}
-	c.errorf(path, "%s %q is not one of: %s%s", lastKey(path), v, strings.Join(allowed, ", "), diag.DidYouMean(v, allowed))
+	c.hintf(path, diag.DidYouMean(v, allowed), "%s %q is not one of: %s", lastKey(path), v, strings.Join(allowed, ", "))
 }
 
 func (c checker) date(path string, t time.Time) {

@@ -161,7 +161,7 @@ func checkExtraCosts(c checker, p *Provider) {
 		c.date(pre+".as_of", e.AsOf)
 		c.url(pre+".source", e.Source)
 		if c.has(pre+".region") && !known[e.Region] {
-			c.errorf(pre+".region", "unknown region %q of provider %s%s", e.Region, p.ID, diag.DidYouMean(e.Region, ids))
+			c.hintf(pre+".region", diag.DidYouMean(e.Region, ids), "unknown region %q of provider %s", e.Region, p.ID)
 		}
 		if e.Price != nil && *e.Price < 0 {
 			c.errorf(pre+".price", "price must not be negative, got %v", *e.Price)
@@ -265,7 +265,7 @@ func checkCostCurrencies(d *diag.List, p *Provider, currencies map[string]bool) 
 			continue
 		}
 		at := p.costPos[i]
-		d.Errorf(p.File, at.Line, at.Col, "currency %q is not in data/fx.toml%s", e.Currency, diag.DidYouMean(e.Currency, mapKeys(currencies)))
+		d.Hintf(p.File, at.Line, at.Col, diag.DidYouMean(e.Currency, mapKeys(currencies)), "currency %q is not in data/fx.toml", e.Currency)
 	}
 }
 

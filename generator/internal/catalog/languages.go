@@ -79,7 +79,7 @@ func checkLanguages(c checker, s *Site, currencies map[string]bool) {
 		}
 		c.oneOf(pre+".date_style", l.DateStyle, DateStyles()...)
 		if l.DisplayCurrency != "" && currencies != nil && !currencies[l.DisplayCurrency] {
-			c.errorf(pre+".display_currency", "display_currency %q is not in data/fx.toml%s", l.DisplayCurrency, diag.DidYouMean(l.DisplayCurrency, mapKeys(currencies)))
+			c.hintf(pre+".display_currency", diag.DidYouMean(l.DisplayCurrency, mapKeys(currencies)), "display_currency %q is not in data/fx.toml", l.DisplayCurrency)
 		}
 	}
 }

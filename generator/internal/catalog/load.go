@@ -291,7 +291,7 @@ func (l *loader) checkExportVariants() {
 	for _, g := range l.c.GPUs {
 		if g.ExportVariantOf != "" && l.c.gpus[g.ExportVariantOf] == nil {
 			line, col := g.exportPos.Line, g.exportPos.Col
-			l.d.Errorf(g.File, line, col, "export_variant_of %q is not a GPU id%s", g.ExportVariantOf, diag.DidYouMean(g.ExportVariantOf, l.c.gpuIDs()))
+			l.d.Hintf(g.File, line, col, diag.DidYouMean(g.ExportVariantOf, l.c.gpuIDs()), "export_variant_of %q is not a GPU id", g.ExportVariantOf)
 		}
 	}
 }
@@ -308,10 +308,10 @@ func (l *loader) checkCalculator() {
 		for _, m := range l.c.Models {
 			ids = append(ids, m.ID)
 		}
-		l.site.errorf("calculator.model", "calculator model %q is not a model preset id%s", id, diag.DidYouMean(id, ids))
+		l.site.hintf("calculator.model", diag.DidYouMean(id, ids), "calculator model %q is not a model preset id", id)
 	}
 	if id := calc.GPU; id != "" && l.c.gpus[id] == nil {
-		l.site.errorf("calculator.gpu", "calculator gpu %q is not a GPU id%s", id, diag.DidYouMean(id, l.c.gpuIDs()))
+		l.site.hintf("calculator.gpu", diag.DidYouMean(id, l.c.gpuIDs()), "calculator gpu %q is not a GPU id", id)
 	}
 	for i, pair := range l.c.Site.Compare.Popular {
 		key := fmt.Sprintf("compare.popular.%d", i)
@@ -321,7 +321,7 @@ func (l *loader) checkCalculator() {
 		}
 		for _, id := range pair {
 			if l.c.gpus[id] == nil {
-				l.site.errorf(key, "compare pair: %q is not a GPU id%s", id, diag.DidYouMean(id, l.c.gpuIDs()))
+				l.site.hintf(key, diag.DidYouMean(id, l.c.gpuIDs()), "compare pair: %q is not a GPU id", id)
 			}
 		}
 	}
@@ -348,7 +348,7 @@ func (l *loader) currencies() map[string]bool {
 func (l *loader) checkProviderCurrencies(currencies map[string]bool) {
 	for _, p := range l.c.Providers {
 		if p.HiddenCosts != nil && p.HiddenCosts.Currency != "" && currencies != nil && !currencies[p.HiddenCosts.Currency] {
-			l.d.Errorf(p.File, p.hiddenCurPos.Line, p.hiddenCurPos.Col, "hidden_costs.currency %q is not in data/fx.toml%s", p.HiddenCosts.Currency, diag.DidYouMean(p.HiddenCosts.Currency, mapKeys(currencies)))
+			l.d.Hintf(p.File, p.hiddenCurPos.Line, p.hiddenCurPos.Col, diag.DidYouMean(p.HiddenCosts.Currency, mapKeys(currencies)), "hidden_costs.currency %q is not in data/fx.toml", p.HiddenCosts.Currency)
 		}
 		checkCostCurrencies(l.d, p, currencies)
 	}
@@ -366,7 +366,7 @@ func (l *loader) checkOffers(files []offerFile, currencies map[string]bool, deps
 			continue // its own errors are reported; its offers cannot be checked
 		}
 		if p == nil {
-			of.f.errorf("", "no provider %q: an offers file is named after its provider (data/providers/%s.toml)%s", of.id, of.id, diag.DidYouMean(of.id, c.providerIDs()))
+			of.f.hintf("", diag.DidYouMean(of.id, c.providerIDs()), "no provider %q: an offers file is named after its provider (data/providers/%s.toml)", of.id, of.id)
 			continue
 		}
 		ck := l.check(of.f)
@@ -562,7 +562,7 @@ func checkGPU(c checker, g *GPU) {
 	for i, f := range g.Precisions {
 		key := fmt.Sprintf("precisions.%d", i)
 		if !slices.Contains(Precisions(), f) {
-			c.errorf(key, "precision %q is not one of: %s%s", f, strings.Join(Precisions(), ", "), diag.DidYouMean(f, Precisions()))
+			c.hintf(key, diag.DidYouMean(f, Precisions()), "precision %q is not one of: %s", f, strings.Join(Precisions(), ", "))
 		}
 		if seenFormat[f] {
 			c.errorf(key, "precision %q is listed twice", f)
@@ -643,7 +643,7 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 	if c.has(pre+".gpu") && !c.blank[pre+".gpu"] {
 		o.GPU = cat.gpus[o.GPUID]
 		if o.GPU == nil {
-			c.errorf(pre+".gpu", "unknown GPU %q%s", o.GPUID, diag.DidYouMean(o.GPUID, cat.gpuIDs()))
+			c.hintf(pre+".gpu", diag.DidYouMean(o.GPUID, cat.gpuIDs()), "unknown GPU %q", o.GPUID)
 		}
 	}
 	if c.has(pre+".gpu_count") && (o.GPUCount < 1 || o.GPUCount > 1024) {
@@ -674,11 +674,11 @@ func checkOffer(c checker, pre string, o *Offer, cat *Catalog, p *Provider, curr
 	}
 	for i, r := range o.Regions {
 		if !known[r] {
-			c.errorf(fmt.Sprintf("%s.regions.%d", pre, i), "unknown region %q of provider %s%s", r, p.ID, diag.DidYouMean(r, regionIDs))
+			c.hintf(fmt.Sprintf("%s.regions.%d", pre, i), diag.DidYouMean(r, regionIDs), "unknown region %q of provider %s", r, p.ID)
 		}
 	}
 	if c.has(pre+".currency") && !c.blank[pre+".currency"] && currencies != nil && !currencies[o.Currency] {
-		c.errorf(pre+".currency", "currency %q is not in data/fx.toml%s", o.Currency, diag.DidYouMean(o.Currency, mapKeys(currencies)))
+		c.hintf(pre+".currency", diag.DidYouMean(o.Currency, mapKeys(currencies)), "currency %q is not in data/fx.toml", o.Currency)
 	}
 	if c.has(pre+".prices") && len(o.Prices) == 0 {
 		c.errorf(pre, "an offer needs at least one [[offers.prices]]")

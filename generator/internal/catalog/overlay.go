@@ -171,12 +171,12 @@ func applyLayer(c *Catalog, layer Layer, prefix string, now time.Time, d *diag.L
 		if f := decodeFile(abs, hideRel, &hide, d); f != nil {
 			for i, id := range hide.Providers {
 				if c.providers[id] == nil {
-					f.errorf(fmt.Sprintf("providers.%d", i), "unknown provider %q%s", id, diag.DidYouMean(id, c.providerIDs()))
+					f.hintf(fmt.Sprintf("providers.%d", i), diag.DidYouMean(id, c.providerIDs()), "unknown provider %q", id)
 				}
 			}
 			for i, id := range hide.GPUs {
 				if c.gpus[id] == nil {
-					f.errorf(fmt.Sprintf("gpus.%d", i), "unknown GPU %q%s", id, diag.DidYouMean(id, c.gpuIDs()))
+					f.hintf(fmt.Sprintf("gpus.%d", i), diag.DidYouMean(id, c.gpuIDs()), "unknown GPU %q", id)
 				}
 			}
 		}
@@ -330,15 +330,15 @@ func checkDiscount(c checker, cat *Catalog, pre string, x Discount, byID map[str
 		ok = false
 	}
 	if x.Provider != "" && cat.providers[x.Provider] == nil {
-		c.errorf(pre+".provider", "unknown provider %q%s", x.Provider, diag.DidYouMean(x.Provider, cat.providerIDs()))
+		c.hintf(pre+".provider", diag.DidYouMean(x.Provider, cat.providerIDs()), "unknown provider %q", x.Provider)
 		ok = false
 	}
 	if x.GPU != "" && cat.gpus[x.GPU] == nil {
-		c.errorf(pre+".gpu", "unknown GPU %q%s", x.GPU, diag.DidYouMean(x.GPU, cat.gpuIDs()))
+		c.hintf(pre+".gpu", diag.DidYouMean(x.GPU, cat.gpuIDs()), "unknown GPU %q", x.GPU)
 		ok = false
 	}
 	if x.Offer != "" && byID[x.Offer] == nil {
-		c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
+		c.hintf(pre+".offer", diag.DidYouMean(x.Offer, cat.offerIDs()), "unknown offer %q", x.Offer)
 		ok = false
 	}
 	return ok
@@ -379,11 +379,11 @@ func checkContract(c checker, cat *Catalog, pre string, x Contract, byID map[str
 	}
 	o = byID[x.Offer]
 	if c.has(pre+".offer") && o == nil {
-		c.errorf(pre+".offer", "unknown offer %q%s", x.Offer, diag.DidYouMean(x.Offer, cat.offerIDs()))
+		c.hintf(pre+".offer", diag.DidYouMean(x.Offer, cat.offerIDs()), "unknown offer %q", x.Offer)
 		ok = false
 	}
 	if x.Currency != "" && !currencies[x.Currency] {
-		c.errorf(pre+".currency", "currency %q has no rate in data/fx.toml%s", x.Currency, diag.DidYouMean(x.Currency, mapKeys(currencies)))
+		c.hintf(pre+".currency", diag.DidYouMean(x.Currency, mapKeys(currencies)), "currency %q has no rate in data/fx.toml", x.Currency)
 		ok = false
 	}
 	billing = overrideBilling(c, pre, x.Billing)

@@ -311,7 +311,7 @@ func checkPriceRegion(c checker, pp string, pr *Price, p *Provider, o *Offer, id
 	}
 	switch {
 	case !known[pr.Region]:
-		c.errorf(pp+".region", "unknown region %q of provider %s%s", pr.Region, p.ID, diag.DidYouMean(pr.Region, ids))
+		c.hintf(pp+".region", diag.DidYouMean(pr.Region, ids), "unknown region %q of provider %s", pr.Region, p.ID)
 		return false
 	case len(o.Regions) > 0 && !slices.Contains(o.Regions, pr.Region):
 		c.warnf(pp+".region", "region %q is not in the offer's regions %v: add it there", pr.Region, o.Regions)
@@ -364,7 +364,7 @@ func checkProvenance(c checker, pp string, pr *Price, cat *Catalog, datasets map
 		c.errorf(pp, "missing required key %q in [offers.prices] (one of: %s; data/site.toml sets require_evidence)", "evidence", strings.Join(EvidenceKinds(), ", "))
 	}
 	if pr.Dataset != "" && !datasets[pr.Dataset] {
-		c.errorf(pp+".dataset", "unknown dataset %q (declare it under [[datasets]] in data/site.toml)%s", pr.Dataset, diag.DidYouMean(pr.Dataset, mapKeys(datasets)))
+		c.hintf(pp+".dataset", diag.DidYouMean(pr.Dataset, mapKeys(datasets)), "unknown dataset %q (declare it under [[datasets]] in data/site.toml)", pr.Dataset)
 	}
 }
 

@@ -115,7 +115,7 @@ func (l *loader) loadUsage() {
 				for _, m := range l.c.Models {
 					ids = append(ids, m.ID)
 				}
-				ck.errorf(pre+".model", "model %q is not a model preset id%s (add a preset under data/models first)", a.Model, diag.DidYouMean(a.Model, ids))
+				ck.hintf(pre+".model", presetHint(a.Model, ids), "model %q is not a model preset id", a.Model)
 			}
 			for _, k := range []struct {
 				key string
@@ -131,7 +131,7 @@ func (l *loader) loadUsage() {
 			pre := fmt.Sprintf("serverless.%d", i)
 			ck.require(pre, "gpu", "served_as", "per_second", "currency", "as_of", "date_basis", "source", "evidence")
 			if s.GPU != "" && l.c.gpus[s.GPU] == nil {
-				ck.errorf(pre+".gpu", "gpu %q is not a GPU id%s", s.GPU, diag.DidYouMean(s.GPU, l.c.gpuIDs()))
+				ck.hintf(pre+".gpu", diag.DidYouMean(s.GPU, l.c.gpuIDs()), "gpu %q is not a GPU id", s.GPU)
 			}
 			ck.positive(pre+".per_second", s.PerSecond)
 			if v := s.IdleSeconds; v != nil && (*v < 0 || *v > maxIdleSeconds) {

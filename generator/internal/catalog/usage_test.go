@@ -47,7 +47,9 @@ func TestUsageChecks(t *testing.T) {
 	}{
 		{"valid", "", "", nil},
 		{"unknown model", `model = "tiny-7b"`, `model = "tiny-8b"`,
-			[]string{`data/usage/hoster.toml:5:9: model "tiny-8b" is not a model preset id (did you mean "tiny-7b"?) (add a preset under data/models first)`}},
+			[]string{`data/usage/hoster.toml:5:9: model "tiny-8b" is not a model preset id (did you mean "tiny-7b"?)`}},
+		{"a model nothing is close to", `model = "tiny-7b"`, `model = "qwen-zzz-480b"`,
+			[]string{`data/usage/hoster.toml:5:9: model "qwen-zzz-480b" is not a model preset id (add a preset under data/models first)`}},
 		{"unknown GPU", `gpu = "alpha-80gb"`, `gpu = "alpha-40gb"`,
 			[]string{`data/usage/hoster.toml:17:7: gpu "alpha-40gb" is not a GPU id (did you mean "alpha-80gb"?)`}},
 		{"a price per token entered as per million", "input_per_million = 0.2", "input_per_million = 200",

@@ -315,7 +315,7 @@ func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 	}
 	if ix.Key("section").Line > 0 && !contains(Sections(), p.Section) {
 		l, c := at("section")
-		d.Errorf(rel, l, c, "front matter: section %q is not one of: %s%s", p.Section, strings.Join(Sections(), ", "), diag.DidYouMean(p.Section, Sections()))
+		d.Hintf(rel, l, c, diag.DidYouMean(p.Section, Sections()), "front matter: section %q is not one of: %s", p.Section, strings.Join(Sections(), ", "))
 	}
 	for _, k := range []string{"title", "description"} {
 		v := map[string]string{"title": p.Title, "description": p.Description}[k]
@@ -427,7 +427,8 @@ func expand(rel, lang string, body []byte, bodyLine int, r Resolver, d *diag.Lis
 		}
 		s, err := r.Shortcode(lang, name, args, kv)
 		if err != nil {
-			d.Errorf(rel, line, col, "shortcode %q: %v", name, err)
+			msg, hint := diag.Hinted(err)
+			d.Hintf(rel, line, col, hint, "shortcode %q: %s", name, msg)
 			continue
 		}
 		out.WriteString(s)

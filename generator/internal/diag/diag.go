@@ -4,6 +4,7 @@ package diag
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -22,16 +23,28 @@ const (
 
 // Diagnostic is one message about a place in a file. Line and Col are
 // 1-based; 0 means unknown (the message then applies to the whole file).
+// Hint is the likely fix, where there is one (`did you mean "x"?`, "add a
+// preset under data/models first"); it is printed after the message, in
+// parentheses, and carried apart in JSON.
 type Diagnostic struct {
 	Path     string
 	Line     int
 	Col      int
 	Severity Severity
 	Msg      string
+	Hint     string
 }
 
-// String formats the diagnostic as "path:line:col: message" (warnings get a
-// "warning: " prefix on the message).
+// Text is the message with its hint: "message (hint)".
+func (d Diagnostic) Text() string {
+	if d.Hint == "" {
+		return d.Msg
+	}
+	return d.Msg + " (" + d.Hint + ")"
+}
+
+// String formats the diagnostic as "path:line:col: message (hint)"
+// (warnings get a "warning: " prefix on the message).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.Path)
@@ -45,7 +58,7 @@ func (d Diagnostic) String() string {
 	if d.Severity == Warning {
 		b.WriteString("warning: ")
 	}
-	b.WriteString(d.Msg)
+	b.WriteString(d.Text())
 	return b.String()
 }
 
@@ -60,6 +73,11 @@ func (l *List) Add(d Diagnostic) { l.items = append(l.items, d) }
 // Errorf adds an error at path:line:col.
 func (l *List) Errorf(path string, line, col int, format string, args ...any) {
 	l.Add(Diagnostic{Path: path, Line: line, Col: col, Severity: Error, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Hintf adds an error at path:line:col with a hint ("" for none).
+func (l *List) Hintf(path string, line, col int, hint, format string, args ...any) {
+	l.Add(Diagnostic{Path: path, Line: line, Col: col, Severity: Error, Msg: fmt.Sprintf(format, args...), Hint: hint})
 }
 
 // Warnf adds a warning at path:line:col.
@@ -147,19 +165,20 @@ func (l *List) PrintGitHub(w io.Writer) {
 				fmt.Fprintf(w, ",col=%d", d.Col)
 			}
 		}
-		fmt.Fprintf(w, "::%s\n", escapeData(d.Msg))
+		fmt.Fprintf(w, "::%s\n", escapeData(d.Text()))
 	}
 }
 
 // Record is a diagnostic as JSON carries it: `check -format json` and the
-// dev server's build-error event. Line and Col are left out when unknown;
-// Text is the line the terminal prints (String).
+// dev server's build-error event. Line, Col and Hint are left out when
+// unknown or empty; Text is the line the terminal prints (String).
 type Record struct {
 	Path     string `json:"path"`
 	Line     int    `json:"line,omitempty"`
 	Col      int    `json:"col,omitempty"`
 	Severity string `json:"severity"` // "error" or "warning"
 	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
 	Text     string `json:"text"`
 }
 
@@ -169,7 +188,7 @@ func (d Diagnostic) Record() Record {
 	if d.Severity == Warning {
 		sev = "warning"
 	}
-	return Record{Path: d.Path, Line: d.Line, Col: d.Col, Severity: sev, Message: d.Msg, Text: d.String()}
+	return Record{Path: d.Path, Line: d.Line, Col: d.Col, Severity: sev, Message: d.Msg, Hint: d.Hint, Text: d.String()}
 }
 
 // PrintJSON writes the sorted diagnostics as one JSON object:
@@ -230,14 +249,41 @@ func Suggest(s string, candidates []string) string {
 	return ""
 }
 
-// DidYouMean returns ` (did you mean "x"?)` for the candidate Suggest
-// picks for s, or "" when none is close: the suffix every "unknown ..."
-// message puts after the name it could not find.
+// DidYouMean returns the hint `did you mean "x"?` for the candidate
+// Suggest picks for s, or "" when none is close: the hint of every
+// "unknown ..." diagnostic.
 func DidYouMean(s string, candidates []string) string {
 	if x := Suggest(s, candidates); x != "" {
-		return fmt.Sprintf(" (did you mean %q?)", x)
+		return fmt.Sprintf("did you mean %q?", x)
 	}
 	return ""
+}
+
+// HintError is an error with a hint, for code that returns errors that a
+// caller turns into diagnostics (Hinted splits it again).
+type HintError struct {
+	Msg, Hint string
+}
+
+// Error is the message with its hint, as Diagnostic.Text writes it.
+func (e *HintError) Error() string { return Diagnostic{Msg: e.Msg, Hint: e.Hint}.Text() }
+
+// WithHint returns an error of msg with hint; a plain error when hint is "".
+func WithHint(hint, format string, args ...any) error {
+	if hint == "" {
+		return fmt.Errorf(format, args...)
+	}
+	return &HintError{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// Hinted splits err into its message and hint (a *HintError anywhere in
+// its chain; otherwise the whole text and no hint).
+func Hinted(err error) (msg, hint string) {
+	var h *HintError
+	if errors.As(err, &h) {
+		return strings.TrimSuffix(err.Error(), " ("+h.Hint+")"), h.Hint
+	}
+	return err.Error(), ""
 }
 
 func levenshtein(a, b string) int {

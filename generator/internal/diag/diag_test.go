@@ -2,6 +2,7 @@ package diag
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,17 +15,17 @@ func TestDidYouMean(t *testing.T) {
 		candidates []string
 		want       string
 	}{
-		{"one edit", "memory_gbs", []string{"memory_type", "memory_gb"}, ` (did you mean "memory_gb"?)`},
-		{"case is ignored", "H100", []string{"a100", "h100"}, ` (did you mean "h100"?)`},
-		{"a tie goes to the first in order", "ab", []string{"ac", "aa"}, ` (did you mean "aa"?)`},
-		{"short names allow two edits", "ab", []string{"xy"}, ` (did you mean "xy"?)`},
-		{"a third of a long name", "egress_per_gib_mnth", []string{"egress_per_gb_month"}, ` (did you mean "egress_per_gb_month"?)`},
-		{"a prefix of a candidate", "h100", []string{"l40s", "h100-sxm5-80gb"}, ` (did you mean "h100-sxm5-80gb"?)`},
-		{"a candidate is a prefix", "h100-sxm5-80gb-x", []string{"a10", "h100"}, ` (did you mean "h100"?)`},
+		{"one edit", "memory_gbs", []string{"memory_type", "memory_gb"}, `did you mean "memory_gb"?`},
+		{"case is ignored", "H100", []string{"a100", "h100"}, `did you mean "h100"?`},
+		{"a tie goes to the first in order", "ab", []string{"ac", "aa"}, `did you mean "aa"?`},
+		{"short names allow two edits", "ab", []string{"xy"}, `did you mean "xy"?`},
+		{"a third of a long name", "egress_per_gib_mnth", []string{"egress_per_gb_month"}, `did you mean "egress_per_gb_month"?`},
+		{"a prefix of a candidate", "h100", []string{"l40s", "h100-sxm5-80gb"}, `did you mean "h100-sxm5-80gb"?`},
+		{"a candidate is a prefix", "h100-sxm5-80gb-x", []string{"a10", "h100"}, `did you mean "h100"?`},
 		{"too far", "xyz", []string{"abc"}, ""},
 		{"too far for a prefix under three characters", "h1", []string{"h100-sxm5"}, ""},
 		{"no candidates", "gpu", nil, ""},
-		{"quoted as Go quotes", `a"c`, []string{`a"b`}, ` (did you mean "a\"b"?)`},
+		{"quoted as Go quotes", `a"c`, []string{`a"b`}, `did you mean "a\"b"?`},
 	} {
 		if got := DidYouMean(tt.s, tt.candidates); got != tt.want {
 			t.Errorf("%s: DidYouMean(%q, %q) = %q, want %q", tt.name, tt.s, tt.candidates, got, tt.want)
@@ -87,5 +88,45 @@ func TestPrintJSON(t *testing.T) {
 				t.Errorf("PrintJSON:\n%s\nwant\n%s", b.String(), c.want)
 			}
 		})
+	}
+}
+
+// TestHint: a hint follows the message in parentheses in the terminal and
+// GitHub forms, and is its own field in JSON; an error with a hint splits
+// back into the two.
+func TestHint(t *testing.T) {
+	var l List
+	l.Hintf("data/offers/x.toml", 3, 7, DidYouMean("h10", []string{"h100", "a100"}), "unknown GPU %q", "h10")
+	l.Hintf("data/offers/x.toml", 4, 1, "", "no hint")
+	var b strings.Builder
+	l.Print(&b)
+	if want := "data/offers/x.toml:3:7: unknown GPU \"h10\" (did you mean \"h100\"?)\ndata/offers/x.toml:4:1: no hint\n"; b.String() != want {
+		t.Errorf("Print:\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	l.PrintGitHub(&b)
+	if !strings.Contains(b.String(), `::unknown GPU "h10" (did you mean "h100"?)`) {
+		t.Errorf("PrintGitHub: %s", b.String())
+	}
+	b.Reset()
+	if err := l.PrintJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ Diagnostics []Record }
+	if err := json.Unmarshal([]byte(b.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	if r := out.Diagnostics[0]; r.Message != `unknown GPU "h10"` || r.Hint != `did you mean "h100"?` {
+		t.Errorf("JSON record: %+v", r)
+	}
+	if strings.Contains(b.String(), `"hint": ""`) {
+		t.Errorf("an empty hint is written: %s", b.String())
+	}
+	err := fmt.Errorf("shortcode: %w", WithHint(`did you mean "x"?`, "unknown field %q", "y"))
+	if msg, hint := Hinted(err); msg != `shortcode: unknown field "y"` || hint != `did you mean "x"?` {
+		t.Errorf("Hinted = %q, %q", msg, hint)
+	}
+	if msg, hint := Hinted(WithHint("", "plain")); msg != "plain" || hint != "" {
+		t.Errorf("Hinted(no hint) = %q, %q", msg, hint)
 	}
 }

@@ -40,7 +40,7 @@ func siteShortcode(c *catalog.Catalog, args []string) (string, error) {
 		}
 		return mdText(q), nil
 	}
-	return "", fmt.Errorf("unknown site field %q%s", args[0], diag.DidYouMean(args[0], fields))
+	return "", diag.WithHint(diag.DidYouMean(args[0], fields), "unknown site field %q", args[0])
 }
 
 // overlayLabel names in the page's language where an overlay figure

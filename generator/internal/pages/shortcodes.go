@@ -102,7 +102,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		if t, ok := sizingText()[args[0]]; ok {
 			return t, nil
 		}
-		return "", fmt.Errorf("unknown sizing text %q%s", args[0], diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))))
+		return "", diag.WithHint(diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))), "unknown sizing text %q", args[0])
 	}
 	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy, fits, plan, train, pay)")
 }
@@ -112,7 +112,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 func catalogGPU(c *catalog.Catalog, id string) (*catalog.GPU, error) {
 	g := c.GPU(id)
 	if g == nil {
-		return nil, fmt.Errorf("unknown GPU %q%s", id, diag.DidYouMean(id, gpuIDs(c)))
+		return nil, diag.WithHint(diag.DidYouMean(id, gpuIDs(c)), "unknown GPU %q", id)
 	}
 	return g, nil
 }
@@ -150,7 +150,7 @@ func (r *resolver) gpuShortcode(dd *derive.Data, lang string, args []string) (st
 		return opt(g.TDPW, " W")
 	}
 	fields := []string{"name", "memory_gb", "memory_bandwidth_gbs", "bf16_tflops", "fp8_tflops", "fp32_tflops", "tdp_w"}
-	return "", fmt.Errorf("unknown field %q%s", args[1], diag.DidYouMean(args[1], fields))
+	return "", diag.WithHint(diag.DidYouMean(args[1], fields), "unknown field %q", args[1])
 }
 
 // cheapestShortcode expands {{< cheapest "gpu-id" >}}: the cheapest
@@ -210,7 +210,7 @@ func (r *resolver) linkShortcode(dd *derive.Data, lang string, t func(string) st
 				for _, p := range c.Providers {
 					ids = append(ids, p.ID)
 				}
-				return "", fmt.Errorf("unknown provider %q%s", v, diag.DidYouMean(v, ids))
+				return "", diag.WithHint(diag.DidYouMean(v, ids), "unknown provider %q", v)
 			}
 			return fmt.Sprintf("[%s](%s)", mdText(p.LocalName(lang)), r.url("providers/"+p.ID+"/")), nil
 		case "model":

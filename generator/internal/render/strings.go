@@ -102,7 +102,7 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 		for k := range f.m {
 			if _, ok := base.m[k]; !ok {
 				line, col := at(f, k)
-				d.Errorf(f.rel, line, col, "key %q is not in %s (a string nothing looks up)%s", k, base.rel, diag.DidYouMean(k, keys))
+				d.Hintf(f.rel, line, col, diag.DidYouMean(k, keys), "key %q is not in %s (a string nothing looks up)", k, base.rel)
 			}
 		}
 	}

@@ -61,10 +61,9 @@ func (s Source) unknownKeys(ix *Index, undecoded []toml.Key, t reflect.Type, fir
 		name := k[len(k)-1]
 		valid := fieldKeys(t, k[:len(k)-1])
 		msg := fmt.Sprintf("%sunknown key %q", s.Prefix, name)
-		if dym := diag.DidYouMean(name, valid); dym != "" {
-			msg += dym
-		} else if s.ListValid && len(valid) > 0 {
-			msg += fmt.Sprintf(" (valid keys here: %s)", strings.Join(valid, ", "))
+		hint := diag.DidYouMean(name, valid)
+		if hint == "" && s.ListValid && len(valid) > 0 {
+			hint = "valid keys here: " + strings.Join(valid, ", ")
 		}
 		at := ix.Find(key)
 		for i := range at {
@@ -76,7 +75,7 @@ func (s Source) unknownKeys(ix *Index, undecoded []toml.Key, t reflect.Type, fir
 		for _, p := range at {
 			if !seen[p] {
 				seen[p] = true
-				d.Errorf(s.Rel, p.Line, p.Col, "%s", msg)
+				d.Hintf(s.Rel, p.Line, p.Col, hint, "%s", msg)
 			}
 		}
 	}
