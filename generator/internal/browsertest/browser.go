@@ -102,7 +102,6 @@ func New(t testing.TB, baseURL string, allow ...string) *Browser {
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
@@ -113,15 +112,28 @@ func New(t testing.TB, baseURL string, allow ...string) *Browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 900),
 	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx, chromedp.WithListener(b.listen))
-	b.ctx = ctx
+	// A start that fails is tried once more with a fresh profile: on a
+	// loaded 2-core CI machine Chromium has been seen to exit before it
+	// printed its DevTools address, a failure of the machine, not of a page.
+	var ctx context.Context
+	var cancelAlloc, cancelTab context.CancelFunc
 	start := time.Now()
-	if err := chromedp.Do(ctx); err != nil { // starts the browser, no timeout
+	for try := 1; ; try++ {
+		var actx context.Context
+		actx, cancelAlloc = chromedp.NewExecAllocator(context.Background(), append(opts, chromedp.UserDataDir(t.TempDir()))...)
+		ctx, cancelTab = chromedp.NewContext(actx, chromedp.WithListener(b.listen))
+		err := chromedp.Do(ctx) // starts the browser, no timeout
+		if err == nil {
+			break
+		}
 		cancelTab()
 		cancelAlloc()
-		t.Fatalf("starting %s: %v", exe, err)
+		if try == 2 {
+			t.Fatalf("starting %s: %v", exe, err)
+		}
+		t.Logf("starting %s failed, trying again: %v", exe, err)
 	}
+	b.ctx = ctx
 	t.Logf("chromium started in %v", time.Since(start).Round(time.Millisecond))
 	t.Cleanup(func() {
 		defer cancelAlloc()
