@@ -633,7 +633,7 @@ func (r report) writeSetup(w io.Writer) {
 		fmt.Fprint(w, " (chosen from the GPU count)")
 	}
 	if in.Workload != sizing.Inference {
-		fmt.Fprintf(w, ", ZeRO %d, offload %s, checkpointing %s, %s, %s loss", in.ZeRO, in.Offload, in.Checkpointing, in.Optimizer, lossName(in.Loss))
+		fmt.Fprintf(w, ", ZeRO %d, offload %s, checkpointing %s, %s, %s loss", in.ZeRO, in.Offload, in.Checkpointing, in.Optimizer, in.Loss)
 		if in.NoMaster {
 			fmt.Fprint(w, ", no fp32 master copy")
 		}
@@ -973,7 +973,7 @@ func (r report) toJSON() jsonReport {
 			Seq: in.SeqLen, Prompt: in.PromptLen, Batch: in.Batch, GPUs: in.GPUs, AutoLayout: r.cfg.autoTP,
 			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster,
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
-			Optimizer: string(in.Optimizer), Loss: string(lossName(in.Loss)), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
+			Optimizer: string(in.Optimizer), Loss: string(in.Loss), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
 			Tokens: in.Tokens, MFU: in.MFU, BitsPerWeight: in.BitsPerWeight,
 			Method: string(in.Method), Output: in.OutputLen, Images: in.Images, TrainVision: in.TrainVision,
 		},
@@ -1032,12 +1032,4 @@ func (r report) toJSON() jsonReport {
 			Instances: c.instances, Replicas: c.replicas, USDPerHour: c.offer.PerHour, USD: sig(c.perM), USDInput: sig(c.inputPerM)})
 	}
 	return out
-}
-
-// lossName is l, "" read as the fused loss (sizing.Loss's zero value).
-func lossName(l sizing.Loss) sizing.Loss {
-	if l == "" {
-		return sizing.FusedLoss
-	}
-	return l
 }
