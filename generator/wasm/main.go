@@ -21,7 +21,7 @@
 //	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o size.wasm ./generator/wasm
 //
 // (the pre-Green Tea collector is about 45 kB smaller; without the opt-out
-// the module is over the 2,050,000-byte budget of BenchmarkPageWeight).
+// the module would be close to the raw budget of BenchmarkPageWeight).
 //
 // The input object (every field but model is optional and defaults to
 // sizing.DefaultInput; with workload "qlora" dtype defaults to int4; enum
@@ -41,7 +41,10 @@
 //	 offers: [[gpu (index in catalog), GPUs per instance, billing mode
 //	          index, price per instance-hour, stale (0/1)], ...],
 //	 concurrency (sequences per replica the cost per token is figured at;
-//	              default sizing.ServingConcurrency), includeStale}
+//	              default sizing.ServingConcurrency), includeStale,
+//	 maxContext (the model's context limit, 0: none),
+//	 load: {rate (requests/s; 0 or absent: no plan), prompt, answer
+//	        (tokens), ttft, tpot (targets in ms, 0: none)}}
 //
 // The result object:
 //
@@ -64,7 +67,18 @@
 //	 plan: {stale, unsupported, chosen, cheapest,
 //	        perToken} (sizing.Job.Plan on the input's offers; each row
 //	        [offer index, GPUs needed, instances, per hour, per month,
-//	        input and output cost per million tokens, job cost])}
+//	        input and output cost per million tokens, job cost]),
+//	 serving (inference on a gpu; else null): sizing.ServingFit on the
+//	        input's GPUs, rows [format, tp, pp, weights per GPU (text),
+//	        maxContext, its text, context, its text, concurrency, its text,
+//	        bytes over per GPU (text), decode (text)],
+//	 servePlan (inference with a load rate; else null): {ok, context (the
+//	        model's limit as text), maxNodeTP (sizing.MaxNodeTP), plans: rows
+//	        [gpu (index in catalog), format, tp, batch, replicas, GPUs,
+//	        ttft (text), tpot (text), load in percent, offer, instances,
+//	        per hour, input and output cost per million tokens], misses:
+//	        [gpu, reason (sizing.MissFit, ...), best, best as a latency
+//	        (text)]} (sizing.PlanServing on the catalog and offers)}
 //
 // Every text entry is a quantity {n, u}: a formatted number and the key of
 // its unit message (sizing.Quantity), which the page translates; an error
@@ -366,19 +380,30 @@ func modelSpecs(m *sizing.Model) []spec {
 }
 
 // request is what an input asks besides the estimate: the serving
-// concurrency costs are figured at, and whether stale prices count.
+// concurrency costs are figured at, whether stale prices count, the
+// model's context limit (0: none) and the load to plan for (no rate: no
+// plan; targets in ms, as the form and the CLI take them).
 type request struct {
 	_            sizing.NoCompare
 	concurrency  int
 	includeStale bool
+	maxContext   int
+	load         sizing.Load
 }
 
 //go:noinline
 func readRequest(v *jsonpos.Value) (request, []byte) {
 	r := request{concurrency: sizing.ServingConcurrency}
-	fail := readFields(v, []spec{{key: "concurrency", p: &r.concurrency}, {key: "includeStale", p: &r.includeStale}})
+	fail := readFields(v, []spec{{key: "concurrency", p: &r.concurrency}, {key: "includeStale", p: &r.includeStale},
+		{key: "maxContext", p: &r.maxContext}})
 	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
 		r.concurrency = sizing.ServingConcurrency
+	}
+	if l := v.Get("load"); fail == nil && l.Present() {
+		fail = readFields(l, []spec{{key: "rate", p: &r.load.Rate}, {key: "prompt", p: &r.load.Prompt},
+			{key: "answer", p: &r.load.Answer}, {key: "ttft", p: &r.load.TTFT}, {key: "tpot", p: &r.load.TPOT}})
+		r.load.TTFT /= 1000
+		r.load.TPOT /= 1000
 	}
 	return r, fail
 }
@@ -595,7 +620,61 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	if fail != nil {
 		return fail
 	}
-	return appendPlan(b, job.Plan(offers))
+	b = appendPlan(b, job.Plan(offers))
+	if !job.Inference {
+		return append(b, `,"serving":null,"servePlan":null}`...)
+	}
+	// Serving: every format on the reader's GPUs (sizing.ServingFit), and
+	// the cheapest plan per catalog GPU for the load (sizing.PlanServing).
+	b = append(b, `,"serving":`...)
+	if gpu == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i, o := range sizing.ServingFit(in.Model, req.maxContext, g, in.GPUs) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = fill(b, `[$,#,#,%g,#,$,#,$,#,$,%g,%r]`, []float64{float64(o.TP), float64(o.PP), float64(o.WeightsPerGPU),
+				float64(o.MaxContext), float64(o.Context), float64(o.Concurrency), float64(o.OverBytes), o.Decode},
+				[]string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext), sizing.Group(o.Context), sizing.Group(o.Concurrency)})
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"servePlan":`...)
+	if req.load.Rate == 0 {
+		return append(b, `null}`...)
+	}
+	plans, misses, ok := sizing.PlanServing(in.Model, req.maxContext, req.load, job.GPUs, offers, nil)
+	limit := req.maxContext
+	if limit <= 0 {
+		limit = sizing.MaxSeqLen
+	}
+	b = fill(b, `{"ok":?,"context":$,"maxNodeTP":#,"plans":[`, []float64{boolNum(ok), sizing.MaxNodeTP}, []string{sizing.Group(limit)})
+	for i, p := range plans {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fill(b, `[#,$,#,#,#,#,%l,%l,#,#,#,#,#,#]`, []float64{float64(p.GPU), float64(p.TP), float64(p.Batch), float64(p.Replicas),
+			float64(p.GPUs), p.TTFT, p.TPOT, math.Round(p.Utilization * 100), float64(p.Offer), float64(p.Instances), p.Hourly,
+			p.InputPerM, p.OutputPerM}, []string{sizing.FormatLabel(p.DType, p.Quant, p.KVDType)})
+	}
+	b = append(b, `],"misses":[`...)
+	for i, m := range misses {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fill(b, `[#,$,#,%l]`, []float64{float64(m.GPU), m.Best, m.Best}, []string{m.Reason})
+	}
+	return append(b, `]}}`...)
+}
+
+// boolNum is b as fill's '?' takes it.
+func boolNum(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // readOffers reads the input's offers, each [gpu index, GPUs per
@@ -626,7 +705,7 @@ func readOffers(v *jsonpos.Value) ([]sizing.Offer, []byte) {
 	return out, nil
 }
 
-// appendPlan writes the plan object and closes the result.
+// appendPlan writes the plan object.
 //
 //go:noinline
 func appendPlan(b []byte, p sizing.Plan) []byte {
@@ -642,7 +721,7 @@ func appendPlan(b []byte, p sizing.Plan) []byte {
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}', '}')
+	return append(b, '}')
 }
 
 // configShape is a config object's shape (see fill): the model's keys are

@@ -14,9 +14,9 @@ import { money } from "./_shared.mjs";
   const data = JSON.parse(dataEl.textContent);
   // The price rows, from their array form (pages.calcOffer), and the
   // same rows as the engine prices them (pages.CalcOffers).
-  const offers = data.offers.map(([id, g, count, p, instance, mode, price, asOf], i) => ({
+  const offers = data.offers.map(([id, g, count, p, instance, mode, price, asOf, , asOfText], i) => ({
     id, gpu: data.gpus[g].id, gpuName: data.gpus[g].name, count, provider: data.providers[p][0],
-    providerName: data.providers[p][1], instance, billing: data.modes[mode], price, asOf, mark: data.marks && data.marks["r" + i],
+    providerName: data.providers[p][1], instance, billing: data.modes[mode], price, asOf, asOfText, mark: data.marks && data.marks["r" + i],
   }));
   const planOffers = data.offers.map(([, g, count, , , mode, price, , stale]) => [g, count, mode, price, stale]);
   const $ = (id) => document.getElementById(id);
@@ -172,6 +172,8 @@ import { money } from "./_shared.mjs";
       tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"), images: +val("images"), trainVision: val("train-vision"),
       output: on(f.output) ? +f.output.value : 0, gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
+      maxContext: f.model.value === "custom" ? 0 : data.models[f.model.value].maxContext,
+      load: { rate: +val("rate"), prompt: +val("plan-prompt"), answer: +val("answer"), ttft: +val("ttft"), tpot: +val("tpot") },
     };
   }
 
@@ -260,7 +262,7 @@ import { money } from "./_shared.mjs";
         td.dataset.show = show;
         td.hidden = infer !== (show === "infer");
       }
-      cell(tr, o.asOf);
+      cell(tr, "").appendChild(when(o));
       body.appendChild(tr);
     }
     return body.children.length;
@@ -365,6 +367,92 @@ import { money } from "./_shared.mjs";
     }
     $("pertoken-none").hidden = p.perToken.length > 0;
     for (const sel of ["#offers", "#cheapest", "#pertoken"]) labelCells(sel);
+    renderServing(inp, r);
+  }
+
+  // when is a price's date as the pages write it (render.When): a <time>
+  // with the ISO date, in the edition's style.
+  function when(o) {
+    const t = document.createElement("time");
+    t.className = "asof";
+    t.dateTime = o.asOf;
+    t.textContent = o.asOfText || o.asOf;
+    return t;
+  }
+
+  // renderServing writes the engine's serving answers (inference): what
+  // fits the reader's GPUs (pages.serveFitRows) and the cheapest plan per
+  // GPU for the load (pages.calcServe).
+  function renderServing(inp, r) {
+    if (!r.serving && !r.servePlan && inp.workload !== "inference") return;
+    const dash = T("sizing.unit.none");
+    const name = inp.gpu ? inp.gpu.name : "";
+    $("serve-title").textContent = msg("calc.serve.title", name, String(inp.gpus));
+    const body = document.querySelector("#serve tbody");
+    body.replaceChildren();
+    let fits = false;
+    for (const [format, tp, pp, weights, maxCtx, maxCtxText, , ctxText, conc, concText, over, decode] of r.serving || []) {
+      const tr = document.createElement("tr");
+      rowHeader(tr).textContent = format;
+      cell(tr, maxCtx === 0 ? msg("calc.serve.over", "", Q(over)) : maxCtxText, "num");
+      cell(tr, maxCtx === 0 ? dash : conc === 0 ? msg("calc.serve.seqs.none", "", ctxText) : msg("calc.serve.seqs", "", concText, ctxText), "num");
+      cell(tr, Q(decode), "num");
+      cell(tr, Q(weights), "num");
+      cell(tr, msg("calc.serve.layout", "", String(tp), String(pp)));
+      fits = fits || conc > 0;
+      body.appendChild(tr);
+    }
+    const note = $("serve-note");
+    const rows = r.serving || [];
+    note.textContent = !inp.gpu ? "" : !rows.length ? msg("calc.serve.nolayout", "", String(inp.gpus), String(inp.model.layers))
+      : fits ? "" : msg("calc.serve.none", name, rows[0][7], String(inp.gpus));
+    note.hidden = !note.textContent;
+
+    const p = r.servePlan;
+    const pb = document.querySelector("#plans tbody");
+    pb.replaceChildren();
+    const misses = [];
+    let text = "";
+    if (!p) text = msg("calc.plan.off");
+    else if (!p.ok) text = msg("calc.plan.bad", "", p.context);
+    else {
+      for (const [g, format, tp, batch, replicas, n, ttft, tpot, load, i, inst, hourly, inM, outM] of p.plans) {
+        const o = offers[i], gp = data.gpus[g];
+        const tr = document.createElement("tr");
+        const a = document.createElement("a");
+        a.href = form.dataset.base + "gpus/" + gp.id + "/";
+        a.textContent = gp.name;
+        rowHeader(tr).appendChild(a);
+        cell(tr, money(hourly, data.currency), "num");
+        cell(tr, money(outM, data.currency), "num");
+        cell(tr, msg("calc.plan.layout", String(replicas), String(tp), String(n), String(batch)), "num");
+        cell(tr, format);
+        cell(tr, Q(ttft), "num");
+        cell(tr, Q(tpot), "num");
+        cell(tr, load + "%", "num");
+        cell(tr, money(inM, data.currency), "num");
+        const td = cell(tr, inst + " × ");
+        const pa = document.createElement("a");
+        pa.href = form.dataset.base + "providers/" + o.provider + "/";
+        pa.textContent = o.providerName;
+        td.append(pa, " " + o.instance + T("punct.comma"), when(o));
+        pb.appendChild(tr);
+      }
+      for (const [g, reason, best, bestText] of p.misses) {
+        const arg = reason === "ttft" || reason === "tpot" ? Q(bestText) : reason === "fit" ? String(p.maxNodeTP) : String(best);
+        misses.push(msg("calc.plan.miss." + reason, data.gpus[g].name, arg));
+      }
+      if (!p.plans.length) text = msg("calc.plan.none", "", String(p.misses.length));
+    }
+    $("plan-note").textContent = text;
+    $("plan-note").hidden = !text;
+    const md = $("plan-misses");
+    md.hidden = !misses.length;
+    md.querySelector("summary").textContent = misses.length ? msg("calc.plan.misses", "", String(misses.length)) : "";
+    const ul = md.querySelector("ul");
+    ul.replaceChildren(...misses.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
+    labelCells("#serve");
+    labelCells("#plans");
   }
 
   // labelCells names each data cell after its column (data-l), as the
@@ -448,6 +536,10 @@ import { money } from "./_shared.mjs";
     update(true);
   });
   form.addEventListener("submit", (e) => { e.preventDefault(); update(true); });
+  // The load's fields sit beside the plan they change, outside the form's
+  // element (form="calc" makes them its controls).
+  const loadBox = $("g-load");
+  if (loadBox) loadBox.addEventListener("input", () => update(true));
 
   let engineReady;
   const ready = new Promise((resolve) => { engineReady = resolve; });
@@ -509,5 +601,6 @@ import { money } from "./_shared.mjs";
   if (location.search) load();
   for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input", "dragenter"]) {
     form.addEventListener(ev, load, { once: true, passive: true });
+    if (loadBox) loadBox.addEventListener(ev, load, { once: true, passive: true });
   }
 })();

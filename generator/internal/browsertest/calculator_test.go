@@ -3,6 +3,7 @@ package browsertest
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/testcat"
@@ -34,9 +36,15 @@ var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "images",
 	"method", "output", "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
-	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim", "vision-params", "image-tokens", "image-patches"}
+	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim", "vision-params", "image-tokens", "image-patches",
+	"rate", "plan-prompt", "answer", "ttft", "tpot"}
 
-var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true, "seq": true, "batch": true, "images": true, "gpu": true, "gpus": true}
+// loadFields are the load's controls, beside the plan they change
+// (outside the form's element, its controls by form="calc").
+var loadFields = map[string]bool{"rate": true, "plan-prompt": true, "answer": true, "ttft": true, "tpot": true}
+
+var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true, "seq": true, "batch": true, "images": true, "gpu": true, "gpus": true,
+	"rate": true, "plan-prompt": true, "answer": true, "ttft": true, "tpot": true}
 
 // checkboxes are the boolean controls ("true" or "false" in a case).
 var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "tied": true,
@@ -54,6 +62,7 @@ var pageDefaults = map[string]string{
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
 	"experts": "0", "experts-per-token": "0", "active-params": "0", "shared-experts": "0", "dense-layers": "0",
 	"dense-ffn": "0", "kv-lora-rank": "0", "q-lora-rank": "0", "rope-head-dim": "0", "v-head-dim": "0",
+	"rate": "20", "plan-prompt": "2000", "answer": "300", "ttft": "1000", "tpot": "30", // sizing.DefaultLoad
 }
 
 // applies says whether a control applies to the inputs v: the rule of the
@@ -77,7 +86,7 @@ func applies(name string, v map[string]string) bool {
 		return multi && v["tp"] != ""
 	case "sequence-parallel":
 		return multi && train
-	case "kv-dtype", "prompt", "concurrency":
+	case "kv-dtype", "prompt", "concurrency", "rate", "plan-prompt", "answer", "ttft", "tpot":
 		return !train
 	case "quant":
 		return v["dtype"] == "int4"
@@ -152,6 +161,12 @@ type calcCase struct {
 	noGPU    bool   // no catalog GPU holds the job: #mingpus-none shows
 	spans    bool   // no instance has enough GPUs: an offer row spans several instances
 	showsRow string // a breakdown row that must be shown (b-gathered, b-paged)
+	// plan is what the plan section must answer: "rows" (some GPU has a
+	// plan and some other misses one), or the note "off", "bad" or "none"
+	// (calc.plan.*); noFormat says no format holds a sequence on the
+	// reader's GPUs (calc.serve.none).
+	plan     string
+	noFormat bool
 }
 
 var calcCases = []calcCase{
@@ -268,6 +283,15 @@ var calcCases = []calcCase{
 	{name: "llama3-8b ppo full zero3 8 gpus: critic, reward and reference", showsRow: "r-critic", set: map[string]string{
 		"workload": "full", "method": "ppo", "gpus": "8", "tp": "1", "zero": "3", "checkpointing": "full", "seq": "2048",
 		"output": "1024", "batch": "2", "tokens": "1e8"}},
+	// issue 36: what fits the reader's GPUs, and plans from a load and
+	// its latency targets.
+	{name: "plan: a tighter time to first token drops GPUs", reload: true, plan: "rows", set: map[string]string{"ttft": "150", "tpot": "25"}},
+	{name: "plan: a longer chat at 2 requests/s on 2 gpus", plan: "rows", set: map[string]string{
+		"model": "llama-3-70b", "gpus": "2", "rate": "2", "plan-prompt": "6000", "answer": "800", "ttft": "0", "tpot": "50"}},
+	{name: "plan: no rate, no plan", plan: "off", set: map[string]string{"rate": "0"}},
+	{name: "plan: prompt and answer beyond the model's context", plan: "bad", set: map[string]string{"plan-prompt": "8000", "answer": "300"}},
+	{name: "plan: targets no gpu meets", plan: "none", set: map[string]string{"ttft": "1", "tpot": "1"}},
+	{name: "fit: llama3-70b on one rtx-4090 fits in no format", noFormat: true, set: map[string]string{"model": "llama-3-70b", "gpu": "rtx-4090"}},
 	{name: "custom model inference", reload: true, set: map[string]string{
 		"model": "custom", "seq": "8192", "gpu": "rtx-4090", "params": "3200000000", "layers": "26", "hidden": "3072",
 		"heads": "24", "kv-heads": "8", "ffn": "8192", "vocab": "128256", "tied": "true"}},
@@ -496,6 +520,14 @@ type expected struct {
 	infer              bool
 	optional           map[string]bool // optionalRows shown
 	err                string          // the engine's error, in English
+	// Serving (inference): what fits the reader's GPUs (sizing.ServingFit;
+	// rows: format, longest context, sequences, decode, weights, layout)
+	// and the plan for the load (sizing.PlanServing; rows: GPU, per hour,
+	// per million output tokens, layout, format, TTFT, TPOT, load, per
+	// million input tokens, offer), with their notes.
+	serveTitle, serveNote, planNote string
+	serve, plans                    [][]string
+	misses                          []string
 }
 
 func (g goSide) errText(t *testing.T, err error) string {
@@ -610,7 +642,87 @@ func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, g
 	for _, c := range text.PerToken {
 		e.pertoken = append(e.pertoken, []string{offerText(c.Row.Offer), c.Output, c.Input, itoa(c.Instances), c.Hourly})
 	}
+	if e.infer {
+		g.wantServing(t, v, in, gpu, &e)
+	}
 	return e
+}
+
+// wantServing fills e's serving answers for input in on gpu: the
+// formats sizing.ServingFit gives for the reader's GPUs, and the plans
+// and misses of sizing.PlanServing for the form's load over the catalog's
+// GPUs and current on-demand offers, in the page's words.
+func (g goSide) wantServing(t *testing.T, v map[string]string, in sizing.Input, gpu sizing.GPU, e *expected) {
+	t.Helper()
+	itoa := strconv.Itoa
+	maxCtx := 0
+	if cm := g.cat.Model(v["model"]); cm != nil {
+		maxCtx = cm.MaxContext
+	}
+	dash := g.msg("sizing.unit.none")
+	e.serveTitle = g.msg("calc.serve.title", gpu.Name, v["gpus"])
+	opts := sizing.ServingFit(in.Model, maxCtx, gpu, in.GPUs)
+	fits := false
+	for _, o := range opts {
+		row := []string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext),
+			g.msg("calc.serve.seqs", "", sizing.Group(o.Concurrency), sizing.Group(o.Context)),
+			g.q(sizing.RateQuantity(o.Decode)), g.q(sizing.GiBQuantity(o.WeightsPerGPU)), g.msg("calc.serve.layout", "", itoa(o.TP), itoa(o.PP))}
+		switch {
+		case o.MaxContext == 0:
+			row[1], row[2] = g.msg("calc.serve.over", "", g.q(sizing.GiBQuantity(o.OverBytes))), dash
+		case o.Concurrency == 0:
+			row[2] = g.msg("calc.serve.seqs.none", "", sizing.Group(o.Context))
+		}
+		fits = fits || o.Fits()
+		e.serve = append(e.serve, row)
+	}
+	switch {
+	case len(opts) == 0:
+		e.serveNote = g.msg("calc.serve.nolayout", "", v["gpus"], itoa(in.Model.Layers))
+	case !fits:
+		e.serveNote = g.msg("calc.serve.none", gpu.Name, sizing.Group(opts[0].Context), v["gpus"])
+	}
+	load := sizing.Load{Rate: atof(t, v["rate"]), Prompt: atoi(t, v["plan-prompt"]), Answer: atoi(t, v["answer"]),
+		TTFT: atof(t, v["ttft"]) / 1000, TPOT: atof(t, v["tpot"]) / 1000}
+	if load.Rate == 0 {
+		e.planNote = g.msg("calc.plan.off")
+		return
+	}
+	var gpus []sizing.GPU
+	for _, cg := range g.cat.GPUs {
+		gpus = append(gpus, derive.SizingGPU(cg))
+	}
+	plans, misses, ok := sizing.PlanServing(in.Model, maxCtx, load, gpus, pages.CalcOffers(g.cat, g.dd.Headline, g.now), nil)
+	if !ok {
+		limit := maxCtx
+		if limit <= 0 {
+			limit = sizing.MaxSeqLen
+		}
+		e.planNote = g.msg("calc.plan.bad", "", sizing.Group(limit))
+		return
+	}
+	cur := g.dd.Currency
+	money := func(x float64) string { return render.Money(x, cur) }
+	for _, p := range plans {
+		r := g.dd.Headline[p.Offer]
+		e.plans = append(e.plans, []string{gpus[p.GPU].Name, money(p.Hourly), money(p.OutputPerM),
+			g.msg("calc.plan.layout", itoa(p.Replicas), itoa(p.TP), itoa(p.GPUs), itoa(p.Batch)), sizing.FormatLabel(p.DType, p.Quant, p.KVDType),
+			g.q(sizing.LatencyQuantity(p.TTFT)), g.q(sizing.LatencyQuantity(p.TPOT)), itoa(int(math.Round(p.Utilization*100))) + "%", money(p.InputPerM),
+			fmt.Sprintf("%d × %s %s, %s", p.Instances, r.Offer.Provider.Name, r.Offer.Instance, r.Price.AsOf.Format("2006-01-02"))})
+	}
+	for _, m := range misses {
+		best := itoa(int(m.Best))
+		switch m.Reason {
+		case sizing.MissTTFT, sizing.MissTPOT:
+			best = g.q(sizing.LatencyQuantity(m.Best))
+		case sizing.MissFit:
+			best = itoa(sizing.MaxNodeTP)
+		}
+		e.misses = append(e.misses, g.msg("calc.plan.miss."+m.Reason, gpus[m.GPU].Name, best))
+	}
+	if len(plans) == 0 {
+		e.planNote = g.msg("calc.plan.none", "", itoa(len(misses)))
+	}
 }
 
 // shown is what the page shows.
@@ -635,6 +747,17 @@ type shown struct {
 	ErrorOn      bool                 `json:"errorShown"`
 	FitClass     string               `json:"fitClass"`
 	HeadClass    string               `json:"headClass"`
+	ServeTitle   string               `json:"serveTitle"`
+	ServeNote    string               `json:"serveNote"`
+	ServeNoteOn  bool                 `json:"serveNoteShown"`
+	Serve        [][]string           `json:"serve"`
+	ServeOn      bool                 `json:"serveShown"`
+	PlanNote     string               `json:"planNote"`
+	PlanNoteOn   bool                 `json:"planNoteShown"`
+	Plans        [][]string           `json:"plans"`
+	PlanOn       bool                 `json:"planShown"`
+	Misses       []string             `json:"misses"`
+	MissesOn     bool                 `json:"missesShown"`
 }
 
 const shownJS = `(() => {
@@ -654,7 +777,12 @@ const shownJS = `(() => {
 		pagedShown: vis(document.getElementById("r-paged")),
 		optionalShown: Object.fromEntries(["gathered", "reference", "critic", "rollout"].map((k) => [k, vis(document.getElementById("r-" + k))])),
 		error: txt(err), errorShown: vis(err), fitClass: document.getElementById("fits").className,
-		headClass: document.getElementById("headline").className};
+		headClass: document.getElementById("headline").className,
+		serveTitle: txt(document.getElementById("serve-title")), serveNote: txt(document.getElementById("serve-note")),
+		serveNoteShown: vis(document.getElementById("serve-note")), serve: rows("#serve"), serveShown: vis(document.getElementById("serve-box")),
+		planNote: txt(document.getElementById("plan-note")), planNoteShown: vis(document.getElementById("plan-note")),
+		plans: rows("#plans"), planShown: vis(document.getElementById("plan-box")),
+		misses: [...document.querySelectorAll("#plan-misses li")].map(txt), missesShown: vis(document.getElementById("plan-misses"))};
 })()`
 
 func readShown(b *Browser) shown {
@@ -726,6 +854,8 @@ func fill(t *testing.T, b *Browser, c calcCase) {
 			for _, tgt := range sizing.LoRATargetNames() {
 				b.SetChecked(fmt.Sprintf(`input[name="lora-targets"][value=%q]`, tgt), slices.Contains(want, tgt))
 			}
+		case loadFields[name]:
+			b.SetValue("#f-"+name, val)
 		default:
 			b.SetValue(`#calc [name="`+name+`"]`, val)
 		}
@@ -825,6 +955,46 @@ func check(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string, 
 	}
 	if got.PerTokenOn != w.infer {
 		t.Errorf("%s: the cost-per-token table is shown %v for workload %s", when, got.PerTokenOn, v["workload"])
+	}
+	checkServing(t, got, w, when)
+	switch {
+	case c.plan == "rows" && (len(got.Plans) == 0 || len(got.Misses) == 0):
+		t.Errorf("%s: the case is there to plan on some GPUs and not others: %d plans, %d misses", when, len(got.Plans), len(got.Misses))
+	case c.plan != "" && c.plan != "rows" && !strings.HasPrefix(got.PlanNote, strings.SplitN(g.msg("calc.plan."+c.plan, "", "\x00"), "\x00", 2)[0]):
+		t.Errorf("%s: the case is there to show the note calc.plan.%s; #plan-note = %q", when, c.plan, got.PlanNote)
+	}
+	if c.noFormat && (!got.ServeNoteOn || !strings.HasPrefix(w.serveNote, "No format holds")) {
+		t.Errorf("%s: the case is there to fit in no format; #serve-note = %q", when, got.ServeNote)
+	}
+}
+
+// checkServing compares the serving answers (inference only): what fits
+// the reader's GPUs and the plan for the load.
+func checkServing(t *testing.T, got shown, w expected, when string) {
+	t.Helper()
+	if got.ServeOn != w.infer || got.PlanOn != w.infer {
+		t.Errorf("%s: the fit and plan sections are shown %v and %v for inference %v", when, got.ServeOn, got.PlanOn, w.infer)
+	}
+	if !w.infer {
+		return
+	}
+	if got.ServeTitle != w.serveTitle {
+		t.Errorf("%s: #serve-title = %q, want %q", when, got.ServeTitle, w.serveTitle)
+	}
+	if !slices.EqualFunc(got.Serve, w.serve, slices.Equal) {
+		t.Errorf("%s: #serve rows = %q, want %q (sizing.ServingFit)", when, got.Serve, w.serve)
+	}
+	if got.ServeNote != w.serveNote || got.ServeNoteOn != (w.serveNote != "") {
+		t.Errorf("%s: #serve-note = %q (shown %v), want %q", when, got.ServeNote, got.ServeNoteOn, w.serveNote)
+	}
+	if !slices.EqualFunc(got.Plans, w.plans, slices.Equal) {
+		t.Errorf("%s: #plans rows = %q, want %q (sizing.PlanServing)", when, got.Plans, w.plans)
+	}
+	if got.PlanNote != w.planNote || got.PlanNoteOn != (w.planNote != "") {
+		t.Errorf("%s: #plan-note = %q (shown %v), want %q", when, got.PlanNote, got.PlanNoteOn, w.planNote)
+	}
+	if !slices.Equal(got.Misses, w.misses) || got.MissesOn != (len(w.misses) > 0) {
+		t.Errorf("%s: #plan-misses (shown %v) = %q, want %q", when, got.MissesOn, got.Misses, w.misses)
 	}
 }
 

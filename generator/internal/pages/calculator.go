@@ -64,6 +64,8 @@ type CalculatorPage struct {
 	// Plan is the offer tables: the chosen GPU's offers, the cheapest
 	// alternatives and the cost per token (sizing.Job.Plan).
 	Plan CalcPlan
+	// Serve is what fits the GPUs and the plan for a load (inference).
+	Serve CalcServe
 	// Concurrency is the serving concurrency the cost per token is
 	// figured at; StaleDays the age beyond which a price is stale.
 	Concurrency, StaleDays int
@@ -194,17 +196,20 @@ func calcModelFields() []CalcModelField {
 	return out
 }
 
-// calcModel is a model for the script: its name, then its shape under the
-// WebAssembly engine's keys (sizing.ModelFields' JS names).
+// calcModel is a model for the script: its name and context limit (0:
+// none stated), then its shape under the WebAssembly engine's keys
+// (sizing.ModelFields' JS names).
 type calcModel struct {
-	Name  string
-	Shape sizing.Model
+	Name       string
+	MaxContext int
+	Shape      sizing.Model
 }
 
-// MarshalJSON writes {"name": ..., key: figure, ...}.
+// MarshalJSON writes {"name": ..., "maxContext": n, key: figure, ...}.
 func (m calcModel) MarshalJSON() ([]byte, error) {
 	b, _ := json.Marshal(m.Name)
 	b = append([]byte(`{"name":`), b...)
+	b = strconv.AppendInt(append(b, `,"maxContext":`...), int64(m.MaxContext), 10)
 	for _, f := range sizing.ModelFields() {
 		b = append(append(append(b, `,"`...), f.JS...), `":`...)
 		if f.Bool {
@@ -232,16 +237,17 @@ type calcGPU struct {
 // calcOffer is a price row for the script, written as a JSON array to keep
 // the page small: [id, index in GPUs, GPU count, index in Providers,
 // instance, index of the billing mode in Modes, price per instance-hour in
-// the display currency, as-of date, stale (1) or not (0)].
+// the display currency, as-of date, stale (1) or not (0), the as-of date
+// in the edition's style (render.Renderer.Date)].
 type calcOffer struct {
-	ID            string
-	GPU, Provider int
-	Count         int
-	Instance      string
-	Mode          int
-	Price         float64
-	AsOf          string
-	Stale         bool
+	ID             string
+	GPU, Provider  int
+	Count          int
+	Instance       string
+	Mode           int
+	Price          float64
+	AsOf, AsOfText string
+	Stale          bool
 }
 
 // MarshalJSON writes the array form.
@@ -250,7 +256,7 @@ func (o calcOffer) MarshalJSON() ([]byte, error) {
 	if o.Stale {
 		stale = 1
 	}
-	return json.Marshal([]any{o.ID, o.GPU, o.Count, o.Provider, o.Instance, o.Mode, o.Price, o.AsOf, stale})
+	return json.Marshal([]any{o.ID, o.GPU, o.Count, o.Provider, o.Instance, o.Mode, o.Price, o.AsOf, stale, o.AsOfText})
 }
 
 // calcKeys are the UI strings the calculator's script looks up, besides the
@@ -265,7 +271,10 @@ var calcKeys = [...]string{
 	"calc.pertoken.none", "calc.config.ok", "calc.config.generic", "calc.config.loading",
 	"calc.col.jobcost", "calc.col.permtok",
 	"calc.err.internal", "calc.err.type", "calc.err.array", "calc.err.model", "calc.err.engine",
-	"calc.offer", "punct.sp",
+	"calc.offer", "punct.sp", "punct.comma",
+	"calc.serve.title", "calc.serve.layout", "calc.serve.over", "calc.serve.seqs", "calc.serve.seqs.none", "calc.serve.none", "calc.serve.nolayout",
+	"calc.plan.layout", "calc.plan.off", "calc.plan.bad", "calc.plan.none", "calc.plan.misses",
+	"calc.plan.miss.fit", "calc.plan.miss.speed", "calc.plan.miss.ttft", "calc.plan.miss.tpot", "calc.plan.miss.offer",
 }
 
 // translator renders the engine's keyed messages and quantities with the
@@ -326,6 +335,7 @@ func (s *Edition) calculator() {
 	p.Text = calcText(tr, in, res, sg, chosen, p)
 	p.Concurrency, p.StaleDays = sizing.ServingConcurrency, c.Site.Staleness.StaleDays
 	s.calcPlan(p, in, fitsOf)
+	s.calcServe(p, in, sg, m, tr)
 	p.Common = calcCommon(c, p.Scenarios, tr)
 	b, _ := json.Marshal(s.calcScriptData())
 	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
@@ -516,7 +526,7 @@ func (s *Edition) calcScriptData() calcData {
 		}
 		s.calcMark(&data, "r"+itoa(i), r.Offer, r.Price)
 		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: o.GPU, Provider: pi, Count: o.GPUs, Instance: r.Offer.Instance,
-			Mode: o.Mode, Price: o.Price, AsOf: r.Price.AsOf.Format("2006-01-02"), Stale: o.Stale})
+			Mode: o.Mode, Price: o.Price, AsOf: r.Price.AsOf.Format("2006-01-02"), AsOfText: s.r.Date(r.Price.AsOf), Stale: o.Stale})
 	}
 	for _, b := range catalog.BillingModes() {
 		data.Billing[b] = s.r.T("billing." + b)
@@ -535,7 +545,7 @@ func (s *Edition) calcScriptData() calcData {
 		data.Msgs["calc.part."+k] = s.r.T("calc.part." + k)
 	}
 	for _, cm := range c.Models {
-		data.Models[cm.ID] = calcModel{Name: cm.Name, Shape: cm.Model}
+		data.Models[cm.ID] = calcModel{Name: cm.Name, MaxContext: cm.MaxContext, Shape: cm.Model}
 	}
 	return data
 }

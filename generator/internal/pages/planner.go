@@ -41,7 +41,7 @@ func (r *resolver) fitsShortcode(dd *derive.Data, lang string, t func(string) st
 		if o.Context < sizing.FitContext {
 			seqs += " " + fmt.Sprintf(t("gpu.one.at"), render.Num(float64(o.Context)))
 		}
-		row(fmt.Sprintf("[%s](%s)", mdText(m.Name), r.url("models/"+m.ID+"/")), mdText(format(o.DType, o.Quant, o.KVDType)),
+		row(fmt.Sprintf("[%s](%s)", mdText(m.Name), r.url("models/"+m.ID+"/")), mdText(sizing.FormatLabel(o.DType, o.Quant, o.KVDType)),
 			render.Num(float64(o.MaxContext)), mdText(seqs), mdText(dec.Num+" "+t("serve.u."+dec.Name())))
 	}
 	return b.String(), nil
@@ -113,21 +113,12 @@ func (r *resolver) planShortcode(dd *derive.Data, lang string, t func(string) st
 		prov := hr.Offer.Provider
 		row(fmt.Sprintf("[%s](%s)", mdText(g.LocalName(lang)), r.url("gpus/"+g.ID+"/")), mdText(render.Money(p.Hourly, cur)),
 			mdText(render.Money(p.OutputPerM, cur)), mdText(fmt.Sprintf(t("plan.layout"), p.Replicas, p.TP, p.GPUs, p.Batch)),
-			mdText(format(p.DType, p.Quant, p.KVDType)), ms(p.TTFT), ms(p.TPOT), strconv.Itoa(int(p.Utilization*100+0.5))+"%",
+			mdText(sizing.FormatLabel(p.DType, p.Quant, p.KVDType)), ms(p.TTFT), ms(p.TPOT), strconv.Itoa(int(p.Utilization*100+0.5))+"%",
 			mdText(render.Money(p.InputPerM, cur)),
 			fmt.Sprintf("%d × [%s](%s) %s, %s", p.Instances, mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"),
 				mdText(hr.Offer.Instance), mdText(fmt.Sprintf(t("plan.asof"), r.date(lang, hr.Price.AsOf)))))
 	}
 	return b.String(), nil
-}
-
-// format names weight and KV-cache formats: "int4 (awq) / bf16".
-func format(d sizing.DType, q sizing.Quant, kv sizing.DType) string {
-	w := string(d)
-	if q != "" {
-		w += " (" + string(q) + ")"
-	}
-	return w + " / " + string(kv)
 }
 
 // intArgs reads the whole-number keys of kv (defaults as given), and

@@ -14,13 +14,16 @@ import (
 
 // Page weight budgets (brotli bytes of a page's HTML plus the CSS and JS it
 // loads): 35 KB for every page; the calculator's WebAssembly is budgeted
-// separately (2.05 MB raw, 500 KB brotli). The raw budget was 2.0 MB until
+// separately (2.15 MB raw, 500 KB brotli). The raw budget was 2.0 MB until
 // the engine took over the offer plan from the script and gained the
 // expected speeds (issue 21): 1,987,752 -> 2,024,276 raw bytes, 456,933 ->
-// 463,565 brotli.
+// 463,565 brotli; 2.05 MB until the calculator answered what fits the
+// reader's GPUs and planned for a load (sizing.ServingFit and
+// PlanServing, issue 36): 2,049,905 -> 2,096,800 raw bytes. What a reader
+// downloads is the brotli file, whose budget stays.
 const (
 	pageBudget    = 35 * 1000
-	wasmRawBudget = 2050 * 1000
+	wasmRawBudget = 2150 * 1000
 	wasmBrBudget  = 500 * 1000
 )
 

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
@@ -83,17 +81,17 @@ func runFit(cfg config, presets map[string]Preset, stdout, stderr io.Writer) int
 		}
 		if len(ranked) == 0 {
 			fmt.Fprintf(stdout, "No model preset fits %s with a %s-token sequence in any format the GPU runs. More GPUs (-gpus) or a GPU with more memory would; `-fit -model ID` says by how much each format is over.\n",
-				where, group(sizing.FitContext))
+				where, sizing.Group(sizing.FitContext))
 			return 0
 		}
 		fmt.Fprintf(stdout, "Model presets that fit %s (%s usable per GPU), largest first, each in the most precise format that holds a sequence of %s tokens (or its whole context, when shorter):\n\n",
-			where, gib(sizing.UsableBytes(g)), group(sizing.FitContext))
+			where, gib(sizing.UsableBytes(g)), sizing.Group(sizing.FitContext))
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "model\tparams\tweights / KV cache\tlongest context\tsequences at context\tdecode, 1 sequence\t")
 		for _, r := range ranked {
 			o := r.Option
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", presets[ids[r.Index]].Name, humanCount(float64(ms[r.Index].Params)), formats(o),
-				group(o.MaxContext), fmt.Sprintf("%s at %s", group(o.Concurrency), group(o.Context)), decodeText(o))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", presets[ids[r.Index]].Name, humanCount(float64(ms[r.Index].Params)), sizing.FormatLabel(o.DType, o.Quant, o.KVDType),
+				sizing.Group(o.MaxContext), fmt.Sprintf("%s at %s", sizing.Group(o.Concurrency), sizing.Group(o.Context)), decodeText(o))
 		}
 		tw.Flush()
 		return 0
@@ -112,7 +110,7 @@ func runFit(cfg config, presets map[string]Preset, stdout, stderr io.Writer) int
 	}
 	limit := "no stated limit"
 	if cfg.maxContext > 0 {
-		limit = "up to " + group(cfg.maxContext)
+		limit = "up to " + sizing.Group(cfg.maxContext)
 	}
 	fmt.Fprintf(stdout, "Serving on %s (TP %d, PP %d; %s usable per GPU), context %s:\n\n", where, opts[0].TP, opts[0].PP, gib(sizing.UsableBytes(g)), limit)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -120,30 +118,21 @@ func runFit(cfg config, presets map[string]Preset, stdout, stderr io.Writer) int
 	fits := false
 	for _, o := range opts {
 		if o.MaxContext == 0 {
-			fmt.Fprintf(tw, "%s\t%s\tdoes not fit: %s more per GPU (CPU offload)\t\t\t\n", formats(o), gib(o.WeightsPerGPU), gib(o.OverBytes))
+			fmt.Fprintf(tw, "%s\t%s\tdoes not fit: %s more per GPU (CPU offload)\t\t\t\n", sizing.FormatLabel(o.DType, o.Quant, o.KVDType), gib(o.WeightsPerGPU), gib(o.OverBytes))
 			continue
 		}
-		seqs := fmt.Sprintf("%s at %s", group(o.Concurrency), group(o.Context))
+		seqs := fmt.Sprintf("%s at %s", sizing.Group(o.Concurrency), sizing.Group(o.Context))
 		if !o.Fits() {
-			seqs = "none at " + group(o.Context)
+			seqs = "none at " + sizing.Group(o.Context)
 		}
 		fits = fits || o.Fits()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", formats(o), gib(o.WeightsPerGPU), group(o.MaxContext), seqs, decodeText(o))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", sizing.FormatLabel(o.DType, o.Quant, o.KVDType), gib(o.WeightsPerGPU), sizing.Group(o.MaxContext), seqs, decodeText(o))
 	}
 	tw.Flush()
 	if !fits {
-		fmt.Fprintf(stdout, "\nNo format holds a %s-token sequence on %s. More GPUs (-gpus) would, or CPU offload of what the table says is over.\n", group(min(sizing.FitContext, max(cfg.maxContext, 1))), where)
+		fmt.Fprintf(stdout, "\nNo format holds a %s-token sequence on %s. More GPUs (-gpus) would, or CPU offload of what the table says is over.\n", sizing.Group(min(sizing.FitContext, max(cfg.maxContext, 1))), where)
 	}
 	return 0
-}
-
-// formats names an option's weight and KV-cache formats: "int4 (awq) / fp8".
-func formats(o sizing.ServingOption) string {
-	w := string(o.DType)
-	if o.Quant != "" {
-		w += " (" + string(o.Quant) + ")"
-	}
-	return w + " / " + string(o.KVDType)
 }
 
 // decodeText is an option's expected decode speed, or "–".
@@ -151,20 +140,7 @@ func decodeText(o sizing.ServingOption) string {
 	if o.Decode <= 0 {
 		return "–"
 	}
-	return group(int(sig(o.Decode)+0.5)) + " tokens/s"
-}
-
-// group writes n with thousands separators: 131,072.
-func group(n int) string {
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return sizing.Group(int(sig(o.Decode)+0.5)) + " tokens/s"
 }
 
 func writeJSON(stdout, stderr io.Writer, v any) int {

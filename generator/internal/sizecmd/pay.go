@@ -119,7 +119,7 @@ func runPay(cfg config, gpus []sizing.GPU, offers []Offer, usage []UsageOffer, s
 func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
 	l := out
 	fmt.Fprintf(stdout, "Serving %s requests/s of %s-token prompts and %s-token answers (%s requests a month of 730 hours).\n",
-		strconv.FormatFloat(l.Rate, 'g', -1, 64), group(l.Prompt), group(l.Output), group(int(math.Round(out.RequestsPerMonth))))
+		strconv.FormatFloat(l.Rate, 'g', -1, 64), sizing.Group(l.Prompt), sizing.Group(l.Output), sizing.Group(int(math.Round(out.RequestsPerMonth))))
 	if len(ways) == 0 {
 		fmt.Fprintln(stdout, "\nNo current price of any kind holds this load: no dedicated offer, serverless GPU or hosted API of the model is current.")
 		return
@@ -128,7 +128,7 @@ func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "way\t$/month\t$/1,000 requests\twhere (as of)\t")
 	for _, j := range out.Ways {
-		where := fmt.Sprintf("%s × %s (%s)", group(j.Instances), j.Offer, j.AsOf)
+		where := fmt.Sprintf("%s × %s (%s)", sizing.Group(j.Instances), j.Offer, j.AsOf)
 		if j.Platform != "" {
 			where = fmt.Sprintf("%s %s (%s)", j.Platform, j.ServedAs, j.AsOf)
 		}
@@ -158,7 +158,7 @@ func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
 			fmt.Fprintf(stdout, "Serverless costs less than dedicated on-demand GPUs while they would be busy less than %d%% of the time.\n", int(w.BreakEven*100+0.5))
 		case w.Way == sizing.PayServerless, w.Way == sizing.PayAPI, !hasAPI:
 		case w.BreakEven > 0:
-			fmt.Fprintf(stdout, "Dedicated (%s) costs less than the cheapest hosted API from about %s requests a day.\n", w.Way, group(int(sizing.Round3(w.BreakEven*86400))))
+			fmt.Fprintf(stdout, "Dedicated (%s) costs less than the cheapest hosted API from about %s requests a day.\n", w.Way, sizing.Group(int(sizing.Round3(w.BreakEven*86400))))
 		default:
 			fmt.Fprintf(stdout, "Dedicated (%s) costs more per request than the cheapest hosted API even when fully busy.\n", w.Way)
 		}

@@ -106,7 +106,7 @@ func runPlan(cfg config, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Wr
 	if l.TPOT > 0 {
 		targets += ", time per output token ≤ " + ms(l.TPOT)
 	}
-	fmt.Fprintf(stdout, "Serving %s requests/s of %s-token prompts and %s-token answers%s.\n", strconv.FormatFloat(l.Rate, 'g', -1, 64), group(l.Prompt), group(l.Answer), targets)
+	fmt.Fprintf(stdout, "Serving %s requests/s of %s-token prompts and %s-token answers%s.\n", strconv.FormatFloat(l.Rate, 'g', -1, 64), sizing.Group(l.Prompt), sizing.Group(l.Answer), targets)
 	if len(plans) == 0 {
 		fmt.Fprintln(stdout, "\nNo GPU meets this load at a current on-demand price:")
 		writeMisses(stdout, gpus, misses)
@@ -119,8 +119,8 @@ func runPlan(cfg config, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Wr
 	for _, p := range plans {
 		o := from[p.Offer]
 		fmt.Fprintf(tw, "%s\t%s\t%d × TP %d\t%d\t%d\t%s\t%s\t%d%%\t%s\t%s × %s (%s)\t%s\t%s\t\n", gpus[p.GPU].Name,
-			formats(sizing.ServingOption{DType: p.DType, Quant: p.Quant, KVDType: p.KVDType}), p.Replicas, p.TP, p.GPUs, p.Batch,
-			ms(p.TTFT), ms(p.TPOT), int(p.Utilization*100+0.5), strconv.FormatFloat(p.Hourly, 'f', 2, 64), group(p.Instances), o.ID, o.AsOf,
+			sizing.FormatLabel(p.DType, p.Quant, p.KVDType), p.Replicas, p.TP, p.GPUs, p.Batch,
+			ms(p.TTFT), ms(p.TPOT), int(p.Utilization*100+0.5), strconv.FormatFloat(p.Hourly, 'f', 2, 64), sizing.Group(p.Instances), o.ID, o.AsOf,
 			strconv.FormatFloat(p.InputPerM, 'f', 4, 64), strconv.FormatFloat(p.OutputPerM, 'f', 4, 64))
 	}
 	tw.Flush()

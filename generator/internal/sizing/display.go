@@ -103,3 +103,28 @@ func Round3(v float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
 	return math.Round(v/p) * p
 }
+
+// FormatLabel names a weight format (with its int4 scheme) and a KV-cache
+// format as every serving table writes them: "int4 (awq) / bf16".
+func FormatLabel(d DType, q Quant, kv DType) string {
+	w := string(d)
+	if q != "" {
+		w += " (" + string(q) + ")"
+	}
+	return w + " / " + string(kv)
+}
+
+// Group writes a count with thousands separators ("131,072"), as the
+// serving tables of the pages, the CLI and the calculator print tokens and
+// sequences.
+func Group(n int) string {
+	s := strconv.Itoa(n)
+	b := make([]byte, 0, len(s)+len(s)/3)
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i-1] != '-' && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}

@@ -55,3 +55,27 @@ func TestRound3(t *testing.T) {
 		}
 	}
 }
+
+func TestGroup(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0"}, {7, "7"}, {999, "999"}, {1000, "1,000"}, {8192, "8,192"}, {131072, "131,072"}, {1234567, "1,234,567"},
+		{-1000, "-1,000"}, {-100, "-100"}, {-123456, "-123,456"}} {
+		if got := Group(c.n); got != c.want {
+			t.Errorf("Group(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func TestFormatLabel(t *testing.T) {
+	for _, c := range []struct {
+		d, kv DType
+		q     Quant
+		want  string
+	}{{BF16, BF16, "", "bf16 / bf16"}, {INT4, FP8, AWQ, "int4 (awq) / fp8"}, {FP8, BF16, "", "fp8 / bf16"}} {
+		if got := FormatLabel(c.d, c.q, c.kv); got != c.want {
+			t.Errorf("FormatLabel(%s, %q, %s) = %q, want %q", c.d, c.q, c.kv, got, c.want)
+		}
+	}
+}

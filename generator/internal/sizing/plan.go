@@ -137,6 +137,13 @@ func loadOK(m Model, maxContext int, load Load) bool {
 // MaxRate is the largest request rate PlanServing takes (requests/s).
 const MaxRate = 1e6
 
+// DefaultLoad is the load the calculator plans for until the reader sets
+// one: a chat service of 20 requests/s with 2,000-token prompts (a system
+// prompt and some history) and 300-token answers, a first token within a
+// second and 30 ms per output token (about 33 tokens/s, faster than one
+// reads). The sizing guide's worked example plans the same load.
+func DefaultLoad() Load { return Load{Rate: 20, Prompt: 2000, Answer: 300, TTFT: 1, TPOT: 0.030} }
+
 // planGPU returns the layouts of g that serve load within its targets,
 // most precise format first, then by tensor-parallel degree, or why there
 // is none.
