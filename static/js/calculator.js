@@ -1,8 +1,11 @@
 // The sizing calculator: reads the form, asks the Go sizing engine
 // (WebAssembly, gpuAtlasSize) for the figures, and renders them. The page
 // works without this script: it then shows the server-rendered result of
-// the default inputs. The URL query string holds the inputs. Every text it
-// writes comes from the page's UI strings (data.msgs): the engine returns
+// the default inputs. The URL query string holds the inputs. The page
+// carries only what the form needs before the engine loads (pages.calcBoot);
+// the catalog, offers and UI strings (pages.calcData) load with the engine,
+// from form[data-json]. Every text it writes comes from those UI strings
+// (data.msgs): the engine returns
 // message keys with arguments and quantities as {n, u} (a number and the
 // key of its unit), which fill() places as sizing.FillMessage does.
 import { money } from "./_shared.mjs";
@@ -11,14 +14,19 @@ import { money } from "./_shared.mjs";
   const form = document.getElementById("calc");
   const dataEl = document.getElementById("calc-data");
   if (!form || !dataEl) return;
-  const data = JSON.parse(dataEl.textContent);
-  // The price rows, from their array form (pages.calcOffer), and the
-  // same rows as the engine prices them (pages.CalcOffers).
-  const offers = data.offers.map(([id, g, count, p, instance, mode, price, asOf, , asOfText], i) => ({
-    id, gpu: data.gpus[g].id, gpuName: data.gpus[g].name, count, provider: data.providers[p][0],
-    providerName: data.providers[p][1], instance, billing: data.modes[mode], price, asOf, asOfText, mark: data.marks && data.marks["r" + i],
-  }));
-  const planOffers = data.offers.map(([, g, count, , , mode, price, , stale]) => [g, count, mode, price, stale]);
+  const boot = JSON.parse(dataEl.textContent);
+  // data is pages.calcData, set when it loads with the engine; offers are
+  // its price rows, from their array form (pages.calcOffer), planOffers
+  // the same rows as the engine prices them (pages.CalcOffers).
+  let data = null, offers = [], planOffers = [];
+  function setData(d) {
+    data = d;
+    offers = d.offers.map(([id, g, count, p, instance, mode, price, asOf, , asOfText], i) => ({
+      id, gpu: d.gpus[g].id, gpuName: d.gpus[g].name, count, provider: d.providers[p][0],
+      providerName: d.providers[p][1], instance, billing: d.modes[mode], price, asOf, asOfText, mark: d.marks && d.marks["r" + i],
+    }));
+    planOffers = d.offers.map(([, g, count, , , mode, price, , stale]) => [g, count, mode, price, stale]);
+  }
   const $ = (id) => document.getElementById(id);
   const f = form.elements;
   const parts = ["weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "gathered", "reference", "critic", "rollout", "overhead"];
@@ -31,13 +39,16 @@ import { money } from "./_shared.mjs";
 
   // Messages: fill(template, args) is sizing.FillMessage ({s} {0} {1} {2}
   // {f} are args[0..4], {field} is the translated field name of args[0]).
-  const T = (key) => (key in data.msgs ? data.msgs[key] : "[" + key + "]");
+  const T = (key) => {
+    const m = data ? data.msgs : boot.msgs;
+    return key in m ? m[key] : "[" + key + "]";
+  };
   function fill(tmpl, args) {
     const names = ["s", "0", "1", "2", "f"];
     return tmpl.replace(/\{(s|0|1|2|f|field)\}/g, (_, name) => {
       if (name === "field") {
         const k = "sizing.field." + (args[0] || "");
-        return k in data.msgs ? data.msgs[k] : args[0] || "";
+        return data && k in data.msgs ? data.msgs[k] : args[0] || "";
       }
       return args[names.indexOf(name)] || "";
     });
@@ -58,7 +69,7 @@ import { money } from "./_shared.mjs";
     lora: () => f.workload.value === "lora" || f.workload.value === "qlora",
     full: () => f.workload.value === "full",
     // A vision-language model: the preset's, or the custom model's, vision encoder.
-    vision: () => (f.model.value === "custom" ? +f["vision-params"].value : (data.models[f.model.value] || {}).visionParams) > 0,
+    vision: () => (f.model.value === "custom" ? +f["vision-params"].value > 0 : boot.vision.includes(f.model.value)),
     rollout: () => ["grpo", "grpo-kl", "ppo"].includes(f.method.value),
     // The calibration set's spreads are of supervised runs (SFT).
     sft: () => f.method.value === "sft",
@@ -112,7 +123,7 @@ import { money } from "./_shared.mjs";
   // practitioner sets first. Choosing a workload applies its recipe; the
   // reader changes any of it afterwards.
   function applyRecipe(w) {
-    const r = data.recipes[w];
+    const r = boot.recipes[w];
     if (!r) return;
     f.dtype.value = r.dtype;
     f.checkpointing.value = r.checkpointing;
@@ -548,8 +559,8 @@ import { money } from "./_shared.mjs";
     engineReady();
     update(false);
   };
-  // The engine (Go's wasm_exec.js and about 465 KB brotli of
-  // WebAssembly) loads when a shared URL needs it, or on the first sign the
+  // The engine (Go's wasm_exec.js, about 475 KB brotli of WebAssembly,
+  // and the catalog's data) loads when a shared URL needs it, or on the first sign the
   // reader will use the form; until then the page shows the
   // server-rendered result of the default inputs.
   let loading = false;
@@ -584,13 +595,16 @@ import { money } from "./_shared.mjs";
   function load() {
     if (loading) return;
     loading = true;
+    const json = fetch(form.dataset.json).then((r) => (r.ok ? r.json() : Promise.reject(new Error(form.dataset.json))));
+    json.catch(() => {}); // reported by failed(), once the script has loaded
     const s = document.createElement("script");
     s.src = form.dataset.exec;
     s.onerror = () => failed(new Error(form.dataset.exec));
     s.onload = () => {
       const go = new Go();
-      WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject)
-        .then((res) => {
+      Promise.all([WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject), json])
+        .then(([res, d]) => {
+          setData(d);
           go.run(res.instance); // runs main until it blocks; the exports then work
           bind(res.instance.exports);
         })

@@ -85,7 +85,26 @@ type CalculatorPage struct {
 	// page's language: headline, why, total, usable, fits, paged, layout,
 	// decode, ttft, throughput, flops, time, mingpusNone.
 	Text map[string]string
-	JSON template.JS
+	// Boot is what the script needs before the engine loads (calcBoot),
+	// DataURL where the rest of its data is (CalcDataPath).
+	Boot    template.JS
+	DataURL string
+}
+
+// CalcDataPath is the calculator script's data (calcData), written per
+// edition and fetched with the engine: the page itself stays light until
+// the reader uses the form.
+const CalcDataPath = "calculator/data.json"
+
+// calcBoot is the JSON the calculator script reads from the page, before
+// the engine and its data load: the workloads' recipes (sizing.RecipeFor),
+// which the script applies when the reader picks a workload; the presets
+// with a vision encoder (the images field applies); and the messages
+// shown while the engine loads or when it fails to.
+type calcBoot struct {
+	Recipes map[string]calcRecipe `json:"recipes"`
+	Vision  []string              `json:"vision"`
+	Msgs    map[string]string     `json:"msgs"`
 }
 
 // memoryInName matches a memory size in a GPU's name ("80GB", "96 GB").
@@ -159,9 +178,6 @@ type calcData struct {
 	// public price per instance-hour): "r<i>" for Offers[i]. Absent in a
 	// public build.
 	Marks map[string][]string `json:"marks,omitempty"`
-	// Recipes are the workloads' recipes (sizing.RecipeFor), which the
-	// script applies when the reader picks a workload.
-	Recipes map[string]calcRecipe `json:"recipes"`
 	// Concurrency is the serving concurrency costs per token start at
 	// (sizing.ServingConcurrency); StaleDays the stale threshold.
 	Concurrency int `json:"concurrency"`
@@ -337,8 +353,11 @@ func (s *Edition) calculator() {
 	s.calcPlan(p, in, fitsOf)
 	s.calcServe(p, in, sg, m, tr)
 	p.Common = calcCommon(c, p.Scenarios, tr)
-	b, _ := json.Marshal(s.calcScriptData())
-	p.JSON = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
+	b, _ := json.Marshal(s.calcBoot())
+	p.Boot = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
+	data, _ := json.Marshal(s.calcScriptData())
+	s.tree.Add(s.prefix+CalcDataPath, data)
+	p.DataURL = s.r.URL(CalcDataPath)
 	s.page(&render.Page{Kind: "calculator", Path: "calculator/", Title: s.r.T("calc.title"), Description: s.r.T("calc.description"),
 		Data: p, Scripts: []string{"js/calculator.js"}}) // wasm_exec.js loads with the engine
 }
@@ -496,19 +515,33 @@ func calcCommon(c *catalog.Catalog, scenarios []derive.Scenario, tr translator) 
 	return out
 }
 
-// calcScriptData is what the calculator's script reads from the page: the
-// GPUs, models and offers (one row per offer and mode, at its cheapest
-// region), and the edition's messages.
+// calcBoot is the script's data in the page (calcBoot).
+func (s *Edition) calcBoot() calcBoot {
+	boot := calcBoot{Recipes: map[string]calcRecipe{}, Vision: []string{}, Msgs: map[string]string{}}
+	for _, w := range sizing.Workloads() {
+		r := sizing.RecipeFor(w)
+		boot.Recipes[string(w)] = calcRecipe{DType: string(r.DType), Checkpointing: string(r.Checkpointing), ZeRO: r.ZeRO,
+			Optimizer: string(r.Optimizer), NoMaster: r.NoMaster, Loss: string(r.Loss)}
+	}
+	for _, cm := range s.cat.Models {
+		if cm.Model.VisionParams > 0 {
+			boot.Vision = append(boot.Vision, cm.ID)
+		}
+	}
+	for _, k := range []string{"calc.config.loading", "calc.err.engine"} {
+		boot.Msgs[k] = s.r.T(k)
+	}
+	return boot
+}
+
+// calcScriptData is what the calculator's script fetches with the engine
+// (CalcDataPath): the GPUs, models and offers (one row per offer and mode,
+// at its cheapest region), and the edition's messages.
 func (s *Edition) calcScriptData() calcData {
 	c := s.cat
 	itoa := strconv.Itoa
 	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{},
-		Recipes: map[string]calcRecipe{}, Concurrency: sizing.ServingConcurrency, StaleDays: c.Site.Staleness.StaleDays}
-	for _, w := range sizing.Workloads() {
-		r := sizing.RecipeFor(w)
-		data.Recipes[string(w)] = calcRecipe{DType: string(r.DType), Checkpointing: string(r.Checkpointing), ZeRO: r.ZeRO,
-			Optimizer: string(r.Optimizer), NoMaster: r.NoMaster, Loss: string(r.Loss)}
-	}
+		Concurrency: sizing.ServingConcurrency, StaleDays: c.Site.Staleness.StaleDays}
 	for _, cg := range c.GPUs {
 		sg := s.sizingGPU(cg)
 		data.GPUs = append(data.GPUs, calcGPU{ID: cg.ID, Name: sg.Name, MemoryBytes: sg.MemoryBytes, Bandwidth: sg.BandwidthBytesPerSec,

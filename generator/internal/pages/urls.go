@@ -27,10 +27,10 @@ func Neutral(p string) bool {
 	case strings.HasPrefix(p, "api/v1/"), p == export.CSVPath, strings.HasPrefix(p, "assets/"), p == "favicon.svg":
 		return true
 	case strings.HasSuffix(p, ".json"):
-		// The search index, the instance comparison's data and the price
-		// list's index and cells are written per edition (their text is in
-		// the edition's language).
-		return p != search.IndexPath && p != InstancesDataPath && !strings.HasPrefix(p, "pricing/")
+		// The search index, the instance comparison's data, the price
+		// list's index and cells and the calculator's data are written per
+		// edition (their text is in the edition's language).
+		return p != search.IndexPath && p != InstancesDataPath && p != CalcDataPath && !strings.HasPrefix(p, "pricing/")
 	}
 	return false
 }

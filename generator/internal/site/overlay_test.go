@@ -134,9 +134,9 @@ func TestOverlayExample(t *testing.T) {
 			`"Spot (20% discount; public price 16.00 USD)"`, `"labels":["On-demand (internal cost)"`},
 		"calculator/index.html": {`<td class="num" data-l="Per hour">0.400 USD<span class="badge overlay" data-overlay="internal">internal cost</span></td>`,
 			`<td class="num" data-l="Per hour">12.80 USD<span class="badge overlay" data-overlay="discount">20% discount</span><span class="conv public">public price 16.00 USD</span></td>`,
-			`<td class="num" data-l="Per hour">32.00 USD` + contract + `<span class="conv public">public price 40.00 USD</span></td>`,
-			`"r1":["discount","20% discount","public price 16.00 USD"]`},
-		"zh/tco/index.html": {`按量计费（合同价，有效期至 2027年3月31日；公开价格 40.00 USD）`},
+			`<td class="num" data-l="Per hour">32.00 USD` + contract + `<span class="conv public">public price 40.00 USD</span></td>`},
+		"calculator/data.json": {`"r1":["discount","20% discount","public price 16.00 USD"]`},
+		"zh/tco/index.html":    {`按量计费（合同价，有效期至 2027年3月31日；公开价格 40.00 USD）`},
 	} {
 		b, _ := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
 		for _, want := range wants {
