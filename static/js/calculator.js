@@ -437,7 +437,7 @@ import { money } from "./_shared.mjs";
         cell(tr, money(hourly, data.currency), "num");
         cell(tr, money(outM, data.currency), "num");
         cell(tr, msg("calc.plan.layout", String(replicas), String(tp), String(n), String(batch)), "num");
-        cell(tr, format);
+        cell(tr, format, "nw");
         cell(tr, Q(ttft), "num");
         cell(tr, Q(tpot), "num");
         cell(tr, load + "%", "num");
