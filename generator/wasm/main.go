@@ -44,7 +44,8 @@
 //	              default sizing.ServingConcurrency), includeStale,
 //	 maxContext (the model's context limit, 0: none),
 //	 load: {rate (requests/s; 0 or absent: no plan), prompt, answer
-//	        (tokens), ttft, tpot (targets in ms, 0: none)}}
+//	        (tokens), ttft, tpot (targets in ms, 0: none)},
+//	 rank (list the models that fit), models: [{…as model, maxContext}]}
 //
 // The result object:
 //
@@ -72,6 +73,10 @@
 //	        input's GPUs, rows [format, tp, pp, weights per GPU (text),
 //	        maxContext, its text, context, its text, concurrency, its text,
 //	        bytes over per GPU (text), decode (text)],
+//	 ranked (inference with rank and a gpu; else null): the models that
+//	        fit the input's GPUs, best first (sizing.RankFits), rows [model
+//	        index, format, maxContext text, concurrency text, context
+//	        text, decode (text)],
 //	 servePlan (inference with a load rate; else null): {ok, context (the
 //	        model's limit as text), maxNodeTP (sizing.MaxNodeTP), plans: rows
 //	        [gpu (index in catalog), format, tp, batch, replicas, GPUs,
@@ -389,13 +394,14 @@ type request struct {
 	includeStale bool
 	maxContext   int
 	load         sizing.Load
+	rank         bool
 }
 
 //go:noinline
 func readRequest(v *jsonpos.Value) (request, []byte) {
 	r := request{concurrency: sizing.ServingConcurrency}
 	fail := readFields(v, []spec{{key: "concurrency", p: &r.concurrency}, {key: "includeStale", p: &r.includeStale},
-		{key: "maxContext", p: &r.maxContext}})
+		{key: "maxContext", p: &r.maxContext}, {key: "rank", p: &r.rank}})
 	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
 		r.concurrency = sizing.ServingConcurrency
 	}
@@ -641,6 +647,9 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 		}
 		b = append(b, ']')
 	}
+	if b, fail = appendRanked(b, v, gpu, in.GPUs, req.rank); fail != nil {
+		return fail
+	}
 	b = append(b, `,"servePlan":`...)
 	if req.load.Rate == 0 {
 		return append(b, `null}`...)
@@ -667,6 +676,40 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 		b = fill(b, `[#,$,#,%l]`, []float64{float64(m.GPU), m.Best, m.Best}, []string{m.Reason})
 	}
 	return append(b, `]}}`...)
+}
+
+// appendRanked writes "ranked": with rank and a GPU, the input's models
+// (each model object with its maxContext) that fit n of the GPU, best
+// first (sizing.RankFits), rows [model index, format, maxContext text,
+// concurrency text, context text, decode (text)]; else null.
+//
+//go:noinline
+func appendRanked(b []byte, v *jsonpos.Value, gpu *sizing.GPU, n int, rank bool) ([]byte, []byte) {
+	b = append(b, `,"ranked":`...)
+	ms := v.Get("models")
+	if !rank || gpu == nil || !ms.Present() {
+		return append(b, `null`...), nil
+	}
+	if ms.Len() < 0 {
+		return nil, failure(nil, keyArray, "models", "")
+	}
+	models, ctxs := make([]sizing.Model, ms.Len()), make([]int, ms.Len())
+	for i := range models {
+		mv := ms.Index(i)
+		if fail := readFields(mv, append(modelSpecs(&models[i]), spec{key: "maxContext", p: &ctxs[i]})); fail != nil {
+			return nil, fail
+		}
+	}
+	b = append(b, '[')
+	for i, r := range sizing.RankFits(models, ctxs, *gpu, n) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		o := r.Option
+		b = fill(b, `[#,$,$,$,$,%r]`, []float64{float64(r.Index), o.Decode},
+			[]string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext), sizing.Group(o.Concurrency), sizing.Group(o.Context)})
+	}
+	return append(b, ']'), nil
 }
 
 // boolNum is b as fill's '?' takes it.

@@ -185,6 +185,8 @@ import { money } from "./_shared.mjs";
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
       maxContext: f.model.value === "custom" ? 0 : data.models[f.model.value].maxContext,
       load: { rate: +val("rate"), prompt: +val("plan-prompt"), answer: +val("answer"), ttft: +val("ttft"), tpot: +val("tpot") },
+      // The presets that fit the GPUs are computed while their list is open.
+      rank: $("presets").open, models: $("presets").open ? data.modelIds.map((id) => data.models[id]) : [],
     };
   }
 
@@ -419,6 +421,29 @@ import { money } from "./_shared.mjs";
       : fits ? "" : msg("calc.serve.none", name, rows[0][7], String(inp.gpus));
     note.hidden = !note.textContent;
 
+    $("presets-title").textContent = msg("calc.presets.title", name, String(inp.gpus));
+    if (r.ranked) {
+      const pb = document.querySelector("#presets-table tbody");
+      pb.replaceChildren();
+      for (const [i, format, maxCtxText, concText, ctxText, decode] of r.ranked) {
+        const id = data.modelIds[i];
+        const tr = document.createElement("tr");
+        const a = document.createElement("a");
+        a.href = form.dataset.base + "models/" + id + "/";
+        a.textContent = data.models[id].name;
+        rowHeader(tr).appendChild(a);
+        cell(tr, format, "nw");
+        cell(tr, maxCtxText, "num");
+        cell(tr, msg("calc.serve.seqs", "", concText, ctxText), "num");
+        cell(tr, Q(decode), "num");
+        pb.appendChild(tr);
+      }
+      const pn = $("presets-note");
+      pn.textContent = r.ranked.length ? "" : msg("calc.presets.none", name, String(inp.gpus));
+      pn.hidden = !pn.textContent;
+      labelCells("#presets-table");
+    }
+
     const p = r.servePlan;
     const pb = document.querySelector("#plans tbody");
     pb.replaceChildren();
@@ -551,6 +576,15 @@ import { money } from "./_shared.mjs";
   // element (form="calc" makes them its controls).
   const loadBox = $("g-load");
   if (loadBox) loadBox.addEventListener("input", () => update(true));
+  // Opening the list of presets that fit computes it (and loads the engine).
+  const presets = $("presets");
+  if (presets) {
+    presets.addEventListener("toggle", () => {
+      if (!presets.open) return;
+      load();
+      update(false);
+    });
+  }
 
   let engineReady;
   const ready = new Promise((resolve) => { engineReady = resolve; });

@@ -167,6 +167,9 @@ type calcCase struct {
 	// reader's GPUs (calc.serve.none).
 	plan     string
 	noFormat bool
+	// presets opens the list of presets that fit the GPUs and compares it
+	// with sizing.RankFits.
+	presets bool
 }
 
 var calcCases = []calcCase{
@@ -288,6 +291,8 @@ var calcCases = []calcCase{
 	{name: "plan: a tighter time to first token drops GPUs", reload: true, plan: "rows", set: map[string]string{"ttft": "150", "tpot": "25"}},
 	{name: "plan: a longer chat at 2 requests/s on 2 gpus", plan: "rows", set: map[string]string{
 		"model": "llama-3-70b", "gpus": "2", "rate": "2", "plan-prompt": "6000", "answer": "800", "ttft": "0", "tpot": "50"}},
+	{name: "presets that fit two rtx-4090s", presets: true, reload: true, set: map[string]string{"gpu": "rtx-4090", "gpus": "2"}},
+	{name: "presets that fit one t4", presets: true, set: map[string]string{"gpu": "t4"}},
 	{name: "plan: no rate, no plan", plan: "off", set: map[string]string{"rate": "0"}},
 	{name: "plan: prompt and answer beyond the model's context", plan: "bad", set: map[string]string{"plan-prompt": "8000", "answer": "300"}},
 	{name: "plan: targets no gpu meets", plan: "none", set: map[string]string{"ttft": "1", "tpot": "1"}},
@@ -968,6 +973,40 @@ func check(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string, 
 	}
 }
 
+// checkPresets opens the list of the presets that fit the reader's GPUs
+// and compares it with sizing.RankFits over the catalog's models.
+func checkPresets(t *testing.T, b *Browser, g goSide, v map[string]string) {
+	t.Helper()
+	_, gpu, _, err := g.input(t, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := atoi(t, v["gpus"])
+	ms, ctxs := make([]sizing.Model, len(g.cat.Models)), make([]int, len(g.cat.Models))
+	for i, m := range g.cat.Models {
+		ms[i], ctxs[i] = m.Model, m.MaxContext
+	}
+	var want [][]string
+	for _, r := range sizing.RankFits(ms, ctxs, gpu, n) {
+		o := r.Option
+		want = append(want, []string{g.cat.Models[r.Index].Name, sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext),
+			g.msg("calc.serve.seqs", "", sizing.Group(o.Concurrency), sizing.Group(o.Context)), g.q(sizing.RateQuantity(o.Decode))})
+	}
+	if len(want) == 0 {
+		t.Fatalf("no preset fits %d × %s: choose GPUs some preset fits", n, gpu.Name)
+	}
+	// Opening the list computes it; until then it holds the build's list
+	// for the default GPU. The rows must become RankFits' (Poll fails with
+	// the rows shown when they do not).
+	b.Click("#presets > summary")
+	rows := `JSON.stringify([...document.querySelectorAll("#presets-table tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent.trim().replace(/\s+/g, " "))))`
+	w, _ := json.Marshal(want)
+	b.Poll(rows+` === `+strconv.Quote(string(w)), rows)
+	if title := b.Text("#presets-title"); title != g.msg("calc.presets.title", gpu.Name, v["gpus"]) {
+		t.Errorf("#presets-title = %q", title)
+	}
+}
+
 // checkServing compares the serving answers (inference only): what fits
 // the reader's GPUs and the plan for the load.
 func checkServing(t *testing.T, got shown, w expected, when string) {
@@ -1047,6 +1086,9 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 				t.Errorf("after filling, the form holds\n%v\nwant\n%v", got, v)
 			}
 			checkApplies(t, b, v, "after filling the form")
+			if c.presets {
+				checkPresets(t, b, g, v)
+			}
 			var open bool
 			if b.Eval(`document.getElementById("advanced").open`, &open); v["model"] == "custom" && !open {
 				t.Errorf("the model is custom but the advanced section (its fields) is closed")

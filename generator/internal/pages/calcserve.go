@@ -19,6 +19,10 @@ type CalcServe struct {
 	Title   string
 	Fit     []CalcServeRow
 	FitNote string
+	// PresetsTitle heads the model presets that fit the GPUs (Presets,
+	// sizing.RankFits, best first); PresetsNote says when none does.
+	PresetsTitle, PresetsNote string
+	Presets                   []CalcPresetRow
 	// Load is the load planned for (the form's starting values: the
 	// targets in ms).
 	Rate           float64
@@ -34,6 +38,12 @@ type CalcServe struct {
 // CalcServeRow is one format of the fit table, as shown.
 type CalcServeRow struct {
 	Format, Layout, Weights, Context, Seqs, Decode string
+}
+
+// CalcPresetRow is a model preset that fits, in its most precise format.
+type CalcPresetRow struct {
+	Model                         *catalog.Model
+	Format, Context, Seqs, Decode string
 }
 
 // CalcPlanRow is one GPU's plan, as shown; Row is the offer that prices it.
@@ -99,6 +109,16 @@ func (s *Edition) calcServe(p *CalculatorPage, in sizing.Input, sg sizing.GPU, m
 	*sv = CalcServe{Rate: l.Rate, Prompt: l.Prompt, Answer: l.Answer, TTFTms: l.TTFT * 1000, TPOTms: l.TPOT * 1000, Currency: s.dd.Currency}
 	sv.Title = tr.fill("calc.serve.title", sg.Name, strconv.Itoa(in.GPUs))
 	sv.Fit, sv.FitNote = serveFitRows(tr, sizing.ServingFit(m.Model, m.MaxContext, sg, in.GPUs), in.GPUs, sg.Name, m.Model.Layers)
+	sv.PresetsTitle = tr.fill("calc.presets.title", sg.Name, strconv.Itoa(in.GPUs))
+	for _, f := range s.dd.FitOn(s.cat.GPU(sg.ID), in.GPUs) {
+		o := f.Option
+		sv.Presets = append(sv.Presets, CalcPresetRow{Model: f.Model, Format: sizing.FormatLabel(o.DType, o.Quant, o.KVDType),
+			Context: sizing.Group(o.MaxContext), Seqs: tr.fill("calc.serve.seqs", "", sizing.Group(o.Concurrency), sizing.Group(o.Context)),
+			Decode: tr.q(sizing.RateQuantity(o.Decode))})
+	}
+	if len(sv.Presets) == 0 {
+		sv.PresetsNote = tr.fill("calc.presets.none", sg.Name, strconv.Itoa(in.GPUs))
+	}
 	var gpus []sizing.GPU
 	for _, cg := range s.cat.GPUs {
 		gpus = append(gpus, s.sizingGPU(cg))

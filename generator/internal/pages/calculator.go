@@ -166,7 +166,11 @@ func Parts(b sizing.Breakdown, label func(string) string, show func(int64) strin
 type calcData struct {
 	Currency string               `json:"currency"`
 	Models   map[string]calcModel `json:"models"`
-	GPUs     []calcGPU            `json:"gpus"`
+	// ModelIDs are the models' ids in the catalog's order, the order the
+	// script lists them to the engine in (sizing.RankFits keeps it among
+	// models of one size).
+	ModelIDs []string  `json:"modelIds"`
+	GPUs     []calcGPU `json:"gpus"`
 	// Offers are the headline rows (derive.Data.Headline), one to one
 	// with CalcOffers, which the script passes to the engine.
 	Offers  []calcOffer       `json:"offers"`
@@ -288,7 +292,7 @@ var calcKeys = [...]string{
 	"calc.col.jobcost", "calc.col.permtok",
 	"calc.err.internal", "calc.err.type", "calc.err.array", "calc.err.model", "calc.err.engine",
 	"calc.offer", "punct.sp", "punct.comma",
-	"calc.serve.title", "calc.serve.layout", "calc.serve.over", "calc.serve.seqs", "calc.serve.seqs.none", "calc.serve.none", "calc.serve.nolayout",
+	"calc.presets.title", "calc.presets.none", "calc.serve.title", "calc.serve.layout", "calc.serve.over", "calc.serve.seqs", "calc.serve.seqs.none", "calc.serve.none", "calc.serve.nolayout",
 	"calc.plan.layout", "calc.plan.off", "calc.plan.bad", "calc.plan.none", "calc.plan.misses",
 	"calc.plan.miss.fit", "calc.plan.miss.speed", "calc.plan.miss.ttft", "calc.plan.miss.tpot", "calc.plan.miss.offer",
 }
@@ -579,6 +583,7 @@ func (s *Edition) calcScriptData() calcData {
 	}
 	for _, cm := range c.Models {
 		data.Models[cm.ID] = calcModel{Name: cm.Name, MaxContext: cm.MaxContext, Shape: cm.Model}
+		data.ModelIDs = append(data.ModelIDs, cm.ID)
 	}
 	return data
 }
