@@ -1,18 +1,18 @@
 //go:build js && wasm
 
 // Command wasm is the in-browser sizing calculator: a thin binding around
-// packages sizing and hfconfig that exports, with go:wasmexport,
+// package sizing that exports, with go:wasmexport,
 //
 //	gpuAtlasBuffer(n) -> address   the n-byte buffer the host writes into
 //	gpuAtlasSize(n) -> length      reads an input object, writes a result
-//	gpuAtlasParseConfig(n) -> length  reads config.json text (n < 0: the
-//	                                  argument was not a string), writes a config
 //	gpuAtlasData() -> address      where the last result was written
 //
 // Input and output are UTF-8 JSON text in the buffer (static/js/calculator.js
-// wraps the exports as gpuAtlasSize(input) -> result and
-// gpuAtlasParseConfig(text) -> config, JSON.stringify and JSON.parse on its
-// side). Numbers cross as JSON numbers in their shortest form, which both
+// wraps the export as gpuAtlasSize(input) -> result, JSON.stringify and
+// JSON.parse on its side). The config.json parser is a module of its own,
+// generator/wasmconfig, which the page loads only when a reader gives it a
+// config: it would add about 47 kB to this one, which must stay under
+// 2,050,000 bytes raw (issue 34). Numbers cross as JSON numbers in their shortest form, which both
 // sides read back to the same float64; a number that is not finite crosses
 // as the string "\u0000NaN", "\u0000Infinity" or "\u0000-Infinity", and is
 // read as that number. main blocks, so that the exports stay callable.
@@ -21,7 +21,7 @@
 //	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o size.wasm ./generator/wasm
 //
 // (the pre-Green Tea collector is about 45 kB smaller; without the opt-out
-// the module would be close to the raw budget of BenchmarkPageWeight).
+// the module would be over the raw budget of BenchmarkPageWeight).
 //
 // The input object (every field but model is optional and defaults to
 // sizing.DefaultInput; with workload "qlora" dtype defaults to int4; enum
@@ -87,105 +87,51 @@
 //
 // Every text entry is a quantity {n, u}: a formatted number and the key of
 // its unit message (sizing.Quantity), which the page translates; an error
-// is a message key and its five arguments (sizing.Message). The config
-// object of gpuAtlasParseConfig is
-//
-//	{ok, error: {key, args, line, col} | null, modelType, generic,
-//	 maxContext, mtpLayers, model: {…as input.model}, paramsText}
+// is a message key and its five arguments (sizing.Message).
 //
 // Byte counts are JS numbers, exact up to 2^53 bytes (8 PiB).
 //
-// The binding reads its input with package jsonpos, the reader hfconfig
-// parses config files with, and avoids fmt, encoding/json and syscall/js (which alone adds
+// The binding reads its input with package jsonpos and writes with package
+// wasmio; it avoids fmt, encoding/json and syscall/js (which alone adds
 // about 120 kB to the module) and is table-driven, to keep the module
 // small: in Go's WebAssembly port every call site costs code.
 package main
 
 import (
 	"math"
-	"strconv"
-	"unsafe"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/jsonpos"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/wasmio"
 )
 
-// handoff is the buffer the host writes an input into and reads the
-// output from. It is the module's one piece of package-level state: a
-// wasmexport call has no other way to hand Go memory to the host, and the
-// buffer must stay referenced between the calls.
-var handoff []byte
+// handoff is the module's one piece of package-level state (see
+// wasmio.Handoff).
+var handoff wasmio.Handoff
 
 func main() { select {} }
 
 //go:wasmexport gpuAtlasBuffer
-func buffer(n int32) int32 {
-	if n < 0 {
-		n = 0
-	}
-	if int(n) >= cap(handoff) {
-		handoff = make([]byte, n+1)
-	}
-	handoff = handoff[:n]
-	return data()
-}
+func buffer(n int32) int32 { return handoff.Buffer(n) }
 
 //go:wasmexport gpuAtlasData
-func data() int32 { return int32(uintptr(unsafe.Pointer(unsafe.SliceData(handoff[:cap(handoff)])))) }
+func data() int32 { return handoff.Data() }
 
 //go:wasmexport gpuAtlasSize
-func size(n int32) int32 { return reply(run(handoff[:n], opSize)) }
+func size(n int32) int32 { return handoff.Reply(run(handoff.Input(n))) }
 
-//go:wasmexport gpuAtlasParseConfig
-func parse(n int32) int32 {
-	if n < 0 {
-		return reply(run(nil, opNotString))
-	}
-	return reply(run(handoff[:n], opConfig))
-}
-
-// reply keeps a result in the handoff buffer and returns its length.
+// run sizes one input; it turns panics into {ok: false}.
 //
 //go:noinline
-func reply(b []byte) int32 {
-	handoff = append(b, 0)[:len(b)] // capacity >= 1, so data has an address
-	return int32(len(b))
-}
-
-// The operations of run.
-const (
-	opSize = iota
-	opConfig
-	opNotString
-)
-
-// binding errors: input of the wrong type.
-const (
-	keyInternal = "calc.err.internal"
-	keyType     = "calc.err.type" // {s} must be {0}
-	keyArray    = "calc.err.array"
-	keyModel    = "calc.err.model"
-)
-
-// run does one operation; it turns panics into {ok: false}.
-//
-//go:noinline
-func run(src []byte, op int) (res []byte) {
+func run(src []byte) (res []byte) {
 	defer func() {
 		if recover() != nil {
-			res = failure(nil, keyInternal, "", "")
+			res = wasmio.Failure(nil, wasmio.KeyInternal, "", "")
 		}
 	}()
-	switch op {
-	case opNotString:
-		return failure(nil, keyType, "config", "string")
-	case opConfig:
-		return parseConfig(src)
-	}
 	v, err := jsonpos.Parse(src)
 	if err != nil {
-		return failure(nil, keyModel, "", "")
+		return wasmio.Failure(nil, wasmio.KeyModel, "", "")
 	}
 	in, gpu, hasGPU, auto, fail := read(v)
 	if fail != nil {
@@ -198,190 +144,15 @@ func run(src []byte, op int) (res []byte) {
 	return result(v, in, gpu, hasGPU, auto, req)
 }
 
-// failure is the result {ok: false, error: {key, args[, line, col]}} of
-// err (a message of the engine or the parser; another error is internal),
-// or of key and the arguments s, n when err is nil.
-//
-//go:noinline
-func failure(err error, key, s, n string) []byte {
-	args := [5]string{s, n}
-	shape := `{"ok":false,"error":{"key":$,"args":[$,$,$,$,$]}}`
-	var pos []float64
-	if err != nil {
-		key, args = keyInternal, [5]string{}
-		if k, a, ok := sizing.Message(err); ok {
-			key, args = k, a
-		} else if e, ok := err.(*hfconfig.Error); ok {
-			key, args, pos = e.Key, e.Args, []float64{float64(e.Line), float64(e.Col)}
-			shape = `{"ok":false,"error":{"key":$,"args":[$,$,$,$,$],"line":#,"col":#}}`
-		}
-	}
-	return fill(nil, shape, pos, append([]string{key}, args[:]...))
-}
-
-// fill appends shape to b, a JSON text in which '#' stands for the next of
-// nums, '?' for the next of nums as a boolean (0 is false), '$' for the
-// next of strs as a string and '%' and a letter for the next of nums as a
-// quantity {n, u} (g GiB, f FLOPs, d a duration, l a latency, r a rate).
-// Numbers are written in their shortest form, or as the tagged string
-// when they are not finite. One writer for every output, instead of a
-// call per field: every call site costs code in the WebAssembly build.
-//
-//go:noinline
-func fill(b []byte, shape string, nums []float64, strs []string) []byte {
-	for i := 0; i < len(shape); i++ {
-		switch c := shape[i]; c {
-		case '#':
-			x := nums[0]
-			nums = nums[1:]
-			switch {
-			case x-x == 0:
-				b = strconv.AppendFloat(b, x, 'g', -1, 64)
-			case x > 0:
-				b = appendString(b, "\x00Infinity")
-			case x < 0:
-				b = appendString(b, "\x00-Infinity")
-			default:
-				b = appendString(b, "\x00NaN")
-			}
-		case '?':
-			b = strconv.AppendBool(b, nums[0] != 0)
-			nums = nums[1:]
-		case '$':
-			b = appendString(b, strs[0])
-			strs = strs[1:]
-		case '%':
-			i++
-			x := nums[0]
-			nums = nums[1:]
-			var q sizing.Quantity
-			switch shape[i] {
-			case 'g':
-				q = sizing.GiBQuantity(int64(x))
-			case 'f':
-				q = sizing.FLOPsQuantity(x)
-			case 'd':
-				q = sizing.DurationQuantity(x)
-			case 'l':
-				q = sizing.LatencyQuantity(x)
-			default:
-				q = sizing.RateQuantity(x)
-			}
-			b = appendString(append(appendString(append(b, `{"n":`...), q.Num), `,"u":`...), q.Unit)
-			b = append(b, '}')
-		default:
-			b = append(b, c)
-		}
-	}
-	return b
-}
-
-// appendString appends s as a JSON string.
-//
-//go:noinline
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			const hex = "0123456789abcdef"
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
-}
-
-// spec says where one input field goes.
-type spec struct {
-	_   sizing.NoCompare
-	key string
-	p   any // *int, *int64, *float64, *string or *bool
-}
-
-// readFields copies the set fields of v into their destinations, checking
-// their types; it returns the failure result or nil.
-//
-//go:noinline
-func readFields(v *jsonpos.Value, specs []spec) []byte {
-	for _, s := range specs {
-		f := v.Get(s.key)
-		if !f.Present() {
-			continue
-		}
-		x, num := f.Number()
-		text, isText := f.Text()
-		switch text { // a number that is not finite, as it crosses
-		case "\x00NaN":
-			x, num, isText = math.NaN(), true, false
-		case "\x00Infinity":
-			x, num, isText = math.Inf(1), true, false
-		case "\x00-Infinity":
-			x, num, isText = math.Inf(-1), true, false
-		}
-		if !num {
-			x = 0.5 // not whole, not read unless num
-		}
-		whole := x == math.Trunc(x)
-		want := "number"
-		switch p := s.p.(type) {
-		case *string:
-			if want = "string"; isText {
-				*p = text
-				continue
-			}
-		case *bool:
-			want = "bool"
-			if b, ok := f.Bool(); ok {
-				*p = b
-				continue
-			}
-		case *float64:
-			if num && x-x == 0 { // finite
-				*p = x
-				continue
-			}
-		case *int64:
-			if want = "whole"; num && whole && math.Abs(x) <= 1<<53 {
-				*p = int64(x)
-				continue
-			}
-		case *int:
-			if want = "whole"; num && whole && math.Abs(x) <= math.MaxInt32 {
-				*p = int(x)
-				continue
-			}
-		}
-		return failure(nil, keyType, s.key, want)
-	}
-	return nil
-}
-
 //go:noinline
 func readGPU(v *jsonpos.Value) (sizing.GPU, []byte) {
 	var g sizing.GPU
-	fail := readFields(v, []spec{
-		{key: "id", p: &g.ID}, {key: "name", p: &g.Name}, {key: "memoryBytes", p: &g.MemoryBytes},
-		{key: "bandwidth", p: &g.BandwidthBytesPerSec}, {key: "bf16Flops", p: &g.DenseBF16FLOPS}, {key: "fp8Flops", p: &g.DenseFP8FLOPS}, {key: "fp32Flops", p: &g.FP32FLOPS},
-		{key: "link", p: &g.LinkBytesPerSec}, {key: "precisions", p: &g.Precisions},
+	fail := wasmio.ReadFields(v, []wasmio.Spec{
+		{Key: "id", P: &g.ID}, {Key: "name", P: &g.Name}, {Key: "memoryBytes", P: &g.MemoryBytes},
+		{Key: "bandwidth", P: &g.BandwidthBytesPerSec}, {Key: "bf16Flops", P: &g.DenseBF16FLOPS}, {Key: "fp8Flops", P: &g.DenseFP8FLOPS}, {Key: "fp32Flops", P: &g.FP32FLOPS},
+		{Key: "link", P: &g.LinkBytesPerSec}, {Key: "precisions", P: &g.Precisions},
 	})
 	return g, fail
-}
-
-// modelSpecs are the model fields, in the order of the input and the
-// config object (sizing.ModelFields, under their JS keys).
-//
-//go:noinline
-func modelSpecs(m *sizing.Model) []spec {
-	fs := sizing.ModelFields()
-	out := make([]spec, len(fs))
-	for i, f := range fs {
-		out[i] = spec{key: f.JS, p: f.Ref(m)}
-	}
-	return out
 }
 
 // request is what an input asks besides the estimate: the serving
@@ -400,14 +171,14 @@ type request struct {
 //go:noinline
 func readRequest(v *jsonpos.Value) (request, []byte) {
 	r := request{concurrency: sizing.ServingConcurrency}
-	fail := readFields(v, []spec{{key: "concurrency", p: &r.concurrency}, {key: "includeStale", p: &r.includeStale},
-		{key: "maxContext", p: &r.maxContext}, {key: "rank", p: &r.rank}})
+	fail := wasmio.ReadFields(v, []wasmio.Spec{{Key: "concurrency", P: &r.concurrency}, {Key: "includeStale", P: &r.includeStale},
+		{Key: "maxContext", P: &r.maxContext}, {Key: "rank", P: &r.rank}})
 	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
 		r.concurrency = sizing.ServingConcurrency
 	}
 	if l := v.Get("load"); fail == nil && l.Present() {
-		fail = readFields(l, []spec{{key: "rate", p: &r.load.Rate}, {key: "prompt", p: &r.load.Prompt},
-			{key: "answer", p: &r.load.Answer}, {key: "ttft", p: &r.load.TTFT}, {key: "tpot", p: &r.load.TPOT}})
+		fail = wasmio.ReadFields(l, []wasmio.Spec{{Key: "rate", P: &r.load.Rate}, {Key: "prompt", P: &r.load.Prompt},
+			{Key: "answer", P: &r.load.Answer}, {Key: "ttft", P: &r.load.TTFT}, {Key: "tpot", P: &r.load.TPOT}})
 		r.load.TTFT /= 1000
 		r.load.TPOT /= 1000
 	}
@@ -418,30 +189,30 @@ func readRequest(v *jsonpos.Value) (request, []byte) {
 func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool, fail []byte) {
 	mv := v.Get("model")
 	if mv.Kind() != jsonpos.Object {
-		fail = failure(nil, keyModel, "", "")
+		fail = wasmio.Failure(nil, wasmio.KeyModel, "", "")
 		return
 	}
 	var m sizing.Model
-	if fail = readFields(mv, modelSpecs(&m)); fail != nil {
+	if fail = wasmio.ReadFields(mv, wasmio.ModelSpecs(&m)); fail != nil {
 		return
 	}
 	in = sizing.DefaultInput(m)
 	in.TP = 0
-	if fail = readFields(v, []spec{{key: "workload", p: (*string)(&in.Workload)}}); fail != nil {
+	if fail = wasmio.ReadFields(v, []wasmio.Spec{{Key: "workload", P: (*string)(&in.Workload)}}); fail != nil {
 		return
 	}
 	// The workload's recipe (QLoRA's NF4 base and paged optimizer,
 	// checkpointing for training), then what the input sets.
 	in = sizing.RecipeFor(in.Workload).Apply(in)
-	if fail = readFields(v, []spec{
-		{key: "dtype", p: (*string)(&in.DType)}, {key: "kvDtype", p: (*string)(&in.KVDType)}, {key: "quant", p: (*string)(&in.Quant)},
-		{key: "offload", p: (*string)(&in.Offload)}, {key: "checkpointing", p: (*string)(&in.Checkpointing)},
-		{key: "optimizer", p: (*string)(&in.Optimizer)}, {key: "loss", p: (*string)(&in.Loss)}, {key: "groupSize", p: &in.GroupSize}, {key: "quantEmbeddings", p: &in.QuantEmbeddings},
-		{key: "seq", p: &in.SeqLen}, {key: "prompt", p: &in.PromptLen}, {key: "batch", p: &in.Batch}, {key: "gpus", p: &in.GPUs},
-		{key: "tp", p: &in.TP}, {key: "pp", p: &in.PP}, {key: "cp", p: &in.CP}, {key: "sequenceParallel", p: &in.SequenceParallel}, {key: "zero", p: &in.ZeRO},
-		{key: "loraRank", p: &in.LoRARank}, {key: "tokens", p: &in.Tokens}, {key: "mfu", p: &in.MFU}, {key: "bpw", p: &in.BitsPerWeight},
-		{key: "flash", p: &in.Flash}, {key: "noMaster", p: &in.NoMaster}, {key: "method", p: (*string)(&in.Method)}, {key: "output", p: &in.OutputLen}, {key: "images", p: &in.Images},
-		{key: "trainVision", p: &in.TrainVision},
+	if fail = wasmio.ReadFields(v, []wasmio.Spec{
+		{Key: "dtype", P: (*string)(&in.DType)}, {Key: "kvDtype", P: (*string)(&in.KVDType)}, {Key: "quant", P: (*string)(&in.Quant)},
+		{Key: "offload", P: (*string)(&in.Offload)}, {Key: "checkpointing", P: (*string)(&in.Checkpointing)},
+		{Key: "optimizer", P: (*string)(&in.Optimizer)}, {Key: "loss", P: (*string)(&in.Loss)}, {Key: "groupSize", P: &in.GroupSize}, {Key: "quantEmbeddings", P: &in.QuantEmbeddings},
+		{Key: "seq", P: &in.SeqLen}, {Key: "prompt", P: &in.PromptLen}, {Key: "batch", P: &in.Batch}, {Key: "gpus", P: &in.GPUs},
+		{Key: "tp", P: &in.TP}, {Key: "pp", P: &in.PP}, {Key: "cp", P: &in.CP}, {Key: "sequenceParallel", P: &in.SequenceParallel}, {Key: "zero", P: &in.ZeRO},
+		{Key: "loraRank", P: &in.LoRARank}, {Key: "tokens", P: &in.Tokens}, {Key: "mfu", P: &in.MFU}, {Key: "bpw", P: &in.BitsPerWeight},
+		{Key: "flash", P: &in.Flash}, {Key: "noMaster", P: &in.NoMaster}, {Key: "method", P: (*string)(&in.Method)}, {Key: "output", P: &in.OutputLen}, {Key: "images", P: &in.Images},
+		{Key: "trainVision", P: &in.TrainVision},
 	}); fail != nil {
 		return
 	}
@@ -449,14 +220,14 @@ func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool,
 		// An array of strings (a number that is not finite, as it
 		// crosses, is not one).
 		if t.Len() < 0 {
-			fail = failure(nil, keyArray, "loraTargets", "")
+			fail = wasmio.Failure(nil, wasmio.KeyArray, "loraTargets", "")
 			return
 		}
 		in.LoRATargets = make([]string, t.Len())
 		for i := range in.LoRATargets {
 			s, ok := t.Index(i).Text()
 			if !ok || s == "\x00NaN" || s == "\x00Infinity" || s == "\x00-Infinity" {
-				fail = failure(nil, keyArray, "loraTargets", "")
+				fail = wasmio.Failure(nil, wasmio.KeyArray, "loraTargets", "")
 				return
 			}
 			in.LoRATargets[i] = s
@@ -471,7 +242,7 @@ func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool,
 	if in.TP == 0 {
 		// The layout the GPU count implies, as the `size` command's -tp 0.
 		if err := in.Model.Validate(); err != nil {
-			fail = failure(err, "", "", "")
+			fail = wasmio.Failure(err, "", "", "")
 			return
 		}
 		var gp *sizing.GPU
@@ -522,7 +293,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	}
 	res, err := sizing.Estimate(in, gpu)
 	if err != nil {
-		return failure(err, "", "", "")
+		return wasmio.Failure(err, "", "", "")
 	}
 	bd := res.Breakdown
 	parts := []float64{float64(bd.Weights), float64(bd.KVCache), float64(bd.Activations), float64(bd.Gradients),
@@ -570,7 +341,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 		res.TrainFLOPs, sp.TrainSeconds, sp.RolloutSeconds, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec,
 		sp.TokensPerSecPerGPU, res.PrefillFLOPs, sp.ExpectedDecode, sp.ExpectedTTFT, sp.ExpectedThroughput, sp.ExpectedPerGPU)
 	largest, _ := bd.Largest()
-	b := fill(nil, shape+shapeText, nums, []string{largest})
+	b := wasmio.Fill(nil, shape+shapeText, nums, []string{largest})
 
 	// The fewest GPUs of each catalog GPU that fit, read one GPU at a time,
 	// and for inference the layout that serves req.concurrency sequences.
@@ -581,7 +352,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	serve.Batch = req.concurrency
 	if c := v.Get("catalog"); c.Present() {
 		if c.Len() < 0 {
-			return failure(nil, keyArray, "catalog", "")
+			return wasmio.Failure(nil, wasmio.KeyArray, "catalog", "")
 		}
 		for i, n := 0, c.Len(); i < n; i++ {
 			cg, fail := readGPU(c.Index(i))
@@ -608,11 +379,11 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 			}
 			job.Fits = append(job.Fits, fp)
 			if !ok {
-				b = fill(b, `$:null`, nil, []string{cg.ID}) // where none fits
+				b = wasmio.Fill(b, `$:null`, nil, []string{cg.ID}) // where none fits
 				continue
 			}
 			r := f.Result
-			b = fill(b, shapeFit, []float64{float64(f.N), float64(f.TP), float64(f.PP), float64(r.TotalPerGPU),
+			b = wasmio.Fill(b, shapeFit, []float64{float64(f.N), float64(f.TP), float64(f.PP), float64(r.TotalPerGPU),
 				r.DecodeTokensPerSec, r.TTFTSeconds, r.TokensPerSecPerGPU, r.ExpectedDecode, r.ExpectedTTFT,
 				float64(r.TotalPerGPU), r.DecodeTokensPerSec, r.TTFTSeconds, r.ExpectedDecode, r.ExpectedTTFT}, []string{cg.ID})
 		}
@@ -641,7 +412,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = fill(b, `[$,#,#,%g,#,$,#,$,#,$,%g,%r]`, []float64{float64(o.TP), float64(o.PP), float64(o.WeightsPerGPU),
+			b = wasmio.Fill(b, `[$,#,#,%g,#,$,#,$,#,$,%g,%r]`, []float64{float64(o.TP), float64(o.PP), float64(o.WeightsPerGPU),
 				float64(o.MaxContext), float64(o.Context), float64(o.Concurrency), float64(o.OverBytes), o.Decode},
 				[]string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext), sizing.Group(o.Context), sizing.Group(o.Concurrency)})
 		}
@@ -659,12 +430,12 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	if limit <= 0 {
 		limit = sizing.MaxSeqLen
 	}
-	b = fill(b, `{"ok":?,"context":$,"maxNodeTP":#,"plans":[`, []float64{boolNum(ok), sizing.MaxNodeTP}, []string{sizing.Group(limit)})
+	b = wasmio.Fill(b, `{"ok":?,"context":$,"maxNodeTP":#,"plans":[`, []float64{boolNum(ok), sizing.MaxNodeTP}, []string{sizing.Group(limit)})
 	for i, p := range plans {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = fill(b, `[#,$,#,#,#,#,%l,%l,#,#,#,#,#,#]`, []float64{float64(p.GPU), float64(p.TP), float64(p.Batch), float64(p.Replicas),
+		b = wasmio.Fill(b, `[#,$,#,#,#,#,%l,%l,#,#,#,#,#,#]`, []float64{float64(p.GPU), float64(p.TP), float64(p.Batch), float64(p.Replicas),
 			float64(p.GPUs), p.TTFT, p.TPOT, math.Round(p.Utilization * 100), float64(p.Offer), float64(p.Instances), p.Hourly,
 			p.InputPerM, p.OutputPerM}, []string{sizing.FormatLabel(p.DType, p.Quant, p.KVDType)})
 	}
@@ -673,7 +444,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = fill(b, `[#,$,#,%l]`, []float64{float64(m.GPU), m.Best, m.Best}, []string{m.Reason})
+		b = wasmio.Fill(b, `[#,$,#,%l]`, []float64{float64(m.GPU), m.Best, m.Best}, []string{m.Reason})
 	}
 	return append(b, `]}}`...)
 }
@@ -691,12 +462,12 @@ func appendRanked(b []byte, v *jsonpos.Value, gpu *sizing.GPU, n int, rank bool)
 		return append(b, `null`...), nil
 	}
 	if ms.Len() < 0 {
-		return nil, failure(nil, keyArray, "models", "")
+		return nil, wasmio.Failure(nil, wasmio.KeyArray, "models", "")
 	}
 	models, ctxs := make([]sizing.Model, ms.Len()), make([]int, ms.Len())
 	for i := range models {
 		mv := ms.Index(i)
-		if fail := readFields(mv, append(modelSpecs(&models[i]), spec{key: "maxContext", p: &ctxs[i]})); fail != nil {
+		if fail := wasmio.ReadFields(mv, append(wasmio.ModelSpecs(&models[i]), wasmio.Spec{Key: "maxContext", P: &ctxs[i]})); fail != nil {
 			return nil, fail
 		}
 	}
@@ -706,7 +477,7 @@ func appendRanked(b []byte, v *jsonpos.Value, gpu *sizing.GPU, n int, rank bool)
 			b = append(b, ',')
 		}
 		o := r.Option
-		b = fill(b, `[#,$,$,$,$,%r]`, []float64{float64(r.Index), o.Decode},
+		b = wasmio.Fill(b, `[#,$,$,$,$,%r]`, []float64{float64(r.Index), o.Decode},
 			[]string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext), sizing.Group(o.Concurrency), sizing.Group(o.Context)})
 	}
 	return append(b, ']'), nil
@@ -730,7 +501,7 @@ func readOffers(v *jsonpos.Value) ([]sizing.Offer, []byte) {
 		return nil, nil
 	}
 	if o.Len() < 0 {
-		return nil, failure(nil, keyArray, "offers", "")
+		return nil, wasmio.Failure(nil, wasmio.KeyArray, "offers", "")
 	}
 	out := make([]sizing.Offer, o.Len())
 	for i := range out {
@@ -739,7 +510,7 @@ func readOffers(v *jsonpos.Value) ([]sizing.Offer, []byte) {
 		for k := range x {
 			f, ok := row.Index(k).Number()
 			if row.Len() != len(x) || !ok {
-				return nil, failure(nil, keyArray, "offers", "")
+				return nil, wasmio.Failure(nil, wasmio.KeyArray, "offers", "")
 			}
 			x[k] = f
 		}
@@ -752,68 +523,17 @@ func readOffers(v *jsonpos.Value) ([]sizing.Offer, []byte) {
 //
 //go:noinline
 func appendPlan(b []byte, p sizing.Plan) []byte {
-	b = fill(b, `,"plan":{"stale":#,"unsupported":#`, []float64{float64(p.Stale), float64(p.Unsupported)}, nil)
+	b = wasmio.Fill(b, `,"plan":{"stale":#,"unsupported":#`, []float64{float64(p.Stale), float64(p.Unsupported)}, nil)
 	for k, rows := range [...][]sizing.OfferCost{p.Chosen, p.Cheapest, p.PerToken} {
-		b = fill(b, `,$:[`, nil, []string{[...]string{"chosen", "cheapest", "perToken"}[k]})
+		b = wasmio.Fill(b, `,$:[`, nil, []string{[...]string{"chosen", "cheapest", "perToken"}[k]})
 		for i, c := range rows {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = fill(b, shapeCost, []float64{float64(c.Offer), float64(c.N), float64(c.Instances), c.Hourly, c.Monthly,
+			b = wasmio.Fill(b, shapeCost, []float64{float64(c.Offer), float64(c.N), float64(c.Instances), c.Hourly, c.Monthly,
 				c.InputPerM, c.OutputPerM, c.Job}, nil)
 		}
 		b = append(b, ']')
 	}
 	return append(b, '}')
-}
-
-// configShape is a config object's shape (see fill): the model's keys are
-// modelSpecs' in its order.
-//
-//go:noinline
-func configShape() string {
-	b := []byte(`{"ok":true,"error":null,"modelType":$,"generic":?,"maxContext":#,"mtpLayers":#,"model":{`)
-	for i, f := range sizing.ModelFields() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(append(append(b, '"'), f.JS...), '"', ':')
-		if f.Bool {
-			b = append(b, '?')
-		} else {
-			b = append(b, '#')
-		}
-	}
-	return string(append(b, `},"paramsText":$}`...))
-}
-
-// parseConfig is gpuAtlasParseConfig.
-//
-//go:noinline
-func parseConfig(text []byte) []byte {
-	c, err := hfconfig.Parse(text)
-	if err != nil {
-		return failure(err, "", "", "")
-	}
-	generic := 0.0
-	if c.Generic {
-		generic = 1
-	}
-	nums := []float64{generic, float64(c.MaxContext), float64(c.MTPLayers)}
-	m := c.Model
-	for _, s := range modelSpecs(&m) {
-		x := 0.0
-		switch p := s.p.(type) {
-		case *int:
-			x = float64(*p)
-		case *int64:
-			x = float64(*p)
-		case *bool:
-			if *p {
-				x = 1
-			}
-		}
-		nums = append(nums, x)
-	}
-	return fill(nil, configShape(), nums, []string{c.ModelType, strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64)})
 }

@@ -543,10 +543,15 @@ import { money } from "./_shared.mjs";
   }
   function configText(text) {
     load();
-    if (typeof globalThis.gpuAtlasParseConfig === "function") return readConfig(text);
+    if (typeof globalThis.gpuAtlasParseConfig === "function" && data) return readConfig(text);
     cfgMsg.textContent = T("calc.config.loading");
-    ready.then(() => readConfig(text));
+    // The parser, and the engine whose data holds the messages.
+    Promise.all([loadConfig(), ready]).then(() => readConfig(text), failed);
   }
+  // Opening the config box fetches the parser, which a reader is about to need.
+  $("config").addEventListener("toggle", () => {
+    if ($("config").open) loadConfig().catch(failed);
+  });
   cfg.addEventListener("dragover", (e) => e.preventDefault());
   cfg.addEventListener("drop", (e) => {
     const file = e.dataTransfer && e.dataTransfer.files[0];
@@ -593,58 +598,76 @@ import { money } from "./_shared.mjs";
     engineReady();
     update(false);
   };
-  // The engine (Go's wasm_exec.js, about 475 KB brotli of WebAssembly,
-  // and the catalog's data) loads when a shared URL needs it, or on the first sign the
-  // reader will use the form; until then the page shows the
-  // server-rendered result of the default inputs.
-  let loading = false;
-  // bind defines gpuAtlasSize(input) and gpuAtlasParseConfig(text) on the
-  // module's exports (generator/wasm): the argument goes in as UTF-8 JSON
-  // text (a number that is not finite, or a BigInt, as a tagged string the
-  // engine reads as that number), the result comes back as JSON text.
-  function bind(x) {
-    const enc = new TextEncoder(), dec = new TextDecoder();
-    const tag = (k, v) => (typeof v === "bigint" ? "\u0000NaN" : typeof v === "number" && !isFinite(v) ? "\u0000" + v : v);
-    const untag = (k, v) => (v === "\u0000NaN" || v === "\u0000Infinity" || v === "\u0000-Infinity" ? Number(v.slice(1)) : v);
-    const call = (fn, text) => {
-      let n = -1;
-      if (text !== null) {
-        const b = enc.encode(text);
-        const p = x.gpuAtlasBuffer(b.length); // may grow the memory: take its buffer after
-        new Uint8Array(x.mem.buffer, p, b.length).set(b);
-        n = b.length;
-      }
-      const len = fn(n), at = x.gpuAtlasData();
-      return JSON.parse(dec.decode(new Uint8Array(x.mem.buffer, at, len)), untag);
-    };
-    globalThis.gpuAtlasSize = (input) => call(x.gpuAtlasSize, JSON.stringify(input, tag) || "null");
-    globalThis.gpuAtlasParseConfig = (text) => call(x.gpuAtlasParseConfig, typeof text === "string" ? text : null);
-    globalThis.gpuAtlasReady();
+  // The engine (Go's wasm_exec.js, about 470 KB brotli of WebAssembly,
+  // and the catalog's data) loads when a shared URL needs it, or on the
+  // first sign the reader will use the form; until then the page shows the
+  // server-rendered result of the default inputs. The config.json parser
+  // is a second module (generator/wasmconfig), loaded when a reader gives
+  // the page a config.
+  let loading = false, execLoaded = null, configLoaded = null;
+  const enc = new TextEncoder(), dec = new TextDecoder();
+  const tag = (k, v) => (typeof v === "bigint" ? "\u0000NaN" : typeof v === "number" && !isFinite(v) ? "\u0000" + v : v);
+  const untag = (k, v) => (v === "\u0000NaN" || v === "\u0000Infinity" || v === "\u0000-Infinity" ? Number(v.slice(1)) : v);
+  // call runs export fn of a module's exports x on text (null: the
+  // argument was not a string): it goes in as UTF-8 JSON text in the
+  // module's buffer (a number that is not finite, or a BigInt, as a tagged
+  // string the module reads as that number); the result comes back as
+  // JSON text.
+  function call(x, fn, text) {
+    let n = -1;
+    if (text !== null) {
+      const b = enc.encode(text);
+      const p = x.gpuAtlasBuffer(b.length); // may grow the memory: take its buffer after
+      new Uint8Array(x.mem.buffer, p, b.length).set(b);
+      n = b.length;
+    }
+    const len = fn(n), at = x.gpuAtlasData();
+    return JSON.parse(dec.decode(new Uint8Array(x.mem.buffer, at, len)), untag);
+  }
+  // instantiate loads Go's wasm_exec.js once, then the module at url, runs
+  // its main until it blocks (its exports then work) and gives the exports.
+  function instantiate(url) {
+    execLoaded = execLoaded || new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = form.dataset.exec;
+      s.onerror = () => reject(new Error(form.dataset.exec));
+      s.onload = resolve;
+      document.head.appendChild(s);
+    });
+    return execLoaded.then(() => {
+      const go = new Go();
+      return WebAssembly.instantiateStreaming(fetch(url), go.importObject).then((res) => {
+        go.run(res.instance);
+        return res.instance.exports;
+      });
+    });
   }
   function failed(e) {
     const err = $("error");
     err.textContent = msg("calc.err.engine", e.message);
     err.hidden = false;
   }
+  // load loads the engine and the catalog's data, and defines
+  // gpuAtlasSize(input) -> result.
   function load() {
     if (loading) return;
     loading = true;
     const json = fetch(form.dataset.json).then((r) => (r.ok ? r.json() : Promise.reject(new Error(form.dataset.json))));
-    json.catch(() => {}); // reported by failed(), once the script has loaded
-    const s = document.createElement("script");
-    s.src = form.dataset.exec;
-    s.onerror = () => failed(new Error(form.dataset.exec));
-    s.onload = () => {
-      const go = new Go();
-      Promise.all([WebAssembly.instantiateStreaming(fetch(form.dataset.wasm), go.importObject), json])
-        .then(([res, d]) => {
-          setData(d);
-          go.run(res.instance); // runs main until it blocks; the exports then work
-          bind(res.instance.exports);
-        })
-        .catch(failed);
-    };
-    document.head.appendChild(s);
+    Promise.all([instantiate(form.dataset.wasm), json])
+      .then(([x, d]) => {
+        setData(d);
+        globalThis.gpuAtlasSize = (input) => call(x, x.gpuAtlasSize, JSON.stringify(input, tag) || "null");
+        globalThis.gpuAtlasReady();
+      })
+      .catch(failed);
+  }
+  // loadConfig loads the parser and defines gpuAtlasParseConfig(text) ->
+  // config.
+  function loadConfig() {
+    configLoaded = configLoaded || instantiate(form.dataset.config).then((x) => {
+      globalThis.gpuAtlasParseConfig = (text) => call(x, x.gpuAtlasParseConfig, typeof text === "string" ? text : null);
+    });
+    return configLoaded;
   }
   if (location.search) load();
   for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input", "dragenter"]) {

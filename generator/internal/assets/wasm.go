@@ -11,9 +11,11 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 )
 
-// buildWASM compiles generator/wasm for GOOS=js GOARCH=wasm with the Go
-// toolchain running the generator, and adds it with wasm_exec.js to the
-// tree under content-hashed names.
+// buildWASM compiles the calculator's two modules, generator/wasm (the
+// sizing engine, size.wasm) and generator/wasmconfig (the config.json
+// parser, config.wasm), for GOOS=js GOARCH=wasm with the Go toolchain
+// running the generator, in one go build, and adds them with wasm_exec.js
+// to the tree under content-hashed names.
 func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *diag.List) {
 	goBin := GoCommand()
 	removeStaleTemp(os.TempDir())
@@ -23,12 +25,12 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 		return
 	}
 	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "size.wasm")
+	out := tmp + string(filepath.Separator) // go build -o dir/ names each module after its package
 	// The pre-Green Tea garbage collector (Go 1.26's opt-out) keeps about
 	// 45 kB of collector code out of the module; a toolchain without the
 	// opt-out builds with its default collector.
 	build := func(env ...string) ([]byte, error) {
-		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm")
+		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm", "./generator/wasmconfig")
 		cmd.Dir = moduleRoot(root)
 		cmd.Env = append(append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"), env...)
 		return cmd.CombinedOutput()
@@ -41,9 +43,14 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 		d.Errorf("generator/wasm", 0, 0, "building the calculator's WebAssembly: %v\n%s", err, msg)
 		return
 	}
-	wasm, err := os.ReadFile(out)
+	wasm, err := os.ReadFile(filepath.Join(tmp, "wasm"))
 	if err != nil {
 		d.Errorf("generator/wasm", 0, 0, "%v", err)
+		return
+	}
+	config, err := os.ReadFile(filepath.Join(tmp, "wasmconfig"))
+	if err != nil {
+		d.Errorf("generator/wasmconfig", 0, 0, "%v", err)
 		return
 	}
 	execJS, err := os.ReadFile(filepath.Join(goRoot(goBin), "lib", "wasm", "wasm_exec.js"))
@@ -55,6 +62,7 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 		return
 	}
 	manifest["size.wasm"] = addHashed(tree, "assets/size", ".wasm", wasm)
+	manifest["config.wasm"] = addHashed(tree, "assets/config", ".wasm", config)
 	manifest["wasm_exec.js"] = addHashed(tree, "assets/wasm_exec", ".js", minifyJS(execJS, "wasm_exec.js", d))
 }
 

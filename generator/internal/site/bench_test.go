@@ -13,18 +13,18 @@ import (
 )
 
 // Page weight budgets (brotli bytes of a page's HTML plus the CSS and JS it
-// loads): 35 KB for every page; the calculator's WebAssembly is budgeted
-// separately (2.15 MB raw, 500 KB brotli). The raw budget was 2.0 MB until
-// the engine took over the offer plan from the script and gained the
-// expected speeds (issue 21): 1,987,752 -> 2,024,276 raw bytes, 456,933 ->
-// 463,565 brotli; 2.05 MB until the calculator answered what fits the
-// reader's GPUs and planned for a load (sizing.ServingFit and
-// PlanServing, then RankFits, issue 36): 2,049,905 -> 2,106,086 raw bytes
-// (463,565 -> 481,329 brotli). What a reader downloads is the
-// brotli file, whose budget stays.
+// loads): 35 KB for every page; the calculator's WebAssembly engine is
+// budgeted separately (2.05 MB raw, issue 34's limit, and 500 KB brotli).
+// The raw budget was 2.0 MB until the engine took over the offer plan from
+// the script and gained the expected speeds (issue 21): 1,987,752 ->
+// 2,024,276 raw bytes, 456,933 -> 463,565 brotli. What fits the reader's
+// GPUs and the plan for a load (issue 36) then fitted only once the
+// config.json parser moved to a module of its own (generator/wasmconfig,
+// loaded when a reader gives the page a config, reported here without a
+// budget): 2,049,905 -> 2,047,813 raw bytes with both answers.
 const (
 	pageBudget    = 35 * 1000
-	wasmRawBudget = 2150 * 1000
+	wasmRawBudget = 2050 * 1000
 	wasmBrBudget  = 500 * 1000
 )
 
@@ -100,6 +100,13 @@ func BenchmarkPageWeight(b *testing.B) {
 		br := brSize(b, out, strings.TrimPrefix(wasm[0], out+"/"))
 		b.ReportMetric(float64(st.Size()), "wasm-raw-bytes")
 		b.ReportMetric(float64(br), "wasm-br-bytes")
+		if cfg, _ := filepath.Glob(filepath.Join(out, "assets", "config.*.wasm")); len(cfg) == 1 {
+			cst, _ := os.Stat(cfg[0])
+			b.ReportMetric(float64(cst.Size()), "config-wasm-raw-bytes")
+			b.ReportMetric(float64(brSize(b, out, strings.TrimPrefix(cfg[0], out+"/"))), "config-wasm-br-bytes")
+		} else {
+			b.Errorf("want one config wasm file, got %v", cfg)
+		}
 		if st.Size() > wasmRawBudget || br > wasmBrBudget {
 			b.Errorf("wasm: %d raw / %d brotli bytes, budget %d / %d", st.Size(), br, wasmRawBudget, wasmBrBudget)
 		}

@@ -13,6 +13,7 @@ const FitMaxConcurrency = 1024
 // ServingOption is one way to serve a model on a given set of GPUs: a
 // weight format and a KV-cache format, with what they leave room for.
 type ServingOption struct {
+	_ noCompare
 	// DType is the weight format, Quant its int4 scheme (AWQ, as serving
 	// engines load 4-bit checkpoints), KVDType the KV cache's.
 	DType   DType
@@ -150,6 +151,7 @@ func servingOption(in Input, g GPU, maxContext int) ServingOption {
 // RankedFit is a model of RankFits' list with its most precise fitting
 // option.
 type RankedFit struct {
+	_      noCompare
 	Index  int // the model's index in RankFits' argument
 	Option ServingOption
 }

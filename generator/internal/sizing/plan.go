@@ -4,6 +4,7 @@ import "math"
 
 // Load is a serving workload with its latency targets.
 type Load struct {
+	_ noCompare
 	// Rate is the requests per second to serve.
 	Rate float64
 	// Prompt and Answer are the tokens of one request's prompt and answer.
@@ -17,6 +18,7 @@ type Load struct {
 // Replicas copies of the model, each on TP GPUs of one instance, each
 // decoding Batch sequences at once.
 type ServePlan struct {
+	_ noCompare
 	// GPU is the index of the GPU in PlanServing's gpus.
 	GPU int
 	// DType, Quant and KVDType are the formats (KVDType the 16-bit one
@@ -56,6 +58,7 @@ type ServePlan struct {
 // no current on-demand offer holds a replica (MissOffer; Best is then the
 // GPUs the cheapest layout needs).
 type PlanMiss struct {
+	_      noCompare
 	GPU    int
 	Reason string
 	Best   float64
