@@ -240,6 +240,9 @@ var calcCases = []calcCase{
 	{name: "llama3-8b full bf16 zero3 data parallel 8 shards and gathers", set: map[string]string{
 		"workload": "full", "gpus": "8", "tp": "1", "zero": "3", "checkpointing": "full", "tokens": "2e10"},
 		showsRow: "r-gathered", layout: "data parallel 8"},
+	// issue 34: optimizer states in bf16 (pure bf16 training: torchtune).
+	{name: "llama3-8b full training in pure bf16: bf16 moments, no master copy, 8 gpus", set: map[string]string{
+		"workload": "full", "gpus": "8", "tp": "1", "zero": "3", "optimizer": "adamw-bf16", "no-master": "true"}},
 	{name: "llama3-8b full zero3 full offload on one gpu keeps the gathered layer", showsRow: "r-gathered", set: map[string]string{
 		"workload": "full", "zero": "3", "offload": "full", "checkpointing": "full"}},
 	{name: "llama3-8b full fp8 zero1 tp1 8 gpus", set: map[string]string{

@@ -171,7 +171,7 @@ func (l *loader) checkMeasurement(c checker, pre string, m *Measurement) bool {
 	enum("kv_dtype", m.KVDType, func(s string) bool { _, ok := sizing.ParseDType(s); return ok }, "fp32, bf16, fp16, fp8, int8")
 	enum("quant", m.Quant, func(s string) bool { _, ok := sizing.ParseQuant(s); return ok }, "nf4-dq, nf4, gptq, awq")
 	enum("checkpointing", m.Checkpointing, func(s string) bool { _, ok := sizing.ParseCheckpointing(s); return ok }, "none, selective, full")
-	enum("optimizer", m.Optimizer, func(s string) bool { _, ok := sizing.ParseOptimizer(s); return ok }, "adamw, adamw8bit, sgd, paged-adamw, paged-adamw8bit")
+	enum("optimizer", m.Optimizer, func(s string) bool { _, ok := sizing.ParseOptimizer(s); return ok }, "adamw, adamw8bit, adamw-bf16, sgd, paged-adamw, paged-adamw8bit")
 	enum("offload", m.Offload, func(s string) bool { _, ok := sizing.ParseOffload(s); return ok }, "none, optimizer, full")
 	enum("loss", m.Loss, func(s string) bool { _, ok := sizing.ParseLoss(s); return ok }, "fused, fp32, chunked")
 	if w, ok := sizing.ParseWorkload(m.Workload); ok && w == sizing.Inference && m.IsTraining() {

@@ -199,7 +199,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.offload, "offload", string(d.Offload), "CPU offload: none, optimizer or full (training)")
 	fs.StringVar(&v.checkpointing, "checkpointing", "", "activation checkpointing: none, selective or full (default: the workload's recipe, full for training)")
 	fs.BoolVar(&v.flash, "flash", d.Flash, "FlashAttention (no s×s score matrix)")
-	fs.StringVar(&v.optimizer, "optimizer", "", "adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit (default: the workload's recipe, adamw; paged-adamw for qlora)")
+	fs.StringVar(&v.optimizer, "optimizer", "", "adamw, adamw8bit, adamw-bf16, sgd, paged-adamw or paged-adamw8bit (default: the workload's recipe, adamw; paged-adamw for qlora)")
 	fs.StringVar(&v.loss, "loss", "", "how the training loss holds the logits: fused (Megatron; LitGPT), fp32 (Hugging Face Transformers' upcast) or chunked (Liger, Cut Cross-Entropy) (default: the workload's recipe, fp32 for lora and qlora, fused for full)")
 	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy (default: the workload's recipe, true for qlora; -no-master=false keeps the copy)")
 	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
@@ -310,7 +310,7 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 	}
 	if set["optimizer"] {
 		if in.Optimizer, ok = sizing.ParseOptimizer(v.optimizer); !ok {
-			return in, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)", v.optimizer)
+			return in, fmt.Errorf("unknown optimizer %q (want adamw, adamw8bit, adamw-bf16, sgd, paged-adamw or paged-adamw8bit)", v.optimizer)
 		}
 	}
 	if set["loss"] {

@@ -53,9 +53,11 @@ func kvBytesPerElement(d DType) float64 {
 
 // optimizerBytesPerParam is the optimizer state per trained parameter
 // [TM101 "Optimizer States"]: AdamW keeps momentum and variance in fp32
-// (8 bytes), bitsandbytes' 8-bit AdamW keeps them in 8 bits (2 bytes), SGD
-// with momentum keeps one fp32 buffer (4 bytes); the paged variants keep the
-// same states in paged memory. With 16-bit weights (mixed precision) each
+// (8 bytes), bitsandbytes' 8-bit AdamW keeps them in 8 bits (2 bytes),
+// AdamW with bf16 moments 2 + 2 bytes (torch.optim.AdamW's zeros_like on
+// bf16 parameters; DeepSpeed's bf16_optimizer_states), SGD with momentum
+// keeps one fp32 buffer (4 bytes); the paged variants keep the same
+// states in paged memory. With 16-bit weights (mixed precision) each
 // adds a 4-byte fp32 master copy of the weights, giving TM101's 12, 6 and 8
 // bytes per parameter; K = 12 in [ZeRO].
 //
@@ -65,7 +67,7 @@ func optimizerBytesPerParam(o Optimizer, master bool) float64 {
 	switch o {
 	case AdamW8bit, PagedAdamW8bit:
 		b = 2
-	case SGD:
+	case SGD, AdamWBF16:
 		b = 4
 	default:
 		b = 8

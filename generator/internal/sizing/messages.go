@@ -37,7 +37,7 @@ mla_needs_head_dim	multi-head latent attention needs the head dim (qk_nope_head_
 unknown_workload	unknown workload "{s}" (want inference, full, lora or qlora)
 unknown_dtype	unknown dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
 unknown_kv_dtype	unknown kv dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
-unknown_optimizer	unknown optimizer "{s}" (want adamw, adamw8bit, sgd, paged-adamw or paged-adamw8bit)
+unknown_optimizer	unknown optimizer "{s}" (want adamw, adamw8bit, adamw-bf16, sgd, paged-adamw or paged-adamw8bit)
 unknown_loss	unknown loss "{s}" (want fused, fp32 or chunked)
 unknown_checkpointing	unknown checkpointing "{s}" (want none, selective or full)
 unknown_offload	unknown offload "{s}" (want none, optimizer or full)

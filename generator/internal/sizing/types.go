@@ -131,6 +131,11 @@ const (
 	AdamW     Optimizer = "adamw"     // two fp32 moments
 	AdamW8bit Optimizer = "adamw8bit" // two 8-bit moments (bitsandbytes)
 	SGD       Optimizer = "sgd"       // SGD with one fp32 momentum buffer
+	// AdamWBF16 keeps both moments in bf16: PyTorch's AdamW allocates
+	// them like the parameters (zeros_like), so bf16 parameters (pure
+	// bf16 training, torchtune's default) get bf16 moments; DeepSpeed's
+	// bf16_optimizer_states does the same beside fp32 master weights.
+	AdamWBF16 Optimizer = "adamw-bf16"
 	// PagedAdamW and PagedAdamW8bit keep the same states in paged
 	// (unified) memory, which the driver evicts to CPU memory while the
 	// forward and backward passes need the GPU, and pages back for the

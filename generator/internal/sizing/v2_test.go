@@ -575,3 +575,29 @@ func TestLossLogitsMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimizerStateBytes: the optimizer states per trained parameter of
+// full training on one GPU, with and without the fp32 master copy: AdamW
+// 8 (+4), bf16 moments 4 (+4: DeepSpeed's bf16_optimizer_states; pure bf16
+// training has none), 8-bit AdamW 2 (+4), SGD 4 (+4).
+func TestOptimizerStateBytes(t *testing.T) {
+	m := Model{Params: 1e9, Layers: 16, Hidden: 2048, Heads: 16, KVHeads: 16, FFN: 5632, Vocab: 32000}
+	for _, c := range []struct {
+		opt    Optimizer
+		master bool
+		bytes  float64
+	}{{AdamW, true, 12}, {AdamW, false, 8}, {AdamWBF16, true, 8}, {AdamWBF16, false, 4}, {AdamW8bit, true, 6}, {SGD, false, 4}} {
+		in := WorkloadInput(m, FullTraining)
+		in.ZeRO, in.Optimizer, in.NoMaster = 0, c.opt, !c.master
+		r, err := Estimate(in, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.opt, err)
+		}
+		if got, want := float64(r.Breakdown.Optimizer), c.bytes*float64(m.Params); math.Abs(got-want) > 1 {
+			t.Errorf("%s, master %v: optimizer states %g bytes, want %g (%g per parameter)", c.opt, c.master, got, want, c.bytes)
+		}
+	}
+	if o, ok := ParseOptimizer("AdamW-BF16"); !ok || o != AdamWBF16 {
+		t.Errorf(`ParseOptimizer("AdamW-BF16") = %q, %v`, o, ok)
+	}
+}

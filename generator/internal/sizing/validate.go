@@ -71,7 +71,7 @@ func inList(w, list string) bool { return wordIndex(w, list) >= 0 }
 const (
 	workloadNames      = "inference full lora qlora"
 	dtypeNames         = "fp32 bf16 fp16 fp8 int8 int4"
-	optimizerNames     = "adamw adamw8bit sgd paged-adamw paged-adamw8bit"
+	optimizerNames     = "adamw adamw8bit adamw-bf16 sgd paged-adamw paged-adamw8bit"
 	lossNames          = "fused fp32 chunked" // and "", read as fused
 	quantNames         = "nf4-dq nf4 gptq awq"
 	checkpointingNames = "none selective full"
