@@ -32,7 +32,7 @@
 //	 workload, dtype, kvDtype, quant, groupSize, bpw, quantEmbeddings, seq, prompt,
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
-//	 noMaster, loss (fused, fp32, chunked: sizing.Loss), loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
+//	 noMaster, optimizerInBackward, loss (fused, fp32, chunked: sizing.Loss), loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
 //	 grpo, grpo-kl, ppo: sizing.Method), output (completion tokens), images
 //	 (per sequence), trainVision,
 //	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops,
@@ -211,7 +211,7 @@ func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool,
 		{Key: "seq", P: &in.SeqLen}, {Key: "prompt", P: &in.PromptLen}, {Key: "batch", P: &in.Batch}, {Key: "gpus", P: &in.GPUs},
 		{Key: "tp", P: &in.TP}, {Key: "pp", P: &in.PP}, {Key: "cp", P: &in.CP}, {Key: "sequenceParallel", P: &in.SequenceParallel}, {Key: "zero", P: &in.ZeRO},
 		{Key: "loraRank", P: &in.LoRARank}, {Key: "tokens", P: &in.Tokens}, {Key: "mfu", P: &in.MFU}, {Key: "bpw", P: &in.BitsPerWeight},
-		{Key: "flash", P: &in.Flash}, {Key: "noMaster", P: &in.NoMaster}, {Key: "method", P: (*string)(&in.Method)}, {Key: "output", P: &in.OutputLen}, {Key: "images", P: &in.Images},
+		{Key: "flash", P: &in.Flash}, {Key: "noMaster", P: &in.NoMaster}, {Key: "optimizerInBackward", P: &in.OptimizerInBackward}, {Key: "method", P: (*string)(&in.Method)}, {Key: "output", P: &in.OutputLen}, {Key: "images", P: &in.Images},
 		{Key: "trainVision", P: &in.TrainVision},
 	}); fail != nil {
 		return

@@ -35,7 +35,7 @@ import { money } from "./_shared.mjs";
   const camel = { kv_cache: "kvCache" };
   // The check boxes that are booleans of the input ("true" in the URL when
   // on); flash is on by default and so is always written.
-  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "tied", "include-stale", "train-vision"];
+  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "optimizer-in-backward", "tied", "include-stale", "train-vision"];
 
   // Messages: fill(template, args) is sizing.FillMessage ({s} {0} {1} {2}
   // {f} are args[0..4], {field} is the translated field name of args[0]).
@@ -179,7 +179,7 @@ import { money } from "./_shared.mjs";
       seq: +val("seq"), prompt: +val("prompt"), batch: +val("batch"), gpus: +val("gpus"),
       tp: val("tp") === "" ? 0 : +val("tp"), pp: +val("pp"), cp: +val("cp"), sequenceParallel: val("sequence-parallel"),
       zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
-      optimizer: val("optimizer"), loss: val("loss"), noMaster: val("no-master"), loraRank: +val("lora-rank"), loraTargets: targets,
+      optimizer: val("optimizer"), loss: val("loss"), noMaster: val("no-master"), optimizerInBackward: val("optimizer-in-backward"), loraRank: +val("lora-rank"), loraTargets: targets,
       tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"), images: +val("images"), trainVision: val("train-vision"),
       output: on(f.output) ? +f.output.value : 0, gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) { Main(m) }
 // (parallelism, precision, inference, training, the custom model).
 var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "images", "gpu", "gpus",
 	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "bpw", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
-	"method", "output", "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
+	"method", "output", "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "optimizer-in-backward", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
 	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim", "vision-params", "image-tokens", "image-patches",
@@ -47,7 +47,7 @@ var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true
 	"rate": true, "plan-prompt": true, "answer": true, "ttft": true, "tpot": true}
 
 // checkboxes are the boolean controls ("true" or "false" in a case).
-var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "tied": true,
+var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "optimizer-in-backward": true, "tied": true,
 	"include-stale": true, "train-vision": true}
 
 // pageDefaults are the form's initial values (templates/calculator.html;
@@ -56,7 +56,7 @@ var pageDefaults = map[string]string{
 	"model": "llama-3-8b", "workload": "inference", "dtype": "bf16", "seq": "4096", "batch": "1",
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
 	"kv-dtype": "bf16", "quant": "nf4-dq", "bpw": "0", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
-	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "loss": "fused", "no-master": "false",
+	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "loss": "fused", "no-master": "false", "optimizer-in-backward": "false",
 	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0", "method": "sft", "output": "512", "images": "0", "train-vision": "false", "vision-params": "0", "image-tokens": "0", "image-patches": "0",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
@@ -96,7 +96,7 @@ func applies(name string, v map[string]string) bool {
 		return v["dtype"] == "int4" && (v["quant"] == "gptq" || v["quant"] == "awq")
 	case "quant-embeddings":
 		return v["dtype"] == "fp8" || v["dtype"] == "int8" || v["dtype"] == "int4"
-	case "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "tokens", "mfu", "method":
+	case "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "optimizer-in-backward", "tokens", "mfu", "method":
 		return train
 	case "output":
 		return train && sizing.Method(v["method"]).Generates()
@@ -243,6 +243,10 @@ var calcCases = []calcCase{
 	// issue 34: optimizer states in bf16 (pure bf16 training: torchtune).
 	{name: "llama3-8b full training in pure bf16: bf16 moments, no master copy, 8 gpus", set: map[string]string{
 		"workload": "full", "gpus": "8", "tp": "1", "zero": "3", "optimizer": "adamw-bf16", "no-master": "true"}},
+	{name: "llama3-8b full training with the optimizer step in backward on one h200", reload: true, set: map[string]string{
+		"workload": "full", "gpu": "h200-sxm-141gb", "zero": "0", "optimizer-in-backward": "true"}},
+	{name: "invalid: optimizer step in backward with 2 pipeline stages", invalid: true, set: map[string]string{
+		"workload": "full", "gpus": "2", "tp": "1", "pp": "2", "optimizer-in-backward": "true"}},
 	{name: "llama3-8b full zero3 full offload on one gpu keeps the gathered layer", showsRow: "r-gathered", set: map[string]string{
 		"workload": "full", "zero": "3", "offload": "full", "checkpointing": "full"}},
 	{name: "llama3-8b full fp8 zero1 tp1 8 gpus", set: map[string]string{
@@ -486,6 +490,7 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 	in.Optimizer = sizing.Optimizer(v["optimizer"])
 	in.Loss = sizing.Loss(v["loss"])
 	in.NoMaster = v["no-master"] == "true"
+	in.OptimizerInBackward = v["optimizer-in-backward"] == "true"
 	in.LoRARank = atoi(t, v["lora-rank"])
 	in.LoRATargets = strings.Split(v["lora-targets"], ",")
 	in.Tokens = atof(t, v["tokens"])

@@ -151,7 +151,7 @@ type flagVars struct {
 	groupSize                                        int
 	offload, checkpointing, optimizer, loss, targets string
 	flash, json, seqParallel, quantEmbed             bool
-	noMaster                                         bool
+	noMaster, optInBackward                          bool
 	loraRank                                         int
 	tokens, mfu, bpw                                 float64
 	gpu                                              string
@@ -202,6 +202,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.optimizer, "optimizer", "", "adamw, adamw8bit, adamw-bf16, sgd, paged-adamw or paged-adamw8bit (default: the workload's recipe, adamw; paged-adamw for qlora)")
 	fs.StringVar(&v.loss, "loss", "", "how the training loss holds the logits: fused (Megatron; LitGPT), fp32 (Hugging Face Transformers' upcast) or chunked (Liger, Cut Cross-Entropy) (default: the workload's recipe, fp32 for lora and qlora, fused for full)")
 	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy (default: the workload's recipe, true for qlora; -no-master=false keeps the copy)")
+	fs.BoolVar(&v.optInBackward, "optimizer-in-backward", false, "run each parameter's optimizer step in the backward pass and free its gradient (PyTorch's post-accumulate-grad hooks, torchtune's optimizer_in_bwd): no full gradient buffer; not with -pp above 1")
 	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
 	fs.StringVar(&v.targets, "lora-targets", strings.Join(d.LoRATargets, ","), "LoRA targets, comma-separated: q,k,v,o,gate,up,down")
 	fs.Float64Var(&v.tokens, "tokens", d.Tokens, "training tokens (for FLOPs and time)")
@@ -330,6 +331,7 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 	if set["no-master"] {
 		in.NoMaster = v.noMaster
 	}
+	in.OptimizerInBackward = v.optInBackward
 	in.Flash = v.flash
 	in.LoRARank = v.loraRank
 	in.LoRATargets = nil
@@ -637,6 +639,9 @@ func (r report) writeSetup(w io.Writer) {
 		if in.NoMaster {
 			fmt.Fprint(w, ", no fp32 master copy")
 		}
+		if in.OptimizerInBackward {
+			fmt.Fprint(w, ", optimizer step in backward")
+		}
 		if in.SequenceParallel {
 			fmt.Fprint(w, ", sequence parallel")
 		}
@@ -866,6 +871,7 @@ type jsonInput struct {
 	SeqParallel     bool      `json:"sequence_parallel"`
 	ZeRO            int       `json:"zero"`
 	NoMaster        bool      `json:"no_master"`
+	OptInBackward   bool      `json:"optimizer_in_backward"`
 	Offload         string    `json:"offload"`
 	Checkpointing   string    `json:"checkpointing"`
 	Flash           bool      `json:"flash"`
@@ -971,7 +977,7 @@ func (r report) toJSON() jsonReport {
 			Workload: string(in.Workload), DType: string(in.DType), KVDType: string(in.KVDType),
 			Quant: string(in.Quant), GroupSize: in.GroupSize, QuantEmbeddings: in.QuantEmbeddings,
 			Seq: in.SeqLen, Prompt: in.PromptLen, Batch: in.Batch, GPUs: in.GPUs, AutoLayout: r.cfg.autoTP,
-			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster,
+			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster, OptInBackward: in.OptimizerInBackward,
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
 			Optimizer: string(in.Optimizer), Loss: string(in.Loss), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
 			Tokens: in.Tokens, MFU: in.MFU, BitsPerWeight: in.BitsPerWeight,

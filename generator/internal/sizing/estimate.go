@@ -251,6 +251,9 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		params := trained * tb / d3
 		base := frozen / d3
 		grads := trained * tb / d2
+		if in.OptimizerInBackward {
+			grads = min(grads, largestLayerParams(m)/tp*tb)
+		}
 		opt := trained * optimizerBytesPerParam(in.Optimizer, master) / d1
 		if in.Offload != NoOffload {
 			opt = 0

@@ -58,6 +58,7 @@ qlora_dtype	qlora needs int4 (nf4) weights (got {s})
 offload_optimizer_zero	optimizer offload needs zero stage 1 or higher
 offload_full_zero	full (parameter) offload needs zero stage 3
 paged_offload	a paged optimizer already pages its states to CPU memory; use no offload with it
+optimizer_in_backward_pp	the optimizer step in backward cannot accumulate gradients over pipeline micro-batches: use pp 1
 lora_no_targets	lora needs at least one target (q, k, v, o, gate, up, down)
 unknown_lora_target	unknown lora target "{s}" (want q, k, v, o, gate, up or down)
 lora_target_twice	lora target "{s}" given twice
@@ -280,6 +281,8 @@ func Field(err error) string {
 		return "kv_dtype"
 	case "offload_optimizer_zero", "offload_full_zero", "paged_offload", "unknown_offload":
 		return "offload"
+	case "optimizer_in_backward_pp":
+		return "pp"
 	case "lora_no_targets", "unknown_lora_target", "lora_target_twice":
 		return "lora_targets"
 	case "unknown_workload", "unknown_optimizer", "unknown_loss", "unknown_checkpointing", "unknown_quant", "unknown_engine", "unknown_method":

@@ -375,6 +375,13 @@ type Input struct {
 	// (LoRA/QLoRA) without an fp32 master copy: pure bf16 training, or the
 	// QLoRA recipe's bf16 adapters.
 	NoMaster bool
+	// OptimizerInBackward runs each parameter's optimizer step as soon as
+	// its gradient is ready and frees that gradient (PyTorch's
+	// register_post_accumulate_grad_hook tutorial; torchtune's
+	// optimizer_in_bwd), so no full gradient buffer is held: at most the
+	// largest layer's gradients. It cannot accumulate gradients, so it
+	// takes no pipeline stages (their micro-batches accumulate).
+	OptimizerInBackward bool
 	// PromptLen is the prompt length for the time to first token
 	// (inference); zero means SeqLen.
 	PromptLen int

@@ -601,3 +601,36 @@ func TestOptimizerStateBytes(t *testing.T) {
 		t.Errorf(`ParseOptimizer("AdamW-BF16") = %q, %v`, o, ok)
 	}
 }
+
+// TestOptimizerInBackward: with the optimizer step in backward, full
+// training holds the largest layer's gradients, not every weight's;
+// pipeline stages are refused (their micro-batches accumulate gradients).
+func TestOptimizerInBackward(t *testing.T) {
+	m := Model{Params: 8e9, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256}
+	in := WorkloadInput(m, FullTraining)
+	in.ZeRO = 0
+	base, err := Estimate(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.OptimizerInBackward = true
+	r, err := Estimate(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	largest := float64(m.Vocab) * float64(m.Hidden) // the embedding, 525M parameters
+	if got, want := float64(r.Breakdown.Gradients), largest*HalfBytes; math.Abs(got-want) > 1 {
+		t.Errorf("gradients %g bytes, want the largest layer's %g", got, want)
+	}
+	if base.Breakdown.Gradients != int64(float64(m.Params)*HalfBytes) {
+		t.Errorf("without it, gradients %d bytes, want every weight's %g", base.Breakdown.Gradients, float64(m.Params)*HalfBytes)
+	}
+	if d := base.TotalPerGPU - r.TotalPerGPU; d != base.Breakdown.Gradients-r.Breakdown.Gradients {
+		t.Errorf("the total fell by %d, the gradients by %d", d, base.Breakdown.Gradients-r.Breakdown.Gradients)
+	}
+	pp := in
+	pp.GPUs, pp.TP, pp.PP = 2, 1, 2
+	if key, _, _ := Message(pp.Validate()); key != "sizing.err.optimizer_in_backward_pp" {
+		t.Errorf("with 2 pipeline stages: %q, want sizing.err.optimizer_in_backward_pp", key)
+	}
+}

@@ -217,6 +217,9 @@ func (in Input) Validate() error {
 		if in.paged() && in.Offload != NoOffload {
 			return fail("paged_offload", "", 0, 0, 0, 0)
 		}
+		if in.OptimizerInBackward && in.pp() > 1 {
+			return fail("optimizer_in_backward_pp", "", 0, 0, 0, 0)
+		}
 	}
 	if lora {
 		if len(in.LoRATargets) == 0 {
