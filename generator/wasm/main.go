@@ -12,13 +12,14 @@
 // JSON.parse on its side). The config.json parser is a module of its own,
 // generator/wasmconfig, which the page loads only when a reader gives it a
 // config: it would add about 47 kB to this one, which must stay under
-// 2,050,000 bytes raw (issue 34). Numbers cross as JSON numbers in their shortest form, which both
-// sides read back to the same float64; a number that is not finite crosses
-// as the string "\u0000NaN", "\u0000Infinity" or "\u0000-Infinity", and is
-// read as that number. main blocks, so that the exports stay callable.
-// The site build (build.buildWASM) compiles it as
+// 2,050,000 bytes raw (issue 34). Numbers cross as JSON numbers in their
+// shortest form, which both sides read back to the same float64; a number
+// that is not finite crosses as the string "\u0000NaN", "\u0000Infinity"
+// or "\u0000-Infinity", and is read as that number. main blocks, so that
+// the exports stay callable. The site build (assets.buildWASM) compiles it,
+// with generator/wasmconfig, as
 //
-//	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o size.wasm ./generator/wasm
+//	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w -buildid=" -o DIR/ ./generator/wasm ./generator/wasmconfig
 //
 // (the pre-Green Tea collector is about 45 kB smaller; without the opt-out
 // the module would be over the raw budget of BenchmarkPageWeight).
@@ -399,7 +400,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	}
 	b = appendPlan(b, job.Plan(offers))
 	if !job.Inference {
-		return append(b, `,"serving":null,"servePlan":null}`...)
+		return append(b, `,"serving":null,"ranked":null,"servePlan":null}`...)
 	}
 	// Serving: every format on the reader's GPUs (sizing.ServingFit), and
 	// the cheapest plan per catalog GPU for the load (sizing.PlanServing).

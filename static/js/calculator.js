@@ -183,7 +183,7 @@ import { money } from "./_shared.mjs";
       tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"), images: +val("images"), trainVision: val("train-vision"),
       output: on(f.output) ? +f.output.value : 0, gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
-      maxContext: f.model.value === "custom" ? 0 : data.models[f.model.value].maxContext,
+      maxContext: f.model.value === "custom" ? 0 : (data.models[f.model.value] || {}).maxContext || 0,
       load: { rate: +val("rate"), prompt: +val("plan-prompt"), answer: +val("answer"), ttft: +val("ttft"), tpot: +val("tpot") },
       // The presets that fit the GPUs are computed while their list is open.
       rank: $("presets").open, models: $("presets").open ? data.modelIds.map((id) => data.models[id]) : [],

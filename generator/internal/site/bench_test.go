@@ -21,7 +21,7 @@ import (
 // GPUs and the plan for a load (issue 36) then fitted only once the
 // config.json parser moved to a module of its own (generator/wasmconfig,
 // loaded when a reader gives the page a config, reported here without a
-// budget): 2,049,905 -> 2,049,680 raw bytes with both answers and the
+// budget): 2,049,905 -> 2,049,697 raw bytes with both answers and the
 // optimizer inputs of issue 34 (adamw-bf16, the step in backward).
 const (
 	pageBudget    = 35 * 1000

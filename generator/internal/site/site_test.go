@@ -12,7 +12,7 @@ import (
 )
 
 var (
-	attrURL    = regexp.MustCompile(`\s(href|src|srcset|action|data-wasm|data-base|data-index|data-all)="([^"]*)"`)
+	attrURL    = regexp.MustCompile(`\s(href|src|srcset|action|data-wasm|data-config|data-exec|data-json|data-base|data-index|data-all)="([^"]*)"`)
 	tagRE      = regexp.MustCompile(`<(link|script|img|source|iframe|audio|video|embed|object|a|form)\b[^>]*>`)
 	cssURL     = regexp.MustCompile(`url\(\s*['"]?([^'")]+)`)
 	inlineJS   = regexp.MustCompile(`<script\b([^>]*)>([^<]+)</script>`)
@@ -182,5 +182,18 @@ func TestSubPath(t *testing.T) {
 	}
 	if !strings.HasPrefix(files["_headers"], "/gpu/*") || !strings.Contains(files["_headers"], "/gpu/assets/*") {
 		t.Errorf("_headers paths ignore the base path:\n%s", files["_headers"])
+	}
+	// The engine's WebAssembly, which every reader of the calculator
+	// loads, stays under issue 34's limit (BenchmarkPageWeight reports it).
+	wasm, _ := filepath.Glob(filepath.Join(out, "assets", "size.*.wasm"))
+	if len(wasm) != 1 {
+		t.Fatalf("want one engine module, got %v", wasm)
+	}
+	st, err := os.Stat(wasm[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > wasmRawBudget {
+		t.Errorf("%s: %d bytes, over the %d-byte limit", wasm[0], st.Size(), wasmRawBudget)
 	}
 }
