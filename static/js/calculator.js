@@ -397,7 +397,7 @@ import { money } from "./_shared.mjs";
   // fits the reader's GPUs (pages.serveFitRows) and the cheapest plan per
   // GPU for the load (pages.calcServe).
   function renderServing(inp, r) {
-    if (!r.serving && !r.servePlan && inp.workload !== "inference") return;
+    if (inp.workload !== "inference") return; // the sections are hidden (data-show="infer")
     const dash = T("sizing.unit.none");
     const name = inp.gpu ? inp.gpu.name : "";
     $("serve-title").textContent = msg("calc.serve.title", name, String(inp.gpus));

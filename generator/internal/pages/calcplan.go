@@ -130,17 +130,20 @@ func CalcPlanText(p sizing.Plan, j sizing.Job, rows []*derive.Row, t func(string
 	return out
 }
 
-// calcPlan fills the page's offer tables for the default estimate.
-func (s *Edition) calcPlan(p *CalculatorPage, in sizing.Input, fitsOf map[string]sizing.Fit) {
+// calcPlan fills the page's offer tables for the default estimate, priced
+// on offers (CalcOffers), and returns the catalog's GPUs as the engine
+// takes them (named in the edition's language).
+func (s *Edition) calcPlan(p *CalculatorPage, in sizing.Input, fitsOf map[string]sizing.Fit, offers []sizing.Offer) []sizing.GPU {
 	job := CalcJob(s.cat, in, p.Result, p.GPU, fitsOf, p.Concurrency)
 	for i, cg := range s.cat.GPUs {
 		job.GPUs[i].Name = cg.LocalName(s.lang.Code) // as the script data names them for the WebAssembly engine
 	}
-	plan := job.Plan(CalcOffers(s.cat, s.dd.Headline, s.now))
+	plan := job.Plan(offers)
 	p.Plan = CalcPlanText(plan, job, s.dd.Headline, s.r.T, s.dd.Currency, s.r.Lang(), p.StaleDays)
 	for _, list := range [...][]CalcCost{p.Plan.Chosen, p.Plan.Cheapest, p.Plan.PerToken} {
 		for i := range list {
 			list[i].Public = publicHourly(s.cat, list[i].Row.Offer, list[i].Row.Price, s.dd.Currency)
 		}
 	}
+	return job.GPUs
 }

@@ -23,8 +23,8 @@ type CalcServe struct {
 	// sizing.RankFits, best first); PresetsNote says when none does.
 	PresetsTitle, PresetsNote string
 	Presets                   []CalcPresetRow
-	// Load is the load planned for (the form's starting values: the
-	// targets in ms).
+	// Rate, Prompt, Answer, TTFTms and TPOTms are the load planned for
+	// (the form's starting values: the targets in ms); Plans its plans.
 	Rate           float64
 	Prompt, Answer int
 	TTFTms, TPOTms float64
@@ -32,7 +32,6 @@ type CalcServe struct {
 	PlanNote       string   // no plan at all, or a load that cannot be planned
 	MissTitle      string   // the summary of Misses
 	Misses         []string // why each other GPU has no plan
-	Currency       string
 }
 
 // CalcServeRow is one format of the fit table, as shown.
@@ -100,13 +99,13 @@ func planMissText(tr translator, m sizing.PlanMiss, name string) string {
 	return tr.fill("calc.plan.miss."+m.Reason, name, best)
 }
 
-// calcServe fills p.Serve for the calculator's default inference input in
-// on n GPUs g (catalog GPU cg of model m), planning sizing.DefaultLoad on
-// every catalog GPU and the current on-demand offers.
-func (s *Edition) calcServe(p *CalculatorPage, in sizing.Input, sg sizing.GPU, m *catalog.Model, tr translator) {
+// calcServe fills p.Serve for the calculator's default input in (model m)
+// on in.GPUs of sg, planning sizing.DefaultLoad on gpus (the catalog's, as
+// the engine takes them) priced on offers (CalcOffers).
+func (s *Edition) calcServe(p *CalculatorPage, in sizing.Input, sg sizing.GPU, m *catalog.Model, tr translator, gpus []sizing.GPU, offers []sizing.Offer) {
 	l := sizing.DefaultLoad()
 	sv := &p.Serve
-	*sv = CalcServe{Rate: l.Rate, Prompt: l.Prompt, Answer: l.Answer, TTFTms: l.TTFT * 1000, TPOTms: l.TPOT * 1000, Currency: s.dd.Currency}
+	*sv = CalcServe{Rate: l.Rate, Prompt: l.Prompt, Answer: l.Answer, TTFTms: l.TTFT * 1000, TPOTms: l.TPOT * 1000}
 	sv.Title = tr.fill("calc.serve.title", sg.Name, strconv.Itoa(in.GPUs))
 	sv.Fit, sv.FitNote = serveFitRows(tr, sizing.ServingFit(m.Model, m.MaxContext, sg, in.GPUs), in.GPUs, sg.Name, m.Model.Layers)
 	sv.PresetsTitle = tr.fill("calc.presets.title", sg.Name, strconv.Itoa(in.GPUs))
@@ -119,11 +118,7 @@ func (s *Edition) calcServe(p *CalculatorPage, in sizing.Input, sg sizing.GPU, m
 	if len(sv.Presets) == 0 {
 		sv.PresetsNote = tr.fill("calc.presets.none", sg.Name, strconv.Itoa(in.GPUs))
 	}
-	var gpus []sizing.GPU
-	for _, cg := range s.cat.GPUs {
-		gpus = append(gpus, s.sizingGPU(cg))
-	}
-	plans, misses, ok := sizing.PlanServing(m.Model, m.MaxContext, l, gpus, CalcOffers(s.cat, s.dd.Headline, s.now), nil)
+	plans, misses, ok := sizing.PlanServing(m.Model, m.MaxContext, l, gpus, offers, nil)
 	sv.PlanNote, sv.MissTitle = planNotes(tr, ok, len(plans), len(misses), m.MaxContext)
 	for _, pl := range plans {
 		sv.Plans = append(sv.Plans, CalcPlanRow{GPU: s.cat.GPUs[pl.GPU], Row: s.dd.Headline[pl.Offer], Instances: pl.Instances,

@@ -354,12 +354,13 @@ func (s *Edition) calculator() {
 	}
 	p.Text = calcText(tr, in, res, sg, chosen, p)
 	p.Concurrency, p.StaleDays = sizing.ServingConcurrency, c.Site.Staleness.StaleDays
-	s.calcPlan(p, in, fitsOf)
-	s.calcServe(p, in, sg, m, tr)
+	offers := CalcOffers(s.cat, s.dd.Headline, s.now) // what the page, its plans and the script price
+	gpus := s.calcPlan(p, in, fitsOf, offers)
+	s.calcServe(p, in, sg, m, tr, gpus, offers)
 	p.Common = calcCommon(c, p.Scenarios, tr)
 	b, _ := json.Marshal(s.calcBoot())
 	p.Boot = template.JS(b) // json.Marshal escapes <, > and & so the block cannot end early
-	data, _ := json.Marshal(s.calcScriptData())
+	data, _ := json.Marshal(s.calcScriptData(offers))
 	s.tree.Add(s.prefix+CalcDataPath, data)
 	p.DataURL = s.r.URL(CalcDataPath)
 	s.page(&render.Page{Kind: "calculator", Path: "calculator/", Title: s.r.T("calc.title"), Description: s.r.T("calc.description"),
@@ -541,7 +542,7 @@ func (s *Edition) calcBoot() calcBoot {
 // calcScriptData is what the calculator's script fetches with the engine
 // (CalcDataPath): the GPUs, models and offers (one row per offer and mode,
 // at its cheapest region), and the edition's messages.
-func (s *Edition) calcScriptData() calcData {
+func (s *Edition) calcScriptData(offers []sizing.Offer) calcData {
 	c := s.cat
 	itoa := strconv.Itoa
 	data := calcData{Currency: s.dd.Currency, Models: map[string]calcModel{}, Billing: map[string]string{}, Msgs: map[string]string{},
@@ -553,7 +554,7 @@ func (s *Edition) calcScriptData() calcData {
 			Precisions: sg.Precisions, MemoryGB: cg.MemoryGB})
 	}
 	provAt := map[string]int{}
-	for i, o := range CalcOffers(c, s.dd.Headline, s.now) {
+	for i, o := range offers {
 		r := s.dd.Headline[i]
 		pi, ok := provAt[r.Offer.Provider.ID]
 		if !ok {
