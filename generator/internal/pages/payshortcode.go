@@ -118,7 +118,8 @@ func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) str
 		bars = append(bars, chart.Bar{ID: w.Way, Label: label, Value: w.Monthly})
 	}
 	b.WriteString("\n")
-	b.WriteString(mdText(fmt.Sprintf(t("pay.load"), render.Num(load.Rate), render.Num(math.Round(load.Rate*86400)), render.Num(float64(load.Prompt)), render.Num(float64(load.Answer)))) + "\n")
+	tr := translator{t: t}
+	b.WriteString(mdText(tr.fill("pay.load", render.Num(load.Rate), render.Num(math.Round(load.Rate*86400)), render.Num(float64(load.Prompt)), render.Num(float64(load.Answer)))) + "\n")
 	for _, w := range ways {
 		if s := payBreakEven(t, w, ways); s != "" {
 			b.WriteString("\n- " + mdText(s))
@@ -127,7 +128,7 @@ func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) str
 	b.WriteString("\n\n")
 	// One chart per model and rate: a guide may price a model at two.
 	id := "pay-" + m.ID + "-" + strings.NewReplacer(".", "-", "+", "-").Replace(strconv.FormatFloat(load.Rate, 'f', -1, 64))
-	c, err := chart.Bars(bars, chart.Options{ID: id, Title: fmt.Sprintf(t("pay.chart"), m.Name, render.Num(load.Rate)),
+	c, err := chart.Bars(bars, chart.Options{ID: id, Title: tr.fill("pay.chart", m.Name, render.Num(load.Rate)),
 		Desc: t("pay.chart.desc"), X: chart.Axis{Label: t("pay.col.month"), Unit: cur, TitleFormat: t("chart.axis.title")}, Label: t("pay.col.way")})
 	if err != nil {
 		return "", err
@@ -139,6 +140,7 @@ func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) str
 // payWhere is a way's offer or usage price, linked and dated.
 func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string, w sizing.PayWay, refs []UsageRef) string {
 	cur := dd.Currency
+	tr := translator{t: t}
 	switch w.Way {
 	case sizing.PayServerless, sizing.PayAPI:
 		u := refs[w.Index]
@@ -146,13 +148,13 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 		if u.API != nil {
 			in, _ := dd.Cat.FX.Convert(u.API.InputPerM, u.API.Currency, cur)
 			out, _ := dd.Cat.FX.Convert(u.API.OutputPerM, u.API.Currency, cur)
-			what = fmt.Sprintf(t("pay.api"), u.API.ServedAs, money(in, cur), money(out, cur))
+			what = tr.fill("pay.api", u.API.ServedAs, money(in, cur), money(out, cur))
 		} else {
 			ps, _ := dd.Cat.FX.Convert(u.Serverless.PerSecond, u.Serverless.Currency, cur)
 			if idle := u.Serverless.Idle(); idle > 0 {
-				what = fmt.Sprintf(t("pay.serverless.idle"), u.Serverless.ServedAs, money(ps*3600, cur), render.Num(idle), strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
+				what = tr.fill("pay.serverless.idle", u.Serverless.ServedAs, money(ps*3600, cur), render.Num(idle), strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
 			} else {
-				what = fmt.Sprintf(t("pay.serverless"), u.Serverless.ServedAs, money(ps*3600, cur))
+				what = tr.fill("pay.serverless", u.Serverless.ServedAs, money(ps*3600, cur))
 			}
 		}
 		return mdText(u.Platform.LocalName(lang) + " " + what + t("punct.comma") + fmt.Sprintf(t("plan.asof"), r.date(lang, u.AsOf())))
@@ -161,7 +163,7 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 	prov := hr.Offer.Provider
 	term := ""
 	if hr.Price.Billing == "committed" && hr.Price.TermMonths > 0 {
-		term = fmt.Sprintf(t("punct.paren"), fmt.Sprintf(t("pay.term"), hr.Price.TermMonths))
+		term = fmt.Sprintf(t("punct.paren"), tr.fill("pay.term", strconv.Itoa(hr.Price.TermMonths)))
 	}
 	return fmt.Sprintf("%d × [%s](%s) %s", w.Plan.Instances, mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"),
 		mdText(hr.Offer.Instance+term+t("punct.comma")+fmt.Sprintf(t("plan.asof"), r.date(lang, hr.Price.AsOf))))
@@ -170,13 +172,14 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 // payBreakEven words w's break-even against the other ways, or "".
 func payBreakEven(t func(string) string, w sizing.PayWay, ways []sizing.PayWay) string {
 	way := t("pay.way." + w.Way)
+	tr := translator{t: t}
 	switch w.Way {
 	case sizing.PayServerless:
 		switch {
 		case w.BreakEven >= 1:
-			return fmt.Sprintf(t("pay.be.serverless.always"), way)
+			return tr.fill("pay.be.serverless.always", way)
 		case w.BreakEven > 0:
-			return fmt.Sprintf(t("pay.be.serverless"), way, strconv.Itoa(int(w.BreakEven*100+0.5)))
+			return tr.fill("pay.be.serverless", way, strconv.Itoa(int(w.BreakEven*100+0.5)))
 		}
 	case sizing.PayOnDemand, sizing.PayCommitted, sizing.PaySpot:
 		hasAPI := false
@@ -186,9 +189,9 @@ func payBreakEven(t func(string) string, w sizing.PayWay, ways []sizing.PayWay) 
 		switch {
 		case !hasAPI:
 		case w.BreakEven > 0:
-			return fmt.Sprintf(t("pay.be.dedicated"), way, render.Num(sizing.Round3(w.BreakEven*86400)))
+			return tr.fill("pay.be.dedicated", way, render.Num(sizing.Round3(w.BreakEven*86400)))
 		default:
-			return fmt.Sprintf(t("pay.be.never"), way)
+			return tr.fill("pay.be.never", way)
 		}
 	}
 	return ""

@@ -20,6 +20,11 @@ import (
 // here: "% off" is a literal percent sign.
 var verbRE = regexp.MustCompile(`%(?:\[(\d+)\])?[-+#0-9.]*[a-zA-Z%]`)
 
+// placeholderRE matches a placeholder of a string filled by
+// sizing.FillMessage (the engine's messages and the calculator's): {s}
+// {0} {1} {2} {f} {field}.
+var placeholderRE = regexp.MustCompile(`\{(?:s|0|1|2|f|field)\}`)
+
 // Strings holds the UI strings of every language of a site, checked
 // against the default language's catalog.
 type Strings struct {
@@ -98,6 +103,10 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 				line, col := at(f, k)
 				d.Errorf(f.rel, line, col, "key %q has printf verbs %s, but %s has %s: give each argument the same verb (%%[2]s takes the second argument, to change the order)", k, orNone(got), base.rel, orNone(want))
 			}
+			if want, got := placeholders(base.m[k]), placeholders(v); want != got {
+				line, col := at(f, k)
+				d.Errorf(f.rel, line, col, "key %q has placeholders %s, but %s has %s: use each of them (in any order)", k, orNone(got), base.rel, orNone(want))
+			}
 		}
 		for k := range f.m {
 			if _, ok := base.m[k]; !ok {
@@ -117,6 +126,13 @@ func verbs(s string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// placeholders lists the distinct FillMessage placeholders of s, sorted.
+func placeholders(s string) string {
+	p := placeholderRE.FindAllString(s, -1)
+	slices.Sort(p)
+	return strings.Join(slices.Compact(p), " ")
 }
 
 // args describes the arguments a format takes, by position: "1:%s
