@@ -10,16 +10,16 @@
 // Input and output are UTF-8 JSON text in the buffer (static/js/calculator.js
 // wraps the export as gpuAtlasSize(input) -> result, JSON.stringify and
 // JSON.parse on its side). The config.json parser is a module of its own,
-// generator/wasmconfig, which the page loads only when a reader gives it a
+// generator/wasmextra, which the page loads only when a reader gives it a
 // config: it would add about 47 kB to this one, which must stay under
 // 2,050,000 bytes raw (issue 34). Numbers cross as JSON numbers in their
 // shortest form, which both sides read back to the same float64; a number
 // that is not finite crosses as the string "\u0000NaN", "\u0000Infinity"
 // or "\u0000-Infinity", and is read as that number. main blocks, so that
 // the exports stay callable. The site build (assets.buildWASM) compiles it,
-// with generator/wasmconfig, as
+// with generator/wasmextra, as
 //
-//	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w -buildid=" -o DIR/ ./generator/wasm ./generator/wasmconfig
+//	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w -buildid=" -o DIR/ ./generator/wasm ./generator/wasmextra
 //
 // (the pre-Green Tea collector is about 45 kB smaller; without the opt-out
 // the module would be over the raw budget of BenchmarkPageWeight).
@@ -145,17 +145,6 @@ func run(src []byte) (res []byte) {
 	return result(v, in, gpu, hasGPU, auto, req)
 }
 
-//go:noinline
-func readGPU(v *jsonpos.Value) (sizing.GPU, []byte) {
-	var g sizing.GPU
-	fail := wasmio.ReadFields(v, []wasmio.Spec{
-		{Key: "id", P: &g.ID}, {Key: "name", P: &g.Name}, {Key: "memoryBytes", P: &g.MemoryBytes},
-		{Key: "bandwidth", P: &g.BandwidthBytesPerSec}, {Key: "bf16Flops", P: &g.DenseBF16FLOPS}, {Key: "fp8Flops", P: &g.DenseFP8FLOPS}, {Key: "fp32Flops", P: &g.FP32FLOPS},
-		{Key: "link", P: &g.LinkBytesPerSec}, {Key: "precisions", P: &g.Precisions},
-	})
-	return g, fail
-}
-
 // request is what an input asks besides the estimate: the serving
 // concurrency costs are figured at, whether stale prices count, the
 // model's context limit (0: none) and the load to plan for (no rate: no
@@ -177,11 +166,8 @@ func readRequest(v *jsonpos.Value) (request, []byte) {
 	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
 		r.concurrency = sizing.ServingConcurrency
 	}
-	if l := v.Get("load"); fail == nil && l.Present() {
-		fail = wasmio.ReadFields(l, []wasmio.Spec{{Key: "rate", P: &r.load.Rate}, {Key: "prompt", P: &r.load.Prompt},
-			{Key: "answer", P: &r.load.Answer}, {Key: "ttft", P: &r.load.TTFT}, {Key: "tpot", P: &r.load.TPOT}})
-		r.load.TTFT /= 1000
-		r.load.TPOT /= 1000
+	if fail == nil {
+		r.load, fail = wasmio.ReadLoad(v)
 	}
 	return r, fail
 }
@@ -235,7 +221,7 @@ func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool,
 		}
 	}
 	if g := v.Get("gpu"); g.Present() {
-		if gpu, fail = readGPU(g); fail != nil {
+		if gpu, fail = wasmio.ReadGPU(g); fail != nil {
 			return
 		}
 		hasGPU = true
@@ -261,16 +247,18 @@ func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool,
 const (
 	shapeBreakdown = `{"ok":true,"error":null,"breakdown":{"weights":#,"kvCache":#,"activations":#,"gradients":#,` +
 		`"optimizer":#,"adapters":#,"gathered":#,"reference":#,"critic":#,"rollout":#,"overhead":#},`
-	shapeGPU     = `"fits":?,"runs":?,"usableBytes":#,`
-	shapeNoGPU   = `"fits":null,"runs":null,"usableBytes":null,`
+	shapeGPU   = `"fits":?,"runs":?,"usableBytes":#,`
+	shapeNoGPU = `"fits":null,"runs":null,"usableBytes":null,`
+	// The figures from totalPerGPU to expected.perGPU are, in this order,
+	// those of the text after its breakdown (see result).
 	shapeFigures = `"totalPerGPU":#,"pagedOut":#,"trainFLOPs":#,"trainSeconds":#,"rolloutSeconds":#,"prefillFLOPs":#,"ttft":#,"decode":#,` +
-		`"throughput":#,"perGPU":#,"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,"largest":$,` +
-		`"expected":{"decode":#,"ttft":#,"throughput":#,"perGPU":#,"prefill":#},"concurrency":#,"speedGPUs":#,` +
+		`"throughput":#,"perGPU":#,"expected":{"decode":#,"ttft":#,"throughput":#,"perGPU":#,"prefill":#},` +
+		`"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,"largest":$,"concurrency":#,"speedGPUs":#,` +
 		`"layout":{"tp":#,"pp":#,"cp":#,"dp":#,"auto":?},"text":{`
 	shapeTextGPU = `"usableBytes":%g,`
 	shapeText    = `"breakdown":{"weights":%g,"kvCache":%g,"activations":%g,"gradients":%g,"optimizer":%g,` +
 		`"adapters":%g,"gathered":%g,"reference":%g,"critic":%g,"rollout":%g,"overhead":%g},"totalPerGPU":%g,"pagedOut":%g,"trainFLOPs":%f,` +
-		`"trainSeconds":%d,"rolloutSeconds":%d,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r,"prefillFLOPs":%f,` +
+		`"trainSeconds":%d,"rolloutSeconds":%d,"prefillFLOPs":%f,"ttft":%l,"decode":%r,"throughput":%r,"perGPU":%r,` +
 		`"expDecode":%r,"expTTFT":%l,"expThroughput":%r,"expPerGPU":%r},"minGPUs":{`
 	shapeFit = `$:{"n":#,"tp":#,"pp":#,"total":#,"decode":#,"ttft":#,"perGPU":#,"expDecode":#,"expTTFT":#,` +
 		`"totalText":%g,"decodeText":%r,"ttftText":%l,"expDecodeText":%r,"expTTFTText":%l}`
@@ -330,17 +318,17 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	if auto {
 		automatic = 1
 	}
+	k := len(nums)
 	nums = append(nums, float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, sp.TrainSeconds,
 		sp.RolloutSeconds, res.PrefillFLOPs, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec, sp.TokensPerSecPerGPU,
-		float64(res.KVBytesPerToken), float64(res.AdapterParams), compute,
 		sp.ExpectedDecode, sp.ExpectedTTFT, sp.ExpectedThroughput, sp.ExpectedPerGPU, sp.PrefillTokensPerSec,
+		float64(res.KVBytesPerToken), float64(res.AdapterParams), compute,
 		float64(req.concurrency), float64(speedGPUs),
 		float64(res.TP), float64(res.PP), float64(res.CP), float64(res.DataParallel), automatic)
 	// Every figure also as display text (the "text" object), formatted by
-	// the functions the pages use, so both print identical strings.
-	nums = append(append(append(nums, usable...), parts...), float64(res.TotalPerGPU), float64(res.PagedOutBytes),
-		res.TrainFLOPs, sp.TrainSeconds, sp.RolloutSeconds, sp.TTFTSeconds, sp.DecodeTokensPerSec, sp.ThroughputTokensPerSec,
-		sp.TokensPerSecPerGPU, res.PrefillFLOPs, sp.ExpectedDecode, sp.ExpectedTTFT, sp.ExpectedThroughput, sp.ExpectedPerGPU)
+	// the functions the pages use, so both print identical strings: the
+	// 14 figures from totalPerGPU on are in the text's order.
+	nums = append(append(append(nums, usable...), parts...), nums[k:k+14]...)
 	largest, _ := bd.Largest()
 	b := wasmio.Fill(nil, shape+shapeText, nums, []string{largest})
 
@@ -356,7 +344,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 			return wasmio.Failure(nil, wasmio.KeyArray, "catalog", "")
 		}
 		for i, n := 0, c.Len(); i < n; i++ {
-			cg, fail := readGPU(c.Index(i))
+			cg, fail := wasmio.ReadGPU(c.Index(i))
 			if fail != nil {
 				return fail
 			}
@@ -394,7 +382,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 		// Training is priced as the reader runs it (sizing.Job.Fits).
 		job.Fits[c] = &sizing.Fit{N: in.GPUs, TP: res.TP, PP: res.PP, Result: res}
 	}
-	offers, fail := readOffers(v)
+	offers, fail := wasmio.ReadOffers(v)
 	if fail != nil {
 		return fail
 	}
@@ -490,34 +478,6 @@ func boolNum(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// readOffers reads the input's offers, each [gpu index, GPUs per
-// instance, billing mode index, price per instance-hour, stale (0 or 1)].
-//
-//go:noinline
-func readOffers(v *jsonpos.Value) ([]sizing.Offer, []byte) {
-	o := v.Get("offers")
-	if !o.Present() {
-		return nil, nil
-	}
-	if o.Len() < 0 {
-		return nil, wasmio.Failure(nil, wasmio.KeyArray, "offers", "")
-	}
-	out := make([]sizing.Offer, o.Len())
-	for i := range out {
-		row := o.Index(i)
-		var x [5]float64
-		for k := range x {
-			f, ok := row.Index(k).Number()
-			if row.Len() != len(x) || !ok {
-				return nil, wasmio.Failure(nil, wasmio.KeyArray, "offers", "")
-			}
-			x[k] = f
-		}
-		out[i] = sizing.Offer{GPU: int(x[0]), GPUs: int(x[1]), Mode: int(x[2]), Price: x[3], Stale: x[4] != 0}
-	}
-	return out, nil
 }
 
 // appendPlan writes the plan object.

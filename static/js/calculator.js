@@ -21,9 +21,9 @@ import { money } from "./_shared.mjs";
   let data = null, offers = [], planOffers = [];
   function setData(d) {
     data = d;
-    offers = d.offers.map(([id, g, count, p, instance, mode, price, asOf, , asOfText], i) => ({
+    offers = d.offers.map(([id, g, count, p, instance, mode, price, asOf, , asOfText, term], i) => ({
       id, gpu: d.gpus[g].id, gpuName: d.gpus[g].name, count, provider: d.providers[p][0],
-      providerName: d.providers[p][1], instance, billing: d.modes[mode], price, asOf, asOfText, mark: d.marks && d.marks["r" + i],
+      providerName: d.providers[p][1], instance, billing: d.modes[mode], price, asOf, asOfText, term, mark: d.marks && d.marks["r" + i],
     }));
     planOffers = d.offers.map(([, g, count, , , mode, price, , stale]) => [g, count, mode, price, stale]);
   }
@@ -489,6 +489,55 @@ import { money } from "./_shared.mjs";
     ul.replaceChildren(...misses.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
     labelCells("#serve");
     labelCells("#plans");
+    renderPay(inp);
+  }
+
+  // renderPay writes the ways to pay for the load (sizing.PayWays, from
+  // the second module's gpuAtlasPay) while their section is open, as
+  // pages.calcPay does: each way's monthly cost, cost per 1,000 requests
+  // and the offer or usage price (data.usage, the model's hosted APIs and
+  // every serverless GPU) that prices it, and where each wins.
+  function renderPay(inp) {
+    const box = $("pay");
+    if (!box || !box.open || typeof globalThis.gpuAtlasPay !== "function") return;
+    const uses = data.usage.filter((u) => u[0] === "" || u[0] === f.model.value);
+    const r = globalThis.gpuAtlasPay({
+      model: inp.model, maxContext: inp.maxContext, load: inp.load, catalog: data.gpus, offers: planOffers,
+      usage: uses.map((u) => u.slice(1, 7)),
+    });
+    const body = document.querySelector("#pay-table tbody");
+    body.replaceChildren();
+    const be = [];
+    for (const [way, , i, monthly, perRequest, , , inst, , , , , key, figure, idleText] of r.ways || []) {
+      const tr = document.createElement("tr");
+      rowHeader(tr).textContent = T("pay.way." + way);
+      cell(tr, money(monthly, data.currency), "num");
+      cell(tr, money(perRequest * 1000, data.currency), "num");
+      const td = cell(tr, "");
+      if (way === "serverless" || way === "api") {
+        const u = uses[i];
+        td.append(u[7].replace("{2}", idleText) + T("punct.comma"), when({ asOf: u[8], asOfText: u[9] }));
+      } else {
+        const o = offers[i];
+        const a = document.createElement("a");
+        a.href = form.dataset.base + "providers/" + o.provider + "/";
+        a.textContent = o.providerName;
+        const term = o.billing === "committed" && o.term > 0 ? msg("pay.term", String(o.term)) : "";
+        td.append(inst + " × ", a, " " + o.instance + term + T("punct.comma"), when(o));
+      }
+      body.appendChild(tr);
+      if (key) be.push(msg("pay.be." + key, T("pay.way." + way), figure));
+    }
+    if (r.ways && r.ways.length && !r.ways.some((w) => w[0] === "api")) be.push(T("calc.pay.noapi"));
+    const note = $("pay-note");
+    note.textContent = r.error ? errText(r.error) : !r.ok ? (inp.load.rate > 0 ? msg("calc.plan.bad", "", r.context) : msg("calc.plan.off"))
+      : r.ways.length ? "" : T("pay.none");
+    note.hidden = !note.textContent;
+    $("pay-wrap").hidden = !body.children.length;
+    const ul = $("pay-be");
+    ul.replaceChildren(...be.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
+    ul.hidden = !be.length;
+    labelCells("#pay-table");
   }
 
   // labelCells names each data cell after its column (data-l), as the
@@ -546,11 +595,11 @@ import { money } from "./_shared.mjs";
     if (typeof globalThis.gpuAtlasParseConfig === "function" && data) return readConfig(text);
     cfgMsg.textContent = T("calc.config.loading");
     // The parser, and the engine whose data holds the messages.
-    Promise.all([loadConfig(), ready]).then(() => readConfig(text), failed);
+    Promise.all([loadExtra(), ready]).then(() => readConfig(text), failed);
   }
   // Opening the config box fetches the parser, which a reader is about to need.
   $("config").addEventListener("toggle", () => {
-    if ($("config").open) loadConfig().catch(failed);
+    if ($("config").open) loadExtra().catch(failed);
   });
   cfg.addEventListener("dragover", (e) => e.preventDefault());
   cfg.addEventListener("drop", (e) => {
@@ -590,6 +639,21 @@ import { money } from "./_shared.mjs";
       update(false);
     });
   }
+  // Opening the ways to pay loads the second module and computes them;
+  // /calculator/#pay opens them.
+  const payBox = $("pay");
+  if (payBox) {
+    payBox.addEventListener("toggle", () => {
+      if (!payBox.open) return;
+      load();
+      if (typeof globalThis.gpuAtlasPay === "function") return update(false);
+      const note = $("pay-note");
+      note.textContent = T("calc.pay.loading");
+      note.hidden = false;
+      Promise.all([loadExtra(), ready]).then(() => update(false), failed);
+    });
+    if (location.hash === "#pay") payBox.open = true;
+  }
 
   let engineReady;
   const ready = new Promise((resolve) => { engineReady = resolve; });
@@ -602,9 +666,9 @@ import { money } from "./_shared.mjs";
   // and the catalog's data) loads when a shared URL needs it, or on the
   // first sign the reader will use the form; until then the page shows the
   // server-rendered result of the default inputs. The config.json parser
-  // is a second module (generator/wasmconfig), loaded when a reader gives
-  // the page a config.
-  let loading = false, execLoaded = null, configLoaded = null;
+  // and the ways to pay are a second module (generator/wasmextra), loaded
+  // when a reader gives the page a config or opens the ways to pay.
+  let loading = false, execLoaded = null, extraLoaded = null;
   const enc = new TextEncoder(), dec = new TextDecoder();
   const tag = (k, v) => (typeof v === "bigint" ? "\u0000NaN" : typeof v === "number" && !isFinite(v) ? "\u0000" + v : v);
   const untag = (k, v) => (v === "\u0000NaN" || v === "\u0000Infinity" || v === "\u0000-Infinity" ? Number(v.slice(1)) : v);
@@ -661,13 +725,14 @@ import { money } from "./_shared.mjs";
       })
       .catch(failed);
   }
-  // loadConfig loads the parser and defines gpuAtlasParseConfig(text) ->
-  // config.
-  function loadConfig() {
-    configLoaded = configLoaded || instantiate(form.dataset.config).then((x) => {
+  // loadExtra loads the second module and defines
+  // gpuAtlasParseConfig(text) -> config and gpuAtlasPay(input) -> ways.
+  function loadExtra() {
+    extraLoaded = extraLoaded || instantiate(form.dataset.extra).then((x) => {
       globalThis.gpuAtlasParseConfig = (text) => call(x, x.gpuAtlasParseConfig, typeof text === "string" ? text : null);
+      globalThis.gpuAtlasPay = (input) => call(x, x.gpuAtlasPay, JSON.stringify(input, tag) || "null");
     });
-    return configLoaded;
+    return extraLoaded;
   }
   if (location.search) load();
   for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input", "dragenter"]) {

@@ -12,7 +12,7 @@ import (
 )
 
 // buildWASM compiles the calculator's two modules, generator/wasm (the
-// sizing engine, size.wasm) and generator/wasmconfig (the config.json
+// sizing engine, size.wasm) and generator/wasmextra (the config.json
 // parser, config.wasm), for GOOS=js GOARCH=wasm with the Go toolchain
 // running the generator, in one go build, and adds them with wasm_exec.js
 // to the tree under content-hashed names.
@@ -30,7 +30,7 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 	// 45 kB of collector code out of the module; a toolchain without the
 	// opt-out builds with its default collector.
 	build := func(env ...string) ([]byte, error) {
-		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm", "./generator/wasmconfig")
+		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm", "./generator/wasmextra")
 		cmd.Dir = moduleRoot(root)
 		cmd.Env = append(append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"), env...)
 		return cmd.CombinedOutput()
@@ -48,9 +48,9 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 		d.Errorf("generator/wasm", 0, 0, "%v", err)
 		return
 	}
-	config, err := os.ReadFile(filepath.Join(tmp, "wasmconfig"))
+	extra, err := os.ReadFile(filepath.Join(tmp, "wasmextra"))
 	if err != nil {
-		d.Errorf("generator/wasmconfig", 0, 0, "%v", err)
+		d.Errorf("generator/wasmextra", 0, 0, "%v", err)
 		return
 	}
 	execJS, err := os.ReadFile(filepath.Join(goRoot(goBin), "lib", "wasm", "wasm_exec.js"))
@@ -62,7 +62,7 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 		return
 	}
 	manifest["size.wasm"] = addHashed(tree, "assets/size", ".wasm", wasm)
-	manifest["config.wasm"] = addHashed(tree, "assets/config", ".wasm", config)
+	manifest["extra.wasm"] = addHashed(tree, "assets/extra", ".wasm", extra)
 	manifest["wasm_exec.js"] = addHashed(tree, "assets/wasm_exec", ".js", minifyJS(execJS, "wasm_exec.js", d))
 }
 

@@ -170,6 +170,11 @@ type calcCase struct {
 	// presets opens the list of presets that fit the GPUs and compares it
 	// with sizing.RankFits.
 	presets bool
+	// pay opens the ways to pay and compares them with sizing.PayWays;
+	// payShows is a way (sizing.PayAPI, ...) or a sentence key
+	// ("pay.be.never", "calc.plan.off", ...) the case is there to show.
+	pay      bool
+	payShows []string
 }
 
 var calcCases = []calcCase{
@@ -303,6 +308,12 @@ var calcCases = []calcCase{
 	{name: "plan: no rate, no plan", plan: "off", set: map[string]string{"rate": "0"}},
 	{name: "plan: prompt and answer beyond the model's context", plan: "bad", set: map[string]string{"plan-prompt": "8000", "answer": "300"}},
 	{name: "plan: targets no gpu meets", plan: "none", set: map[string]string{"ttft": "1", "tpot": "1"}},
+	{name: "pay: the default load, a model no hosted API serves", pay: true, reload: true, payShows: []string{sizing.PayCommitted, sizing.PaySpot, sizing.PayServerless, "calc.pay.noapi", "pay.be.serverless"}},
+	{name: "pay: llama 3.1 8b, which hosted APIs serve", pay: true, set: map[string]string{"model": "llama-3-1-8b"},
+		payShows: []string{sizing.PayAPI, "pay.be.dedicated"}},
+	{name: "pay: llama 3.1 70b at 0.05 requests/s", pay: true, set: map[string]string{"model": "llama-3-1-70b", "gpus": "2", "rate": "0.05"},
+		payShows: []string{sizing.PayAPI, "pay.be.never"}},
+	{name: "pay: no rate", pay: true, set: map[string]string{"rate": "0"}, payShows: []string{"calc.plan.off"}},
 	{name: "fit: llama3-70b on one rtx-4090 fits in no format", noFormat: true, set: map[string]string{"model": "llama-3-70b", "gpu": "rtx-4090"}},
 	{name: "custom model inference", reload: true, set: map[string]string{
 		"model": "custom", "seq": "8192", "gpu": "rtx-4090", "params": "3200000000", "layers": "26", "hidden": "3072",
@@ -1015,6 +1026,96 @@ func checkPresets(t *testing.T, b *Browser, g goSide, v map[string]string) {
 	}
 }
 
+// checkPay opens the ways to pay and compares them with sizing.PayWays
+// on the catalog's GPUs, offers and usage prices (pages.UsageOffers):
+// rows (way, per month, per 1,000 requests, the offer or usage price and
+// its date), the break-evens and the note.
+func checkPay(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]string) {
+	t.Helper()
+	in, _, _, err := g.input(t, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, maxCtx := v["model"], 0
+	if cm := g.cat.Model(model); cm != nil {
+		maxCtx = cm.MaxContext
+	}
+	load := sizing.Load{Rate: atof(t, v["rate"]), Prompt: atoi(t, v["plan-prompt"]), Answer: atoi(t, v["answer"]),
+		TTFT: atof(t, v["ttft"]) / 1000, TPOT: atof(t, v["tpot"]) / 1000}
+	var gpus []sizing.GPU
+	for _, cg := range g.cat.GPUs {
+		gpus = append(gpus, derive.SizingGPU(cg))
+	}
+	cur := g.dd.Currency
+	money := func(x float64) string { return render.Money(x, cur) }
+	use, refs := pages.UsageOffers(g.cat, model, cur, g.now)
+	ways, ok := sizing.PayWays(in.Model, maxCtx, load, gpus, pages.CalcOffers(g.cat, g.dd.Headline, g.now), use, nil)
+	rows, sentences, note := [][]string{}, []string{}, ""
+	shows := map[string]bool{}
+	for _, w := range ways {
+		shows[w.Way] = true
+		where := ""
+		if w.Way == sizing.PayServerless || w.Way == sizing.PayAPI {
+			ref, u := refs[w.Index], use[w.Index]
+			switch {
+			case ref.API != nil:
+				where = g.msg("pay.api", ref.API.ServedAs, money(u.InputPerM), money(u.OutputPerM))
+			case u.IdleSeconds > 0:
+				where = g.msg("pay.serverless.idle", ref.Serverless.ServedAs, money(u.PerSecond*3600), render.Num(u.IdleSeconds), strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
+			default:
+				where = g.msg("pay.serverless", ref.Serverless.ServedAs, money(u.PerSecond*3600))
+			}
+			where = ref.Platform.Name + " " + where + ", " + ref.AsOf().Format("2006-01-02")
+		} else {
+			r := g.dd.Headline[w.Index]
+			term := ""
+			if r.Price.Billing == "committed" && r.Price.TermMonths > 0 {
+				term = g.msg("pay.term", itoa(r.Price.TermMonths))
+			}
+			where = fmt.Sprintf("%d × %s %s%s, %s", w.Plan.Instances, r.Offer.Provider.Name, r.Offer.Instance, term, r.Price.AsOf.Format("2006-01-02"))
+		}
+		rows = append(rows, []string{g.t("pay.way." + w.Way), money(w.Monthly), money(w.PerRequest * 1000), where})
+		if key, fig := sizing.BreakEven(w, ways); key != "" {
+			shows["pay.be."+key] = true
+			sentences = append(sentences, g.msg("pay.be."+key, g.t("pay.way."+w.Way), fig))
+		}
+	}
+	switch {
+	case load.Rate == 0:
+		note = g.msg("calc.plan.off")
+	case !ok:
+		limit := maxCtx
+		if limit <= 0 {
+			limit = sizing.MaxSeqLen
+		}
+		note = g.msg("calc.plan.bad", "", sizing.Group(limit))
+	case len(ways) == 0:
+		note = g.t("pay.none")
+	case !shows[sizing.PayAPI]:
+		sentences = append(sentences, g.t("calc.pay.noapi"))
+		shows["calc.pay.noapi"] = true
+	}
+	shows["calc.plan.off"] = load.Rate == 0
+	for _, k := range c.payShows {
+		if !shows[k] {
+			t.Errorf("the case is there to show %s; PayWays gives %d ways, note %q", k, len(ways), note)
+		}
+	}
+	// Opening the section loads the second module and computes the ways;
+	// until then it holds the build's answer for the page's defaults.
+	b.Click("#pay > summary")
+	want, _ := json.Marshal(struct { // in the order the script's object below has
+		Rows  [][]string `json:"rows"`
+		BE    []string   `json:"be"`
+		Note  string     `json:"note"`
+		Table bool       `json:"table"`
+	}{rows, sentences, note, len(rows) > 0})
+	got := `JSON.stringify({rows: [...document.querySelectorAll("#pay-table tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent.trim().replace(/\s+/g, " "))),
+		be: [...document.querySelectorAll("#pay-be li")].map((li) => li.textContent), note: document.getElementById("pay-note").hidden ? "" : document.getElementById("pay-note").textContent,
+		table: !document.getElementById("pay-wrap").hidden})`
+	b.Poll(got+` === `+strconv.Quote(string(want)), got)
+}
+
 // checkServing compares the serving answers (inference only): what fits
 // the reader's GPUs and the plan for the load.
 func checkServing(t *testing.T, got shown, w expected, when string) {
@@ -1096,6 +1197,9 @@ func TestCalculatorMatchesGoEngine(t *testing.T) {
 			checkApplies(t, b, v, "after filling the form")
 			if c.presets {
 				checkPresets(t, b, g, v)
+			}
+			if c.pay {
+				checkPay(t, b, g, c, v)
 			}
 			var open bool
 			if b.Eval(`document.getElementById("advanced").open`, &open); v["model"] == "custom" && !open {

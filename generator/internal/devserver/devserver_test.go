@@ -351,7 +351,7 @@ func TestRebuildReusesWebAssembly(t *testing.T) {
 	root := fixture.Site(t)
 	prev := output.NewTree()
 	prev.Add("assets/size.0123456789.wasm", []byte("fake wasm"))
-	prev.Add("assets/config.0123456789.wasm", []byte("fake config wasm"))
+	prev.Add("assets/extra.0123456789.wasm", []byte("fake extra wasm"))
 	prev.Add("assets/wasm_exec.0123456789.js", []byte("/* fake wasm_exec */"))
 	res, d := site.Run(site.Options{Root: root, Out: filepath.Join(t.TempDir(), "public"), Now: fixture.Now, Dev: &site.Dev{Reuse: prev}})
 	if res == nil {
@@ -359,14 +359,14 @@ func TestRebuildReusesWebAssembly(t *testing.T) {
 		d.Print(&b)
 		t.Fatalf("build failed:\n%s", b.String())
 	}
-	for p, want := range map[string]string{"assets/size.0123456789.wasm": "fake wasm", "assets/config.0123456789.wasm": "fake config wasm",
+	for p, want := range map[string]string{"assets/size.0123456789.wasm": "fake wasm", "assets/extra.0123456789.wasm": "fake extra wasm",
 		"assets/wasm_exec.0123456789.js": "/* fake wasm_exec */"} {
 		if got, ok := res.Tree.Get(p); !ok || string(got) != want {
 			t.Errorf("%s: %q, %v; want the previous build's bytes", p, got, ok)
 		}
 	}
 	calc, _ := res.Tree.Get("calculator/index.html")
-	for _, name := range []string{"wasm_exec.0123456789.js", "size.0123456789.wasm", "config.0123456789.wasm"} {
+	for _, name := range []string{"wasm_exec.0123456789.js", "size.0123456789.wasm", "extra.0123456789.wasm"} {
 		if !strings.Contains(string(calc), name) {
 			t.Errorf("the calculator page does not name the reused %s", name)
 		}

@@ -32,6 +32,11 @@ type CalcServe struct {
 	PlanNote       string   // no plan at all, or a load that cannot be planned
 	MissTitle      string   // the summary of Misses
 	Misses         []string // why each other GPU has no plan
+	// Pay are the ways to pay for the load, cheapest first (calcPay),
+	// PayBreakEven where each wins, PayNote why there is none.
+	Pay          []CalcPayRow
+	PayBreakEven []string
+	PayNote      string
 }
 
 // CalcServeRow is one format of the fit table, as shown.
@@ -130,6 +135,7 @@ func (s *Edition) calcServe(p *CalculatorPage, in sizing.Input, sg sizing.GPU, m
 	for _, ms := range misses {
 		sv.Misses = append(sv.Misses, planMissText(tr, ms, gpus[ms.GPU].Name))
 	}
+	s.calcPay(sv, m, l, tr, gpus, offers)
 }
 
 // planNotes are the plan's note (a load that cannot be planned, or no

@@ -186,6 +186,8 @@ type calcData struct {
 	// (sizing.ServingConcurrency); StaleDays the stale threshold.
 	Concurrency int `json:"concurrency"`
 	StaleDays   int `json:"staleDays"`
+	// Usage are the usage prices the ways to pay weigh (calcUsageData).
+	Usage []calcUsage `json:"usage"`
 }
 
 // calcRecipe is a workload's recipe with the form's field values.
@@ -258,7 +260,8 @@ type calcGPU struct {
 // the page small: [id, index in GPUs, GPU count, index in Providers,
 // instance, index of the billing mode in Modes, price per instance-hour in
 // the display currency, as-of date, stale (1) or not (0), the as-of date
-// in the edition's style (render.Renderer.Date)].
+// in the edition's style (render.Renderer.Date), a commitment's term in
+// months (0: none or not a commitment)].
 type calcOffer struct {
 	ID             string
 	GPU, Provider  int
@@ -268,6 +271,7 @@ type calcOffer struct {
 	Price          float64
 	AsOf, AsOfText string
 	Stale          bool
+	Term           int
 }
 
 // MarshalJSON writes the array form.
@@ -276,7 +280,7 @@ func (o calcOffer) MarshalJSON() ([]byte, error) {
 	if o.Stale {
 		stale = 1
 	}
-	return json.Marshal([]any{o.ID, o.GPU, o.Count, o.Provider, o.Instance, o.Mode, o.Price, o.AsOf, stale, o.AsOfText})
+	return json.Marshal([]any{o.ID, o.GPU, o.Count, o.Provider, o.Instance, o.Mode, o.Price, o.AsOf, stale, o.AsOfText, o.Term})
 }
 
 // calcKeys are the UI strings the calculator's script looks up, besides the
@@ -295,6 +299,8 @@ var calcKeys = [...]string{
 	"calc.presets.title", "calc.presets.none", "calc.serve.title", "calc.serve.layout", "calc.serve.over", "calc.serve.seqs", "calc.serve.seqs.none", "calc.serve.none", "calc.serve.nolayout",
 	"calc.plan.layout", "calc.plan.off", "calc.plan.bad", "calc.plan.none", "calc.plan.misses",
 	"calc.plan.miss.fit", "calc.plan.miss.speed", "calc.plan.miss.ttft", "calc.plan.miss.tpot", "calc.plan.miss.offer",
+	"calc.pay.loading", "calc.pay.noapi", "pay.none", "pay.term", "pay.way.on-demand", "pay.way.committed", "pay.way.spot", "pay.way.serverless", "pay.way.api",
+	"pay.be.dedicated", "pay.be.never", "pay.be.serverless", "pay.be.serverless.always",
 }
 
 // translator renders the engine's keyed messages and quantities with the
@@ -565,6 +571,9 @@ func (s *Edition) calcScriptData(offers []sizing.Offer) calcData {
 		s.calcMark(&data, "r"+itoa(i), r.Offer, r.Price)
 		data.Offers = append(data.Offers, calcOffer{ID: r.Offer.ID, GPU: o.GPU, Provider: pi, Count: o.GPUs, Instance: r.Offer.Instance,
 			Mode: o.Mode, Price: o.Price, AsOf: r.Price.AsOf.Format("2006-01-02"), AsOfText: s.r.Date(r.Price.AsOf), Stale: o.Stale})
+		if r.Price.Billing == "committed" {
+			data.Offers[i].Term = r.Price.TermMonths
+		}
 	}
 	for _, b := range catalog.BillingModes() {
 		data.Billing[b] = s.r.T("billing." + b)
@@ -586,5 +595,6 @@ func (s *Edition) calcScriptData(offers []sizing.Offer) calcData {
 		data.Models[cm.ID] = calcModel{Name: cm.Name, MaxContext: cm.MaxContext, Shape: cm.Model}
 		data.ModelIDs = append(data.ModelIDs, cm.ID)
 	}
+	data.Usage = s.calcUsageData(translator{t: s.r.T})
 	return data
 }

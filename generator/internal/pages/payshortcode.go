@@ -30,11 +30,11 @@ func (u UsageRef) AsOf() time.Time {
 	return u.Serverless.AsOf
 }
 
-// UsageOffers returns the catalog's usage prices that PayWays weighs for
-// model id: its hosted APIs and every serverless GPU, in currency cur
-// (data/fx.toml's rates), stale by c's age bands at now; refs[i] is
-// usage[i]'s entry. A price in a currency without a rate is left out.
-func UsageOffers(c *catalog.Catalog, model, cur string, now time.Time) (usage []sizing.Usage, refs []UsageRef) {
+// AllUsage returns every usage price of the catalog in currency cur
+// (data/fx.toml's rates), stale by c's age bands at now: each platform's
+// hosted APIs (of any model) and serverless GPUs, in file order; refs[i]
+// is usage[i]'s entry. A price in a currency without a rate is left out.
+func AllUsage(c *catalog.Catalog, cur string, now time.Time) (usage []sizing.Usage, refs []UsageRef) {
 	gpuAt := map[string]int{}
 	for i, g := range c.GPUs {
 		gpuAt[g.ID] = i
@@ -46,7 +46,7 @@ func UsageOffers(c *catalog.Catalog, model, cur string, now time.Time) (usage []
 		for _, a := range p.API {
 			in, ok1 := c.FX.Convert(a.InputPerM, a.Currency, cur)
 			out, ok2 := c.FX.Convert(a.OutputPerM, a.Currency, cur)
-			if a.Model != model || !ok1 || !ok2 {
+			if !ok1 || !ok2 {
 				continue
 			}
 			usage = append(usage, sizing.Usage{GPU: -1, InputPerM: in, OutputPerM: out, Stale: stale(a.AsOf)})
@@ -60,6 +60,18 @@ func UsageOffers(c *catalog.Catalog, model, cur string, now time.Time) (usage []
 			}
 			usage = append(usage, sizing.Usage{GPU: gi, PerSecond: ps, IdleSeconds: s.Idle(), Stale: stale(s.AsOf)})
 			refs = append(refs, UsageRef{Platform: p, Serverless: s})
+		}
+	}
+	return usage, refs
+}
+
+// UsageOffers returns the usage prices that PayWays weighs for model id:
+// AllUsage less the hosted APIs of other models.
+func UsageOffers(c *catalog.Catalog, model, cur string, now time.Time) (usage []sizing.Usage, refs []UsageRef) {
+	all, allRefs := AllUsage(c, cur, now)
+	for i, ref := range allRefs {
+		if ref.API == nil || ref.API.Model == model {
+			usage, refs = append(usage, all[i]), append(refs, ref)
 		}
 	}
 	return usage, refs
@@ -163,7 +175,7 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 	prov := hr.Offer.Provider
 	term := ""
 	if hr.Price.Billing == "committed" && hr.Price.TermMonths > 0 {
-		term = fmt.Sprintf(t("punct.paren"), tr.fill("pay.term", strconv.Itoa(hr.Price.TermMonths)))
+		term = tr.fill("pay.term", strconv.Itoa(hr.Price.TermMonths))
 	}
 	return fmt.Sprintf("%d × [%s](%s) %s", w.Plan.Instances, mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"),
 		mdText(hr.Offer.Instance+term+t("punct.comma")+fmt.Sprintf(t("plan.asof"), r.date(lang, hr.Price.AsOf))))
@@ -171,28 +183,9 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 
 // payBreakEven words w's break-even against the other ways, or "".
 func payBreakEven(t func(string) string, w sizing.PayWay, ways []sizing.PayWay) string {
-	way := t("pay.way." + w.Way)
-	tr := translator{t: t}
-	switch w.Way {
-	case sizing.PayServerless:
-		switch {
-		case w.BreakEven >= 1:
-			return tr.fill("pay.be.serverless.always", way)
-		case w.BreakEven > 0:
-			return tr.fill("pay.be.serverless", way, strconv.Itoa(int(w.BreakEven*100+0.5)))
-		}
-	case sizing.PayOnDemand, sizing.PayCommitted, sizing.PaySpot:
-		hasAPI := false
-		for _, x := range ways {
-			hasAPI = hasAPI || x.Way == sizing.PayAPI
-		}
-		switch {
-		case !hasAPI:
-		case w.BreakEven > 0:
-			return tr.fill("pay.be.dedicated", way, render.Num(sizing.Round3(w.BreakEven*86400)))
-		default:
-			return tr.fill("pay.be.never", way)
-		}
+	key, figure := sizing.BreakEven(w, ways)
+	if key == "" {
+		return ""
 	}
-	return ""
+	return translator{t: t}.fill("pay.be."+key, t("pay.way."+w.Way), figure)
 }

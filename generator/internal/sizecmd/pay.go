@@ -137,10 +137,6 @@ func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)
-	hasAPI := false
-	for _, w := range ways {
-		hasAPI = hasAPI || w.Way == sizing.PayAPI
-	}
 	for _, j := range out.Ways {
 		switch {
 		case j.IdleTimeout != nil:
@@ -151,15 +147,14 @@ func writePay(stdout io.Writer, out jsonPay, ways []sizing.PayWay) {
 		}
 	}
 	for _, w := range ways {
-		switch {
-		case w.Way == sizing.PayServerless && w.BreakEven >= 1:
+		switch key, figure := sizing.BreakEven(w, ways); key {
+		case sizing.BreakEvenAlways:
 			fmt.Fprintln(stdout, "Serverless costs less than dedicated on-demand GPUs at any load (its GPU-second is cheaper).")
-		case w.Way == sizing.PayServerless && w.BreakEven > 0:
-			fmt.Fprintf(stdout, "Serverless costs less than dedicated on-demand GPUs while they would be busy less than %d%% of the time.\n", int(w.BreakEven*100+0.5))
-		case w.Way == sizing.PayServerless, w.Way == sizing.PayAPI, !hasAPI:
-		case w.BreakEven > 0:
-			fmt.Fprintf(stdout, "Dedicated (%s) costs less than the cheapest hosted API from about %s requests a day.\n", w.Way, sizing.Group(int(sizing.Round3(w.BreakEven*86400))))
-		default:
+		case sizing.BreakEvenShare:
+			fmt.Fprintf(stdout, "Serverless costs less than dedicated on-demand GPUs while they would be busy less than %s%% of the time.\n", figure)
+		case sizing.BreakEvenDedicated:
+			fmt.Fprintf(stdout, "Dedicated (%s) costs less than the cheapest hosted API from about %s requests a day.\n", w.Way, figure)
+		case sizing.BreakEvenNever:
 			fmt.Fprintf(stdout, "Dedicated (%s) costs more per request than the cheapest hosted API even when fully busy.\n", w.Way)
 		}
 	}

@@ -1,6 +1,9 @@
 package sizing
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Four ways to pay for serving a Load: dedicated GPUs priced by the hour
 // (on demand, committed or spot: Offer.Mode 0, 1, 2), serverless GPUs
@@ -243,4 +246,53 @@ func serverlessBreakEven(w PayWay, offers []Offer) float64 {
 		return 0
 	}
 	return finite(cheapest / perRequest)
+}
+
+// The sentences of BreakEven, keys of the UI catalogs (with "pay.be.").
+const (
+	BreakEvenDedicated = "dedicated"         // {s} the way; {0} requests a day
+	BreakEvenNever     = "never"             // {s} the way
+	BreakEvenShare     = "serverless"        // {s} the way; {0} the share in percent
+	BreakEvenAlways    = "serverless.always" // {s} the way
+)
+
+// BreakEven says where w wins against the other ways (all the ways
+// found, PayWays): the key of the sentence (BreakEvenDedicated, ...) and
+// its figure as the pages write it (requests a day to three significant
+// figures, "88,400"; a share in percent, "51"), or "" when there is
+// nothing to say (an API, or a dedicated way with no API to compare with).
+func BreakEven(w PayWay, ways []PayWay) (key, figure string) {
+	switch w.Way {
+	case PayServerless:
+		switch {
+		case w.BreakEven >= 1:
+			return BreakEvenAlways, ""
+		case w.BreakEven > 0:
+			return BreakEvenShare, strconv.Itoa(int(w.BreakEven*100 + 0.5))
+		}
+	case PayOnDemand, PayCommitted, PaySpot:
+		api := false
+		for _, x := range ways {
+			api = api || x.Way == PayAPI
+		}
+		switch {
+		case !api:
+		case w.BreakEven > 0:
+			return BreakEvenDedicated, Group(perDay(w.BreakEven))
+		default:
+			return BreakEvenNever, ""
+		}
+	}
+	return "", ""
+}
+
+// perDay is a rate in requests/s as requests a day to three significant
+// figures (as Round3, without math.Pow, which would add 8 kB to the
+// WebAssembly module that words break-evens), at least 1.
+func perDay(rate float64) int {
+	x, p := rate*86400, 1.0
+	for x/p >= 1000 {
+		p *= 10
+	}
+	return max(1, int(math.Round(x/p)*p))
 }

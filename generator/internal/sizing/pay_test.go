@@ -184,3 +184,32 @@ func TestPayWaysIdle(t *testing.T) {
 	}
 	t.Fatal("no serverless way")
 }
+
+// TestBreakEven: the sentence and figure each way's break-even gets.
+func TestBreakEven(t *testing.T) {
+	api := PayWay{Way: PayAPI}
+	for _, tc := range []struct {
+		name        string
+		w           PayWay
+		others      []PayWay
+		key, figure string
+	}{
+		{"dedicated, rounded to three figures", PayWay{Way: PayOnDemand, BreakEven: 1.0234}, []PayWay{api}, BreakEvenDedicated, "88,400"},
+		{"committed, small rate", PayWay{Way: PayCommitted, BreakEven: 0.05}, []PayWay{api}, BreakEvenDedicated, "4,320"},
+		{"dedicated, under a request a day", PayWay{Way: PayOnDemand, BreakEven: 1e-6}, []PayWay{api}, BreakEvenDedicated, "1"},
+		{"dedicated, a large rate", PayWay{Way: PayOnDemand, BreakEven: 123.456}, []PayWay{api}, BreakEvenDedicated, "10,700,000"},
+		{"spot, never within capacity", PayWay{Way: PaySpot}, []PayWay{api}, BreakEvenNever, ""},
+		{"dedicated without an API", PayWay{Way: PayOnDemand, BreakEven: 1}, nil, "", ""},
+		{"serverless share", PayWay{Way: PayServerless, BreakEven: 0.514}, []PayWay{api}, BreakEvenShare, "51"},
+		{"serverless at any load", PayWay{Way: PayServerless, BreakEven: 1.7}, nil, BreakEvenAlways, ""},
+		{"serverless without on-demand", PayWay{Way: PayServerless}, nil, "", ""},
+		{"API", api, nil, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ways := append([]PayWay{tc.w}, tc.others...)
+			if key, fig := BreakEven(tc.w, ways); key != tc.key || fig != tc.figure {
+				t.Errorf("BreakEven = %q %q, want %q %q", key, fig, tc.key, tc.figure)
+			}
+		})
+	}
+}

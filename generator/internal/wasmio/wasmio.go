@@ -1,5 +1,5 @@
 // Package wasmio is what the calculator's WebAssembly modules share
-// (generator/wasm, the sizing engine, and generator/wasmconfig, the
+// (generator/wasm, the sizing engine, and generator/wasmextra, the
 // config.json parser): JSON text written from a shape, input fields read
 // from jsonpos values with their types checked, and the failure results.
 // It avoids fmt, encoding/json and reflection-heavy code, and is
@@ -233,4 +233,94 @@ func ModelSpecs(m *sizing.Model) []Spec {
 		out[i] = Spec{Key: f.JS, P: f.Ref(m)}
 	}
 	return out
+}
+
+// ReadGPU reads a GPU object {id, name, memoryBytes, bandwidth, bf16Flops,
+// fp8Flops, fp32Flops, link, precisions}.
+//
+//go:noinline
+func ReadGPU(v *jsonpos.Value) (sizing.GPU, []byte) {
+	var g sizing.GPU
+	fail := ReadFields(v, []Spec{
+		{Key: "id", P: &g.ID}, {Key: "name", P: &g.Name}, {Key: "memoryBytes", P: &g.MemoryBytes},
+		{Key: "bandwidth", P: &g.BandwidthBytesPerSec}, {Key: "bf16Flops", P: &g.DenseBF16FLOPS}, {Key: "fp8Flops", P: &g.DenseFP8FLOPS}, {Key: "fp32Flops", P: &g.FP32FLOPS},
+		{Key: "link", P: &g.LinkBytesPerSec}, {Key: "precisions", P: &g.Precisions},
+	})
+	return g, fail
+}
+
+// ReadLoad reads the load object under "load" of v {rate (requests/s),
+// prompt, answer (tokens), ttft, tpot (targets in ms, as the form and the
+// CLI take them; 0: none)} into a sizing.Load (targets in seconds); no
+// load object is the zero Load.
+//
+//go:noinline
+func ReadLoad(v *jsonpos.Value) (sizing.Load, []byte) {
+	var l sizing.Load
+	fail := ReadFields(v.Get("load"), []Spec{{Key: "rate", P: &l.Rate}, {Key: "prompt", P: &l.Prompt},
+		{Key: "answer", P: &l.Answer}, {Key: "ttft", P: &l.TTFT}, {Key: "tpot", P: &l.TPOT}})
+	l.TTFT /= 1000
+	l.TPOT /= 1000
+	return l, fail
+}
+
+// ReadRows reads the array under key of v, each item an array of exactly
+// n numbers, as rows of n numbers (none when the key is absent).
+//
+//go:noinline
+func ReadRows(v *jsonpos.Value, key string, n int) ([][]float64, []byte) {
+	o := v.Get(key)
+	if !o.Present() {
+		return nil, nil
+	}
+	if o.Len() < 0 {
+		return nil, Failure(nil, KeyArray, key, "")
+	}
+	out := make([][]float64, o.Len())
+	for i := range out {
+		row := o.Index(i)
+		if row.Len() != n {
+			return nil, Failure(nil, KeyArray, key, "")
+		}
+		out[i] = make([]float64, n)
+		for k := range out[i] {
+			f, ok := row.Index(k).Number()
+			if !ok {
+				return nil, Failure(nil, KeyArray, key, "")
+			}
+			out[i][k] = f
+		}
+	}
+	return out, nil
+}
+
+// ReadOffers reads the offers under "offers", each [gpu index, GPUs per
+// instance, billing mode index, price per instance-hour, stale (0 or 1)].
+//
+//go:noinline
+func ReadOffers(v *jsonpos.Value) ([]sizing.Offer, []byte) {
+	o := v.Get("offers")
+	if !o.Present() {
+		return nil, nil
+	}
+	if o.Len() < 0 {
+		return nil, Failure(nil, KeyArray, "offers", "")
+	}
+	out := make([]sizing.Offer, o.Len())
+	for i := range out {
+		row := o.Index(i)
+		var x [5]float64
+		for k := range x {
+			f, ok := 0.0, row.Len() == len(x) // a row of another length has no item k
+			if ok {
+				f, ok = row.Index(k).Number()
+			}
+			if !ok {
+				return nil, Failure(nil, KeyArray, "offers", "")
+			}
+			x[k] = f
+		}
+		out[i] = sizing.Offer{GPU: int(x[0]), GPUs: int(x[1]), Mode: int(x[2]), Price: x[3], Stale: x[4] != 0}
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package wasmio
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/jsonpos"
@@ -84,5 +85,61 @@ func TestHandoff(t *testing.T) {
 	}
 	if n := h.Reply(nil); n != 0 || h.Data() == 0 {
 		t.Errorf("Reply(nil): %d, address %d", n, h.Data())
+	}
+}
+
+// TestReaders: the shared readers of a GPU, a load and rows of numbers
+// (offers, usage prices), and the failure each gives on bad input.
+func TestReaders(t *testing.T) {
+	parse := func(s string) *jsonpos.Value {
+		t.Helper()
+		v, err := jsonpos.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	g, fail := ReadGPU(parse(`{"id": "h100", "name": "H100", "memoryBytes": 85899345920, "bandwidth": 3.35e12, "bf16Flops": 9.89e14, "precisions": "fp8 bf16"}`))
+	if fail != nil || g.ID != "h100" || g.MemoryBytes != 80<<30 || g.BandwidthBytesPerSec != 3.35e12 || g.DenseBF16FLOPS != 9.89e14 || g.Precisions != "fp8 bf16" {
+		t.Errorf("ReadGPU = %+v, %s", g, fail)
+	}
+	l, fail := ReadLoad(parse(`{"load": {"rate": 20, "prompt": 2000, "answer": 300, "ttft": 1000, "tpot": 30}}`))
+	if fail != nil || l.Rate != 20 || l.Prompt != 2000 || l.Answer != 300 || l.TTFT != 1 || l.TPOT != 0.03 {
+		t.Errorf("ReadLoad = %+v, %s", l, fail)
+	}
+	if l, fail := ReadLoad(parse(`{}`)); fail != nil || l.Rate != 0 || l.Prompt != 0 || l.TTFT != 0 {
+		t.Errorf("ReadLoad without a load = %+v, %s; want the zero load", l, fail)
+	}
+	o, fail := ReadOffers(parse(`{"offers": [[0, 8, 1, 24.5, 0], [2, 1, 0, 1.2, 1]]}`))
+	if fail != nil || len(o) != 2 || o[0].GPUs != 8 || o[0].Mode != 1 || o[0].Price != 24.5 || o[0].Stale || o[1].GPU != 2 || !o[1].Stale {
+		t.Errorf("ReadOffers = %+v, %s", o, fail)
+	}
+	rows, fail := ReadRows(parse(`{"usage": [[-1, 0, 0, 0.2, 0.4, 0]]}`), "usage", 6)
+	if fail != nil || len(rows) != 1 || rows[0][0] != -1 || rows[0][4] != 0.4 {
+		t.Errorf("ReadRows = %v, %s", rows, fail)
+	}
+	for _, c := range []struct{ name, in, want string }{
+		{"gpu memory not a number", `{"memoryBytes": "80"}`, `"args":["memoryBytes","whole"`},
+		{"load rate not a number", `{"load": {"rate": "x"}}`, `"args":["rate","number"`},
+		{"offers not an array", `{"offers": 3}`, `"args":["offers"`},
+		{"an offer row too short", `{"offers": [[0, 8, 1, 24.5]]}`, `"args":["offers"`},
+		{"an offer row not an array", `{"offers": [7]}`, `"args":["offers"`},
+		{"a usage figure not a number", `{"usage": [[-1, 0, 0, "a", 0.4, 0]]}`, `"args":["usage"`},
+	} {
+		v := parse(c.in)
+		var fail []byte
+		switch {
+		case c.name[:3] == "gpu":
+			_, fail = ReadGPU(v)
+		case c.name[:4] == "load":
+			_, fail = ReadLoad(v)
+		case c.name[:5] == "usage" || c.name[:7] == "a usage":
+			_, fail = ReadRows(v, "usage", 6)
+		default:
+			_, fail = ReadOffers(v)
+		}
+		if !json.Valid(fail) || !strings.Contains(string(fail), c.want) {
+			t.Errorf("%s: %s, want a failure with %s", c.name, fail, c.want)
+		}
 	}
 }
