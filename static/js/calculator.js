@@ -7,7 +7,7 @@
 // from form[data-json]. Every text it writes comes from those UI strings
 // (data.msgs): the engine returns
 // message keys with arguments and quantities as {n, u} (a number and the
-// key of its unit), which fill() places as sizing.FillMessage does.
+// key of its unit), which fill() places as message.Fill does.
 import { money } from "./_shared.mjs";
 
 (() => {
@@ -37,20 +37,19 @@ import { money } from "./_shared.mjs";
   // on); flash is on by default and so is always written.
   const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "optimizer-in-backward", "tied", "include-stale", "train-vision"];
 
-  // Messages: fill(template, args) is sizing.FillMessage ({s} {0} {1} {2}
-  // {f} are args[0..4], {field} is the translated field name of args[0]).
+  // Messages: fill(template, args) is message.Fill ({0} {1} … are
+  // args[0], args[1], …; {field} is the translated field name of args[0]).
   const T = (key) => {
     const m = data ? data.msgs : boot.msgs;
     return key in m ? m[key] : "[" + key + "]";
   };
   function fill(tmpl, args) {
-    const names = ["s", "0", "1", "2", "f"];
-    return tmpl.replace(/\{(s|0|1|2|f|field)\}/g, (_, name) => {
+    return tmpl.replace(/\{([0-9]{1,2}|field)\}/g, (_, name) => {
       if (name === "field") {
         const k = "sizing.field." + (args[0] || "");
         return data && k in data.msgs ? data.msgs[k] : args[0] || "";
       }
-      return args[names.indexOf(name)] || "";
+      return args[+name] || "";
     });
   }
   const msg = (key, ...args) => fill(T(key), args);
@@ -516,7 +515,7 @@ import { money } from "./_shared.mjs";
       const td = cell(tr, "");
       if (way === "serverless" || way === "api") {
         const u = uses[i];
-        td.append(u[7].replace("{2}", idleText) + T("punct.comma"), when({ asOf: u[8], asOfText: u[9] }));
+        td.append(u[7].replace("{3}", idleText) + T("punct.comma"), when({ asOf: u[8], asOfText: u[9] }));
       } else {
         const o = offers[i];
         const a = document.createElement("a");

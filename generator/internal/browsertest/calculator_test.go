@@ -19,6 +19,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/pages"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/site"
@@ -384,7 +385,7 @@ func loadCatalog(t *testing.T) goSide {
 func (g goSide) msg(key string, args ...string) string {
 	var a [5]string
 	copy(a[:], args)
-	return sizing.FillMessage(g.en[key], a, func(f string) string { return g.en[sizing.FieldKeyPrefix+f] })
+	return message.Fill(g.en[key], a[:], func(f string) string { return g.en[sizing.FieldKeyPrefix+f] })
 }
 
 func (g goSide) q(q sizing.Quantity) string { return g.msg(q.Unit, "", q.Num) }

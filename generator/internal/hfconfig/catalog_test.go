@@ -2,10 +2,11 @@ package hfconfig
 
 import (
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // TestMessagesMatchEnglishCatalog checks that the parser's English texts
@@ -24,15 +25,7 @@ func TestMessagesMatchEnglishCatalog(t *testing.T) {
 		return m
 	}
 	en, zh := cat("en"), cat("zh")
-	holes := func(s string) string {
-		var ps []string
-		for _, n := range []string{"{s}", "{0}", "{1}", "{2}", "{f}"} {
-			for range strings.Count(s, n) {
-				ps = append(ps, n)
-			}
-		}
-		return strings.Join(ps, "")
-	}
+	holes := message.Placeholders
 	keys := MessageKeys()
 	if len(keys) < 18 {
 		t.Fatalf("only %d message keys", len(keys))

@@ -3,7 +3,7 @@ package hfconfig
 import (
 	"strconv"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // KeyPrefix is the prefix of the parser's message keys in the UI string
@@ -11,11 +11,11 @@ import (
 const KeyPrefix = "hfconfig.err."
 
 // AtKey is the message that places another message at a line and column
-// ("line {0}, column {1}: {s}"), for the calculator.
+// ("line {1}, column {2}: {0}"), for the calculator.
 const AtKey = "hfconfig.at"
 
 // Error is a problem with a config.json: a message key with its arguments
-// (rendered by sizing.FillMessage: {s} {0} {1} {2} {f} are Args[0..4]) and
+// (rendered by message.Fill: {0} to {4} are Args[0..4]) and
 // the 1-based line and column it is about.
 type Error struct {
 	Line, Col int
@@ -32,8 +32,8 @@ func newError(key string, line, col int, a0, a1, a2, a3, a4 string) *Error {
 	return &Error{Line: line, Col: col, Key: KeyPrefix + key, Args: [5]string{a0, a1, a2, a3, a4}}
 }
 
-// errorAt is the *Error of a message whose arguments are {s} and the
-// position ({0} line, {1} column): a JSON syntax error (its code is the
+// errorAt is the *Error of a message whose arguments are {0} and the
+// position ({1} line, {2} column): a JSON syntax error (its code is the
 // message key) or a value of the wrong type.
 //
 //go:noinline
@@ -52,26 +52,26 @@ func (e *Error) Error() string { return e.text() }
 // KeyPrefix in the catalogs. templates/i18n/en.toml has the same text
 // (TestMessagesMatchEnglishCatalog).
 const messages = `eof	the file ends in the middle of the JSON
-char	unexpected character {s}
+char	unexpected character {0}
 trailing	there is text after the end of the JSON
 unterminated	a string is not closed
 escape	bad escape in a string
 depth	the JSON is nested too deeply
 not_object	a config.json must be a JSON object
-size	the file is larger than {2} bytes; is it a config.json?
-type	{s} must be a whole number
-bool	{s} must be true or false
-range	{s} must be between {1} and {2} (got {0})
-missing	{s} is missing
-kv_heads	num_key_value_heads {0} must divide num_attention_heads {1}
-heads_hidden	num_attention_heads {0} must divide hidden_size {1}, or the file must give head_dim
-experts	num_experts_per_tok {0} must not exceed the {1} experts
-unknown_type	model_type "{s}" is not one this reader knows ({f}); read as a Llama-style model it lacks {0}
-unknown_arch	model_type "{s}" is not one this reader knows ({f}), and its {0} key says it is not a Llama-style model
+size	the file is larger than {3} bytes; is it a config.json?
+type	{0} must be a whole number
+bool	{0} must be true or false
+range	{0} must be between {2} and {3} (got {1})
+missing	{0} is missing
+kv_heads	num_key_value_heads {1} must divide num_attention_heads {2}
+heads_hidden	num_attention_heads {1} must divide hidden_size {2}, or the file must give head_dim
+experts	num_experts_per_tok {1} must not exceed the {2} experts
+unknown_type	model_type "{0}" is not one this reader knows ({4}); read as a Llama-style model it lacks {1}
+unknown_arch	model_type "{0}" is not one this reader knows ({4}), and its {1} key says it is not a Llama-style model
 `
 
 // atText is AtKey's English text.
-const atText = "line {0}, column {1}: {s}"
+const atText = "line {1}, column {2}: {0}"
 
 //go:noinline
 func lookup(key string) string {
@@ -131,5 +131,5 @@ func Positioned(err error) string {
 	if !ok || e.Line == 0 {
 		return err.Error()
 	}
-	return sizing.FillMessage(atText, [5]string{e.Error(), strconv.Itoa(e.Line), strconv.Itoa(e.Col)}, func(s string) string { return s })
+	return message.Fill(atText, []string{e.Error(), strconv.Itoa(e.Line), strconv.Itoa(e.Col)}, nil)
 }

@@ -2,9 +2,9 @@
 
 package hfconfig
 
-import "github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
+import "github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 
 // text is the English message of e.
 func (e *Error) text() string {
-	return sizing.FillMessage(lookup(e.Key), e.Args, func(s string) string { return s })
+	return message.Fill(lookup(e.Key), e.Args[:], nil)
 }

@@ -16,6 +16,7 @@ import (
 func TestImportsStayLean(t *testing.T) {
 	allowed := map[string]bool{"math": true, "strconv": true,
 		"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing":  true,
+		"github.com/gpu-atlas/gpu-atlas/generator/internal/message": true,
 		"github.com/gpu-atlas/gpu-atlas/generator/internal/jsonpos": true}
 	files, _ := filepath.Glob("*.go")
 	more, _ := filepath.Glob("../jsonpos/*.go")

@@ -31,7 +31,7 @@ type CalcPayRow struct {
 // display currency), stale (1) or not (0), what the table says of it
 // (calcUsageWhat, without its date), as-of date, the as-of date in the
 // edition's style]. The idle seconds a request pays for depend on the
-// load: "{2}" in What stands for them.
+// load: "{3}" in What stands for them.
 type calcUsage struct {
 	Model                string
 	U                    sizing.Usage
@@ -50,7 +50,7 @@ func (u calcUsage) MarshalJSON() ([]byte, error) {
 // usageWhat is what the ways-to-pay table says of usage price u (ref):
 // the platform, its name for the model or GPU and its price; for a
 // serverless GPU with a billed idle timeout, idle is the GPU-seconds a
-// request pays for waiting ("{2}" for the script to fill).
+// request pays for waiting ("{3}" for the script to fill).
 func usageWhat(tr translator, lang, cur string, u sizing.Usage, ref UsageRef, idle string) string {
 	var what string
 	switch {
@@ -75,7 +75,7 @@ func (s *Edition) calcUsageData(tr translator) []calcUsage {
 		if ref.API != nil {
 			model = ref.API.Model
 		}
-		out[i] = calcUsage{Model: model, U: u, What: usageWhat(tr, s.r.Lang(), s.dd.Currency, u, ref, "{2}"),
+		out[i] = calcUsage{Model: model, U: u, What: usageWhat(tr, s.r.Lang(), s.dd.Currency, u, ref, "{3}"),
 			AsOf: ref.AsOf().Format("2006-01-02"), AsOfText: s.r.Date(ref.AsOf())}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
@@ -310,7 +311,7 @@ type translator struct{ t func(string) string }
 func (tr translator) fill(key string, args ...string) string {
 	var a [5]string
 	copy(a[:], args)
-	return sizing.FillMessage(tr.t(key), a, func(f string) string { return tr.t(sizing.FieldKeyPrefix + f) })
+	return message.Fill(tr.t(key), a[:], func(f string) string { return tr.t(sizing.FieldKeyPrefix + f) })
 }
 
 func (tr translator) q(q sizing.Quantity) string { return tr.fill(q.Unit, "", q.Num) }

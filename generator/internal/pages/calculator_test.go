@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
 // TestCalculatorStrings checks that every UI string the calculator's
 // script fills (calcKeys) is in both catalogs with the same placeholders,
-// so sizing.FillMessage and the script's fill() place the same arguments
+// so message.Fill and the script's fill() place the same arguments
 // in either edition.
 func TestCalculatorStrings(t *testing.T) {
 	cat := func(lang string) map[string]string {
@@ -26,15 +27,7 @@ func TestCalculatorStrings(t *testing.T) {
 		return m
 	}
 	en, zh := cat("en"), cat("zh")
-	holes := func(s string) string {
-		var ps []string
-		for _, n := range []string{"{s}", "{0}", "{1}", "{2}", "{f}", "{field}"} {
-			for range strings.Count(s, n) {
-				ps = append(ps, n)
-			}
-		}
-		return strings.Join(ps, "")
-	}
+	holes := message.Placeholders
 	for _, k := range calcKeys {
 		e, ok := en[k]
 		if !ok {

@@ -47,8 +47,8 @@ func diagText(d *diag.List) string {
 // TestStrings: each language's catalog is checked against English, with
 // positions; a complete one renders without any English.
 func TestStrings(t *testing.T) {
-	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"%d offers\"\n\"c\" = \"{s} on {0} GPUs\"\n"
-	const c = "\"c\" = \"{0} 块 {s}\"\n"
+	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"%d offers\"\n\"c\" = \"{0} on {1} GPUs\"\n"
+	const c = "\"c\" = \"{1} 块 {0}\"\n"
 	for _, tc := range []struct {
 		name, zh string
 		want     string // a diagnostic line prefix; "" for none
@@ -58,8 +58,8 @@ func TestStrings(t *testing.T) {
 		{"unknown key", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个\"\n\"aa\" = \"x\"\n", `templates/i18n/zh.toml:4:1: key "aa" is not in templates/i18n/en.toml (a string nothing looks up) (did you mean "a"?)`},
 		{"verb count", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"报价\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs none, but templates/i18n/en.toml has %d`},
 		{"verb kind", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%s 个\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs %s`},
-		{"placeholder missing", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n\"c\" = \"{0} 块 GPU\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {0}, but templates/i18n/en.toml has {0} {s}: use each of them (in any order)`},
-		{"placeholder unknown to English", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n\"c\" = \"{1} 块 {s} {0}\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {0} {1} {s}`},
+		{"placeholder missing", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n\"c\" = \"{1} 块 GPU\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {1}, but templates/i18n/en.toml has {0} {1}: use each of them (in any order)`},
+		{"placeholder unknown to English", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n\"c\" = \"{2} 块 {0} {1}\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {0} {1} {2}`},
 		{"syntax error", "lang = \"zh-CN\"\n\"a\" = 价格\n", "templates/i18n/zh.toml:2:7: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

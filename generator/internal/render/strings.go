@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
@@ -19,11 +20,6 @@ import (
 // put the parts of a sentence in its own order). A space is not a flag
 // here: "% off" is a literal percent sign.
 var verbRE = regexp.MustCompile(`%(?:\[(\d+)\])?[-+#0-9.]*[a-zA-Z%]`)
-
-// placeholderRE matches a placeholder of a string filled by
-// sizing.FillMessage (the engine's messages and the calculator's): {s}
-// {0} {1} {2} {f} {field}.
-var placeholderRE = regexp.MustCompile(`\{(?:s|0|1|2|f|field)\}`)
 
 // Strings holds the UI strings of every language of a site, checked
 // against the default language's catalog.
@@ -103,7 +99,7 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 				line, col := at(f, k)
 				d.Errorf(f.rel, line, col, "key %q has printf verbs %s, but %s has %s: give each argument the same verb (%%[2]s takes the second argument, to change the order)", k, orNone(got), base.rel, orNone(want))
 			}
-			if want, got := placeholders(base.m[k]), placeholders(v); want != got {
+			if want, got := message.Placeholders(base.m[k]), message.Placeholders(v); want != got {
 				line, col := at(f, k)
 				d.Errorf(f.rel, line, col, "key %q has placeholders %s, but %s has %s: use each of them (in any order)", k, orNone(got), base.rel, orNone(want))
 			}
@@ -126,13 +122,6 @@ func verbs(s string) string {
 		}
 	}
 	return strings.Join(out, " ")
-}
-
-// placeholders lists the distinct FillMessage placeholders of s, sorted.
-func placeholders(s string) string {
-	p := placeholderRE.FindAllString(s, -1)
-	slices.Sort(p)
-	return strings.Join(slices.Compact(p), " ")
 }
 
 // args describes the arguments a format takes, by position: "1:%s

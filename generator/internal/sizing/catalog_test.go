@@ -2,10 +2,11 @@ package sizing
 
 import (
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // TestMessagesMatchEnglishCatalog checks that the engine's English texts
@@ -29,7 +30,7 @@ func TestMessagesMatchEnglishCatalog(t *testing.T) {
 			t.Errorf("templates/i18n/zh.toml lacks %s", kv[0])
 			continue
 		}
-		if p, q := placeholders(kv[1]), placeholders(z); p != q {
+		if p, q := message.Placeholders(kv[1]), message.Placeholders(z); p != q {
 			t.Errorf("%s: zh.toml's placeholders %q differ from the English %q", kv[0], q, p)
 		}
 	}
@@ -47,16 +48,4 @@ func readCatalog(t *testing.T, lang string) map[string]string {
 		t.Fatal(err)
 	}
 	return m
-}
-
-// placeholders lists the placeholders of a message template, sorted, as
-// one string ("{0}{1}{s}").
-func placeholders(tmpl string) string {
-	var ps []string
-	for _, name := range []string{"s", "0", "1", "2", "f", "field"} {
-		for range strings.Count(tmpl, "{"+name+"}") {
-			ps = append(ps, "{"+name+"}")
-		}
-	}
-	return strings.Join(ps, "")
 }

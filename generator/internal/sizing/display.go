@@ -3,6 +3,8 @@ package sizing
 import (
 	"math"
 	"strconv"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // The display helpers below are used by the site's pages at build time and
@@ -19,7 +21,7 @@ type Quantity struct {
 
 // English renders q with the engine's English unit messages.
 func (q Quantity) English() string {
-	return FillMessage(lookupMessage("unit."+q.Unit[len(UnitKeyPrefix):]), [5]string{"", q.Num}, func(s string) string { return s })
+	return message.Fill(lookupMessage("unit."+q.Unit[len(UnitKeyPrefix):]), []string{"", q.Num}, nil)
 }
 
 // Name is the unit's name without UnitKeyPrefix ("gib", "rate", "ms",

@@ -9,10 +9,10 @@ import "strconv"
 // command prints it) and must equal templates/i18n/en.toml's entry for the
 // same key (TestMessagesMatchEnglishCatalog).
 //
-// Placeholders: {s} is the string argument as given (a name the user
-// typed), {field} is the same argument read as a field name (the key
-// FieldKeyPrefix+s, translated), {0} {1} {2} the integer arguments, {f} the
-// number argument.
+// Placeholders (package message): {0} is the string argument as given (a
+// name the user typed), {field} is the same argument read as a field name
+// (the key FieldKeyPrefix+{0}, translated), {1} {2} {3} the integer
+// arguments, {4} the number argument.
 
 // MessageKeyPrefix is the prefix of every engine message key in the UI
 // string catalogs.
@@ -29,42 +29,42 @@ const UnitKeyPrefix = "sizing.unit."
 // messages (keys without MessageKeyPrefix) and, under "field.", the field
 // names (keys without the "sizing." prefix). A constant, so that there is
 // no package-level mutable state and the WebAssembly build stays small.
-const messageTable = `range	{field} must be between {1} and {2} (got {0})
-kv_divides_heads	kv heads {0} must divide heads {1}
-heads_divide_hidden	heads {0} must divide hidden size {1} (or give the head dim)
-mla_rope	the rope head dim {0} must be smaller than the head dim {1} (the head dim is nope + rope)
+const messageTable = `range	{field} must be between {2} and {3} (got {1})
+kv_divides_heads	kv heads {1} must divide heads {2}
+heads_divide_hidden	heads {1} must divide hidden size {2} (or give the head dim)
+mla_rope	the rope head dim {1} must be smaller than the head dim {2} (the head dim is nope + rope)
 mla_needs_head_dim	multi-head latent attention needs the head dim (qk_nope_head_dim + qk_rope_head_dim)
-unknown_workload	unknown workload "{s}" (want inference, full, lora or qlora)
-unknown_dtype	unknown dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
-unknown_kv_dtype	unknown kv dtype "{s}" (want fp32, bf16, fp16, fp8, int8 or int4)
-unknown_optimizer	unknown optimizer "{s}" (want adamw, adamw8bit, adamw-bf16, sgd, paged-adamw or paged-adamw8bit)
-unknown_loss	unknown loss "{s}" (want fused, fp32 or chunked)
-unknown_checkpointing	unknown checkpointing "{s}" (want none, selective or full)
-unknown_offload	unknown offload "{s}" (want none, optimizer or full)
-unknown_quant	unknown 4-bit format "{s}" (want nf4-dq, nf4, gptq or awq)
-unknown_engine	unknown engine "{s}" (want tuned, vllm, hf, llamacpp or megatron)
-unknown_method	unknown method "{s}" (want sft, dpo, grpo, grpo-kl or ppo)
-tp_exceeds_gpus	tp {0} exceeds gpus {1}: tensor parallelism splits each layer over tp of the GPUs
-tp_divides_heads	tp {0} must divide the number of attention heads {1}
-tp_kv_heads	tp {0} and kv heads {1} must divide one another
-gpus_multiple	gpus {0} must be a multiple of tp×pp×cp {1}
-images_seq	{0} images of {1} tokens each do not fit a sequence of {2} tokens (a text-only model has 0 image tokens): lower images or raise seq
-mfu_range	mfu must be in [0, 1], 0 for the GPU's typical figure (got {f})
-bpw_range	bits per weight must be in [0, 16], 0 for the format's own (got {f})
-bpw_dtype	bits per weight refine a weight-only quantized format: use dtype int4 or int8 (got {s})
-tokens_range	tokens must be between 0 and 1e18 (got {f})
-full_dtype	full training needs fp32, bf16, fp16 or fp8 weights (got {s}); use lora or qlora for quantized bases
-qlora_dtype	qlora needs int4 (nf4) weights (got {s})
+unknown_workload	unknown workload "{0}" (want inference, full, lora or qlora)
+unknown_dtype	unknown dtype "{0}" (want fp32, bf16, fp16, fp8, int8 or int4)
+unknown_kv_dtype	unknown kv dtype "{0}" (want fp32, bf16, fp16, fp8, int8 or int4)
+unknown_optimizer	unknown optimizer "{0}" (want adamw, adamw8bit, adamw-bf16, sgd, paged-adamw or paged-adamw8bit)
+unknown_loss	unknown loss "{0}" (want fused, fp32 or chunked)
+unknown_checkpointing	unknown checkpointing "{0}" (want none, selective or full)
+unknown_offload	unknown offload "{0}" (want none, optimizer or full)
+unknown_quant	unknown 4-bit format "{0}" (want nf4-dq, nf4, gptq or awq)
+unknown_engine	unknown engine "{0}" (want tuned, vllm, hf, llamacpp or megatron)
+unknown_method	unknown method "{0}" (want sft, dpo, grpo, grpo-kl or ppo)
+tp_exceeds_gpus	tp {1} exceeds gpus {2}: tensor parallelism splits each layer over tp of the GPUs
+tp_divides_heads	tp {1} must divide the number of attention heads {2}
+tp_kv_heads	tp {1} and kv heads {2} must divide one another
+gpus_multiple	gpus {1} must be a multiple of tp×pp×cp {2}
+images_seq	{1} images of {2} tokens each do not fit a sequence of {3} tokens (a text-only model has 0 image tokens): lower images or raise seq
+mfu_range	mfu must be in [0, 1], 0 for the GPU's typical figure (got {4})
+bpw_range	bits per weight must be in [0, 16], 0 for the format's own (got {4})
+bpw_dtype	bits per weight refine a weight-only quantized format: use dtype int4 or int8 (got {0})
+tokens_range	tokens must be between 0 and 1e18 (got {4})
+full_dtype	full training needs fp32, bf16, fp16 or fp8 weights (got {0}); use lora or qlora for quantized bases
+qlora_dtype	qlora needs int4 (nf4) weights (got {0})
 offload_optimizer_zero	optimizer offload needs zero stage 1 or higher
 offload_full_zero	full (parameter) offload needs zero stage 3
 paged_offload	a paged optimizer already pages its states to CPU memory; use no offload with it
 optimizer_in_backward_pp	the optimizer step in backward cannot accumulate gradients over pipeline micro-batches: use pp 1
 lora_no_targets	lora needs at least one target (q, k, v, o, gate, up, down)
-unknown_lora_target	unknown lora target "{s}" (want q, k, v, o, gate, up or down)
-lora_target_twice	lora target "{s}" given twice
-gpu_memory	gpu "{s}": memory must be between 1 byte and 1 PiB (got {0})
-gpu_bandwidth	gpu "{s}": bandwidth must be between 0 and 1e16 bytes/s (got {f})
-gpu_flops	gpu "{s}": FLOP/s must be between 0 and 1e20 (got {f})
+unknown_lora_target	unknown lora target "{0}" (want q, k, v, o, gate, up or down)
+lora_target_twice	lora target "{0}" given twice
+gpu_memory	gpu "{0}": memory must be between 1 byte and 1 PiB (got {1})
+gpu_bandwidth	gpu "{0}": bandwidth must be between 0 and 1e16 bytes/s (got {4})
+gpu_flops	gpu "{0}": FLOP/s must be between 0 and 1e20 (got {4})
 field.params	params
 field.active_params	active params
 field.layers	layers
@@ -100,13 +100,13 @@ field.images	images
 field.vision_params	vision params
 field.image_tokens	image tokens
 field.image_patches	image patches
-unit.gib	{0} GiB
-unit.flops	{0} FLOPs
-unit.rate	{0} tokens/s
-unit.hours	{0} h
-unit.days	{0} days
-unit.ms	{0} ms
-unit.s	{0} s
+unit.gib	{1} GiB
+unit.flops	{1} FLOPs
+unit.rate	{1} tokens/s
+unit.hours	{1} h
+unit.days	{1} days
+unit.ms	{1} ms
+unit.s	{1} s
 unit.none	–
 `
 
@@ -177,9 +177,9 @@ func MessageKeys() [][2]string {
 // the WebAssembly build small (every concatenation site costs code there).
 type inputError struct {
 	key string    // messageTable key
-	s   string    // string argument ({s}, {field})
-	n   [3]int64  // integer arguments ({0} {1} {2})
-	f   float64   // number argument ({f})
+	s   string    // string argument ({0}, {field})
+	n   [3]int64  // integer arguments ({1} {2} {3})
+	f   float64   // number argument ({4})
 	_   [0]func() // not comparable: spares the WebAssembly build an equality function
 }
 
@@ -188,13 +188,13 @@ type inputError struct {
 // messages_text.go and messages_wasm.go).
 func (e *inputError) Error() string { return e.text() }
 
-// args returns the arguments in placeholder order: s, 0, 1, 2, f.
+// args returns the arguments in placeholder order: s, the integers, f.
 func (e *inputError) args() [5]string {
 	return [5]string{e.s, i64toa(e.n[0]), i64toa(e.n[1]), i64toa(e.n[2]), strconv.FormatFloat(e.f, 'g', -1, 64)}
 }
 
 // Message returns the key (with MessageKeyPrefix) and the arguments
-// (in the order s, 0, 1, 2, f) of an error Estimate or Validate returned;
+// ({0} to {4}: s, the integers, f) of an error Estimate or Validate returned;
 // ok is false for other errors.
 func Message(err error) (key string, args [5]string, ok bool) {
 	e, ok := err.(*inputError)
@@ -202,40 +202,6 @@ func Message(err error) (key string, args [5]string, ok bool) {
 		return "", args, false
 	}
 	return MessageKeyPrefix + e.key, e.args(), true
-}
-
-// FillMessage replaces the placeholders of tmpl ({s} {0} {1} {2} {f} with
-// args in that order, {field} with field(args[0])). Other text, including
-// unknown placeholders, is copied. The calculator's script does the same
-// with translated templates (static/js/calculator.js fill()).
-//
-//go:noinline
-func FillMessage(tmpl string, args [5]string, field func(string) string) string {
-	var b []byte
-	for i := 0; i < len(tmpl); i++ {
-		c := tmpl[i]
-		if c == '{' {
-			j := i + 1
-			for j < len(tmpl) && tmpl[j] != '}' {
-				j++
-			}
-			if j < len(tmpl) {
-				name := tmpl[i+1 : j]
-				k := wordIndex(name, "s 0 1 2 f field")
-				if k >= 0 {
-					if k == 5 {
-						b = append(b, field(args[0])...)
-					} else {
-						b = append(b, args[k]...)
-					}
-					i = j
-					continue
-				}
-			}
-		}
-		b = append(b, c)
-	}
-	return string(b)
 }
 
 // fail returns an *inputError. It is not inlined so that each call site

@@ -2,9 +2,12 @@
 
 package sizing
 
+import "github.com/gpu-atlas/gpu-atlas/generator/internal/message"
+
 // text is the English message of e.
 func (e *inputError) text() string {
-	return FillMessage(lookupMessage(e.key), e.args(), func(field string) string {
+	args := e.args()
+	return message.Fill(lookupMessage(e.key), args[:], func(field string) string {
 		if t := lookupMessage("field." + field); t != "" {
 			return t
 		}

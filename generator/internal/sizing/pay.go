@@ -250,10 +250,10 @@ func serverlessBreakEven(w PayWay, offers []Offer) float64 {
 
 // The sentences of BreakEven, keys of the UI catalogs (with "pay.be.").
 const (
-	BreakEvenDedicated = "dedicated"         // {s} the way; {0} requests a day
-	BreakEvenNever     = "never"             // {s} the way
-	BreakEvenShare     = "serverless"        // {s} the way; {0} the share in percent
-	BreakEvenAlways    = "serverless.always" // {s} the way
+	BreakEvenDedicated = "dedicated"         // {0} the way; {1} requests a day
+	BreakEvenNever     = "never"             // {0} the way
+	BreakEvenShare     = "serverless"        // {0} the way; {1} the share in percent
+	BreakEvenAlways    = "serverless.always" // {0} the way
 )
 
 // BreakEven says where w wins against the other ways (all the ways

@@ -525,9 +525,6 @@ func TestMessages(t *testing.T) {
 	if err.Error() != "batch must be between 1 and 100000 (got 0)" {
 		t.Errorf("Error() = %q", err.Error())
 	}
-	if got := FillMessage("{field} {s} {0} {f} {x} {", [5]string{"seq", "1", "", "", "0.5"}, func(s string) string { return "<" + s + ">" }); got != "<seq> seq 1 0.5 {x} {" {
-		t.Errorf("FillMessage = %q", got)
-	}
 	seen := map[string]bool{}
 	for _, kv := range MessageKeys() {
 		if seen[kv[0]] || kv[1] == "" {

@@ -54,7 +54,7 @@ func (h *Handoff) Reply(b []byte) int32 {
 // The binding's own errors: input of the wrong type.
 const (
 	KeyInternal = "calc.err.internal"
-	KeyType     = "calc.err.type" // {s} must be {0}
+	KeyType     = "calc.err.type" // {0} must be {1}
 	KeyArray    = "calc.err.array"
 	KeyModel    = "calc.err.model"
 )
