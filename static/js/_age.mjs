@@ -8,7 +8,7 @@
 // is stale now. The rule and its thresholds are the Go side's, passed in
 // <body data-age='{"fresh":90,"stale":365,"built":"2026-12-06","t":{...}}'>.
 // An ES module (.mjs) so that Node's test runner imports it as it is.
-import { fmt } from "./_shared.mjs";
+import { fill } from "./_shared.mjs";
 
 // ageDays is the number of whole UTC calendar days from an ISO date to
 // now (never negative), as catalog.AgeDays counts them.
@@ -53,7 +53,7 @@ export function refreshAges(doc, now, root = doc) {
       for (const x of BANDS) badge.classList.remove(x);
       badge.classList.add(b);
       badge.textContent = (cfg.t && cfg.t[b]) || b;
-      if (cfg.t && cfg.t.age) badge.setAttribute("title", fmt(cfg.t.age, days));
+      if (cfg.t && cfg.t.age) badge.setAttribute("title", fill(cfg.t.age, days));
     }
     // Current when the page was built, stale now: say so beside it.
     if (b === "stale" && ageDays(iso, built) <= cfg.stale) {
@@ -61,7 +61,7 @@ export function refreshAges(doc, now, root = doc) {
       if (!(next && next.classList.contains("aged"))) {
         const note = doc.createElement("span");
         note.className = "aged";
-        note.textContent = fmt((cfg.t && cfg.t.aged) || " (now over %d days old)", cfg.stale);
+        note.textContent = fill((cfg.t && cfg.t.aged) || " (now over {0} days old)", cfg.stale);
         time.after(note);
       }
       marked++;

@@ -3,17 +3,20 @@
 // An ES module, .mjs so that Node's test runner imports it as it is
 // (node --test static/js/test/).
 
-// fmt fills a UI string of templates/i18n/<lang>.toml, the printf subset
-// the Go side fills with fmt.Sprintf too: %s and %d take the next
-// argument, %[n]s and %[n]d the n-th (1-based; the next plain verb then
-// takes argument n+1, as in Go), %% is a percent sign. An absent, null or
-// undefined argument writes "", and so does a missing format.
-export function fmt(format, ...args) {
-  let i = 0;
-  return String(format || "").replace(/%(?:\[(\d+)\])?([sd%])/g, (m, n, v) => {
-    if (v === "%") return "%";
-    const a = n ? args[n - 1] : args[i++];
-    if (n) i = +n;
+// fill fills a UI string of templates/i18n/<lang>.toml as the Go side's
+// package message does: {0} {1} … are the arguments in order, from 0 (a
+// language may take them in any order). An absent, null or undefined
+// argument writes "", and so does a missing string; other text, a percent
+// sign or a brace that starts no placeholder included, is kept.
+export function fill(tmpl, ...args) {
+  return fillWith(tmpl, args);
+}
+
+// fillWith is fill with the arguments as an array and {field}, the name
+// of the field args[0] names: field(args[0]), or args[0] without field.
+export function fillWith(tmpl, args, field) {
+  return String(tmpl || "").replace(/\{([0-9]{1,2}|field)\}/g, (_, name) => {
+    const a = name === "field" ? (field ? field(args[0]) : args[0]) : args[+name];
     return a == null ? "" : String(a);
   });
 }

@@ -7,8 +7,8 @@
 // from form[data-json]. Every text it writes comes from those UI strings
 // (data.msgs): the engine returns
 // message keys with arguments and quantities as {n, u} (a number and the
-// key of its unit), which fill() places as message.Fill does.
-import { money } from "./_shared.mjs";
+// key of its unit), which msg() places as message.Fill does.
+import { fillWith, money } from "./_shared.mjs";
 
 (() => {
   const form = document.getElementById("calc");
@@ -37,23 +37,19 @@ import { money } from "./_shared.mjs";
   // on); flash is on by default and so is always written.
   const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "optimizer-in-backward", "tied", "include-stale", "train-vision"];
 
-  // Messages: fill(template, args) is message.Fill ({0} {1} … are
-  // args[0], args[1], …; {field} is the translated field name of args[0]).
+  // Messages: msg(key, args...) fills a UI string as message.Fill does
+  // ({0} {1} … are the arguments; {field} is the translated name of the
+  // field the first one names).
   const T = (key) => {
     const m = data ? data.msgs : boot.msgs;
     return key in m ? m[key] : "[" + key + "]";
   };
-  function fill(tmpl, args) {
-    return tmpl.replace(/\{([0-9]{1,2}|field)\}/g, (_, name) => {
-      if (name === "field") {
-        const k = "sizing.field." + (args[0] || "");
-        return data && k in data.msgs ? data.msgs[k] : args[0] || "";
-      }
-      return args[+name] || "";
-    });
-  }
-  const msg = (key, ...args) => fill(T(key), args);
-  const Q = (q) => fill(T(q.u), ["", q.n]);
+  const field = (name) => {
+    const k = "sizing.field." + (name || "");
+    return data && k in data.msgs ? data.msgs[k] : name || "";
+  };
+  const msg = (key, ...args) => fillWith(T(key), args, field);
+  const Q = (q) => msg(q.u, "", q.n);
   function errText(e) {
     const s = msg(e.key, ...e.args);
     return e.line ? msg("hfconfig.at", s, String(e.line), String(e.col)) : s;

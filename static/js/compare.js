@@ -1,7 +1,7 @@
 // Compare picker: 2 to 4 GPUs side by side, from data embedded in the page.
 // The selection lives in the URL (?gpu=a&gpu=b...). With exactly two GPUs
 // of the same class a link points to the pre-rendered pair page.
-import { dated, fmt, h, readStrings, tr as word } from "./_shared.mjs";
+import { dated, fill, h, readStrings, tr as word } from "./_shared.mjs";
 
 (() => {
   const form = document.getElementById("compare");
@@ -10,8 +10,8 @@ import { dated, fmt, h, readStrings, tr as word } from "./_shared.mjs";
   if (!form || !out || !el) return;
   const data = JSON.parse(el.textContent);
   // The edition's words (data-i18n: templates/i18n/<lang>.toml's
-  // "compare.js.*" keys), with English defaults; its formats ("%s (%s)",
-  // "%s（%s）") are filled by fmt.
+  // "compare.js.*" keys), with English defaults; its strings ("{0} ({1})",
+  // "{0}（{1}）") are filled by fill.
   const T = readStrings(form);
   const tr = (k, d) => word(T, k, d);
   const selects = [...form.querySelectorAll("select")];
@@ -45,7 +45,7 @@ import { dated, fmt, h, readStrings, tr as word } from "./_shared.mjs";
   // (Go's segments: text, <time> dates and a stale badge).
   function stats(s) {
     if (!s.n) return "–";
-    return [s.min + " · " + s.median + " · " + s.max + fmt(tr("paren", " (%s)"), s.n), dated(s.dated)];
+    return [s.min + " · " + s.median + " · " + s.max + fill(tr("paren", " ({0})"), s.n), dated(s.dated)];
   }
 
   function render(push) {
@@ -66,7 +66,7 @@ import { dated, fmt, h, readStrings, tr as word } from "./_shared.mjs";
     const sorted = [...ids].sort();
     if (ids.length === 2 && data.pairs.includes(sorted[0] + "-vs-" + sorted[1])) {
       const p = h("p", tr("permanent", "Permanent page for this pair: "));
-      p.append(h("a", fmt(tr("pair", "%s vs %s"), names[0], names[1]), { href: form.dataset.base + "compare/" + sorted[0] + "-vs-" + sorted[1] + "/" }));
+      p.append(h("a", fill(tr("pair", "{0} vs {1}"), names[0], names[1]), { href: form.dataset.base + "compare/" + sorted[0] + "-vs-" + sorted[1] + "/" }));
       out.append(p);
     }
     out.append(table(tr("specs", "Specifications (dense tensor throughput)"), [tr("spec", "Spec"), ...names], data.rows.map((r) => [r, ...gs.map((g) => g.specs[r])])));
@@ -75,7 +75,7 @@ import { dated, fmt, h, readStrings, tr as word } from "./_shared.mjs";
       [tr("spot", "Spot"), ...gs.map((g) => stats(g.spot))],
     ]));
     const rows = data.models.map((m, mi) => [m, ...data.scenarios.map((_, si) => gs.map((g) => g.fits[mi][si] || "–").join(" / "))]);
-    out.append(table(fmt(tr("fits", "GPUs needed per model preset (%s)"), names.join(" / ")), [tr("model", "Model"), ...data.scenarios], rows));
+    out.append(table(fill(tr("fits", "GPUs needed per model preset ({0})"), names.join(" / ")), [tr("model", "Model"), ...data.scenarios], rows));
   }
 
   const q = new URLSearchParams(location.search).getAll("gpu");

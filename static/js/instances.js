@@ -3,7 +3,7 @@
 // rows; the page adds and removes instances and keeps the URL in step, so
 // a comparison can be shared. The better figure of each row (most memory,
 // compute, CPUs; lowest price) is marked when the instances differ.
-import { fmt, h } from "./_shared.mjs";
+import { fill, h } from "./_shared.mjs";
 
 (() => {
   const form = document.getElementById("instances");
@@ -43,7 +43,7 @@ import { fmt, h } from "./_shared.mjs";
     const modes = [];
     for (const o of offers) for (const p of o.prices) if (!modes.includes(p.b)) modes.push(p.b);
     for (const m of modes) {
-      add(fmt(T.labelled, m, T.pergpu), -1, (o) => {
+      add(fill(T.labelled, m, T.pergpu), -1, (o) => {
         const ps = o.prices.filter((p) => p.b === m).sort((a, b) => a.dc - b.dc);
         if (!ps.length) return {};
         const p = ps[0];
@@ -63,7 +63,7 @@ import { fmt, h } from "./_shared.mjs";
     else td.append(c.text);
     if (best) {
       td.className = "best";
-      td.append(h("span", " ✓", { "aria-hidden": "true" }), h("span", fmt(T.paren, T.best), { class: "visually-hidden" }));
+      td.append(h("span", " ✓", { "aria-hidden": "true" }), h("span", fill(T.paren, T.best), { class: "visually-hidden" }));
     }
     if (c.price && c.price.ov) {
       // A team's overlay price: its badge and the public price (build.overlayMark).
@@ -74,7 +74,7 @@ import { fmt, h } from "./_shared.mjs";
     if (c.conv) td.append(h("span", c.conv, { class: "conv" }));
     if (c.price) {
       const p = c.price;
-      td.append(h("span", fmt(T.labelled, T.inst, c.inst), { class: "conv" }));
+      td.append(h("span", fill(T.labelled, T.inst, c.inst), { class: "conv" }));
       const meta = h("span", null, { class: "conv" });
       meta.append(h("span", T["band-" + p.band] || p.band, { class: "badge " + p.band }), " " + p.d + " · ");
       meta.append(h("a", T.source, { href: p.src, rel: "nofollow" }));
@@ -89,7 +89,7 @@ import { fmt, h } from "./_shared.mjs";
     out.replaceChildren();
     const known = ids.filter((id) => data.offers[id]);
     const missing = ids.filter((id) => !data.offers[id]);
-    if (missing.length) out.append(h("p", fmt(T.missing, missing.join(T.list)), { class: "note" }));
+    if (missing.length) out.append(h("p", fill(T.missing, missing.join(T.list)), { class: "note" }));
     if (!known.length) {
       out.append(h("p", T.none));
       return;
@@ -105,7 +105,7 @@ import { fmt, h } from "./_shared.mjs";
       const o = offers[i];
       const th = h("th", null, { scope: "col" });
       th.append(h("a", o.p, { href: base + "providers/" + o.pid + "/" }), h("br"), o.i + " ");
-      const rm = h("button", "×", { type: "button", class: "remove", "aria-label": fmt(T.labelled, T.remove, o.p + " " + o.i) });
+      const rm = h("button", "×", { type: "button", class: "remove", "aria-label": fill(T.labelled, T.remove, o.p + " " + o.i) });
       rm.addEventListener("click", () => {
         ids = ids.filter((x) => x !== id);
         save();
@@ -149,7 +149,7 @@ import { fmt, h } from "./_shared.mjs";
       const collator = new Intl.Collator(document.documentElement.lang || undefined);
       for (const p of Object.keys(groups).sort(collator.compare)) {
         const g = h("optgroup", null, { label: p });
-        for (const [id, o] of groups[p].sort((a, b) => a[1].i.localeCompare(b[1].i))) g.append(h("option", fmt(T.offer, o.i, o.n, o.gn), { value: id }));
+        for (const [id, o] of groups[p].sort((a, b) => a[1].i.localeCompare(b[1].i))) g.append(h("option", fill(T.offer, o.i, o.n, o.gn), { value: id }));
         add.append(g);
       }
       add.addEventListener("change", () => {

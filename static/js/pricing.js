@@ -1,7 +1,7 @@
 // Pricing table: filters, sort, display currency and a CSV download of
 // the rows the filters select. The table is complete without this script; the form's
 // state lives in the URL query string so every view can be shared.
-import { fmt, money, readStrings } from "./_shared.mjs";
+import { fill, money, readStrings } from "./_shared.mjs";
 import { refreshAges } from "./_age.mjs";
 
 (() => {
@@ -10,10 +10,10 @@ import { refreshAges } from "./_age.mjs";
   if (!form || !table) return;
   const tbody = table.tBodies[0];
   // The edition's words: data-i18n holds templates/i18n/<lang>.toml's
-  // "pricing.js.*" strings, printf formats (%d, %s): say(key, args...)
-  // fills one.
+  // "pricing.js.*" strings, their arguments as {0} {1} …: say(key,
+  // args...) fills one.
   const T = readStrings(form);
-  const say = (key, ...args) => fmt(T[key], ...args);
+  const say = (key, ...args) => fill(T[key], ...args);
   // Text sorts in the page's language (pinyin order for Chinese names).
   const collator = new Intl.Collator(document.documentElement.lang || undefined);
   // /pricing/ renders the cheapest rows only; the first filter, sort,

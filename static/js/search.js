@@ -18,7 +18,7 @@
 // field. An optional element #search-status (role="status") receives the
 // result count. No inline styles: the list uses the hidden attribute and
 // the highlighted option the class "active".
-import { fmt, readStrings, tr as word } from "./_shared.mjs";
+import { fill, readStrings, tr as word } from "./_shared.mjs";
 
 (() => {
   const input = document.getElementById("search-input");
@@ -41,7 +41,7 @@ import { fmt, readStrings, tr as word } from "./_shared.mjs";
     guide: tr("kind.guide", "Guide"),
     page: tr("kind.page", "Page"),
   };
-  const count = (n) => (n === 1 ? tr("one", "1 result") : fmt(tr("many", "%d results"), n));
+  const count = (n) => (n === 1 ? tr("one", "1 result") : fill(tr("many", "{0} results"), n));
 
   let index = null; // prepared entries, once loaded
   let loading = null; // the pending load

@@ -2,7 +2,7 @@
 // "hide stale" work without this script (CSS :has on their checkboxes);
 // the script keeps them in the URL (?cols=vcpu,ram&stale=hide) so a view
 // can be shared, and counts the instances picked for comparison.
-import { fmt } from "./_shared.mjs";
+import { fill } from "./_shared.mjs";
 
 (() => {
   const boxes = [...document.querySelectorAll("input[data-col]")];
@@ -27,14 +27,14 @@ import { fmt } from "./_shared.mjs";
   for (const b of boxes.concat(stale || [])) b.addEventListener("change", save);
 
   // "Compare selected (2)": how many rows are ticked, in the edition's
-  // words (data-count: the offers.compare.count string, "%d" the count).
+  // words (data-count: the offers.compare.count string, "{0}" the count).
   const button = document.querySelector("#pick button");
   if (!button) return;
   const label = button.textContent;
-  const withCount = button.dataset.count || label + " (%d)";
+  const withCount = button.dataset.count || label + " ({0})";
   const count = () => {
     const n = new Set([...document.querySelectorAll("input[name=o]:checked")].map((c) => c.value)).size;
-    button.textContent = n ? fmt(withCount, n) : label;
+    button.textContent = n ? fill(withCount, n) : label;
   };
   document.addEventListener("change", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.name === "o") count();

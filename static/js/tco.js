@@ -3,7 +3,7 @@
 // Go code); this script reads the form, renders the table and keeps the
 // state in the URL query string. A figure that leaves out a hidden cost the
 // provider data does not record says so ("not recorded", "at least").
-import { dated, fmt, money } from "./_shared.mjs";
+import { dated, fill, money } from "./_shared.mjs";
 import { monthly, HOURS } from "./_tco.mjs";
 
 (() => {
@@ -33,8 +33,8 @@ import { monthly, HOURS } from "./_tco.mjs";
     const notes = [];
     const od = o.lines.find((l) => l.billing === "on-demand");
     const cur = o.currency;
-    const extrasText = (v) => (!missing.length ? money(v, cur) : v > 0 ? fmt(text.extrasMissing, money(v, cur)) : text.extrasNone);
-    const totalText = (v) => (missing.length ? fmt(text.atLeast, money(v, cur)) : money(v, cur));
+    const extrasText = (v) => (!missing.length ? money(v, cur) : v > 0 ? fill(text.extrasMissing, money(v, cur)) : text.extrasNone);
+    const totalText = (v) => (missing.length ? fill(text.atLeast, money(v, cur)) : money(v, cur));
     o.lines.forEach((l, i) => {
       const r = lines[i];
       const tr = document.createElement("tr");
@@ -52,14 +52,14 @@ import { monthly, HOURS } from "./_tco.mjs";
       }
       body.append(tr);
       if (l.billing === "committed" && l.term > 0 && od && od.hourly > 0) {
-        notes.push(fmt(text.breakEven, o.labels[i], ((l.hourly / od.hourly) * 100).toFixed(0)));
+        notes.push(fill(text.breakEven, o.labels[i], ((l.hourly / od.hourly) * 100).toFixed(0)));
       }
     });
     $("t-title").textContent = o.label;
     $("t-region").textContent = o.region;
-    $("t-result").caption.textContent = fmt(text.caption, o.currency, String(HOURS));
+    $("t-result").caption.textContent = fill(text.caption, o.currency, String(HOURS));
     $("t-breakeven").textContent = notes.length ? notes.join(text.sep) : text.noBreakEven;
-    $("t-missing").textContent = missing.length ? fmt(text.missing, missing.map((m) => text.missingName[m]).join(text.list)) : "";
+    $("t-missing").textContent = missing.length ? fill(text.missing, missing.map((m) => text.missingName[m]).join(text.list)) : "";
     const costs = $("t-costs");
     costs.replaceChildren();
     for (const c of o.costs) {
@@ -102,7 +102,7 @@ import { monthly, HOURS } from "./_tco.mjs";
       const keep = all.filter((o) => o.value === chosen || words.every((w) => o.textContent.toLocaleLowerCase().includes(w)));
       f.offer.replaceChildren(...keep);
       f.offer.value = chosen;
-      $("t-filter-count").textContent = words.length ? fmt(text.filterCount, keep.length, all.length) : "";
+      $("t-filter-count").textContent = words.length ? fill(text.filterCount, keep.length, all.length) : "";
     });
   }
   form.addEventListener("input", () => update(true));

@@ -25,6 +25,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // Axis describes one axis of a chart.
@@ -39,8 +41,8 @@ type Axis struct {
 	// Format formats values in tooltips and value labels; nil prints
 	// three significant digits.
 	Format func(float64) string
-	// TitleFormat joins the label and the unit in the page's language
-	// ("%s（%s）"); "%s (%s)" when empty.
+	// TitleFormat joins the label ({0}) and the unit ({1}) in the page's
+	// language ("{0}（{1}）", package message); "{0} ({1})" when empty.
 	TitleFormat string
 }
 
@@ -50,7 +52,7 @@ func (a Axis) Title() string {
 		return a.Label
 	}
 	if a.TitleFormat != "" {
-		return fmt.Sprintf(a.TitleFormat, a.Label, a.Unit)
+		return message.Fill(a.TitleFormat, []string{a.Label, a.Unit}, nil)
 	}
 	return a.Label + " (" + a.Unit + ")"
 }
@@ -84,14 +86,14 @@ type Options struct {
 	// NoData is shown in an empty chart; "No data" when empty.
 	NoData string
 	// Stats head a Ranges table's minimum, median and maximum columns,
-	// each a format of the axis title ("Minimum %s" when empty), and
-	// RangeTip is a range's tooltip: label, count, minimum, maximum,
-	// unit and median ("%s: %d values, %s to %s %s, median %s" when
-	// empty). They give the page's language.
+	// each taking the axis title ("Minimum {0}" when empty, package
+	// message), and RangeTip is a range's tooltip: label, count, minimum,
+	// maximum, unit and median ("{0}: {1} values, {2} to {3} {4}, median
+	// {5}" when empty). They give the page's language.
 	Stats    [3]string
 	RangeTip string
-	// PointTip is a History point's tooltip: label, value and unit ("%s:
-	// %s %s" when empty), in the page's language.
+	// PointTip is a History point's tooltip: label, value and unit ("{0}:
+	// {1} {2}" when empty), in the page's language.
 	PointTip string
 }
 
@@ -774,16 +776,17 @@ func rangeChart(rows []rangeRow, vals []float64, o Options, narrow bool) ([]byte
 		count = "Values"
 	}
 	stats := o.Stats
-	for i, d := range [3]string{"Minimum %s", "Median %s", "Maximum %s"} {
+	for i, d := range [3]string{"Minimum {0}", "Median {0}", "Maximum {0}"} {
 		if stats[i] == "" {
 			stats[i] = d
 		}
 	}
 	tip := o.RangeTip
 	if tip == "" {
-		tip = "%s: %d values, %s to %s %s, median %s"
+		tip = "{0}: {1} values, {2} to {3} {4}, median {5}"
 	}
-	t := Table{Caption: o.Title, Columns: []string{o.Label, count, fmt.Sprintf(stats[0], o.X.Title()), fmt.Sprintf(stats[1], o.X.Title()), fmt.Sprintf(stats[2], o.X.Title())}}
+	title := []string{o.X.Title()}
+	t := Table{Caption: o.Title, Columns: []string{o.Label, count, message.Fill(stats[0], title, nil), message.Fill(stats[1], title, nil), message.Fill(stats[2], title, nil)}}
 	g.b.WriteString(`<g class="chart-ranges">`)
 	for i, r := range rows {
 		y := top + float64(i)*row + mid
@@ -803,8 +806,8 @@ func rangeChart(rows []rangeRow, vals []float64, o Options, narrow bool) ([]byte
 		}
 		m := s.at(r.st.Median)
 		g.line(m, y-7, m, y+7, "median")
-		fmt.Fprintf(&g.b, `<title>%s</title></g>`, esc(fmt.Sprintf(tip, r.Label, r.st.N,
-			o.X.format(r.st.Min), o.X.format(r.st.Max), o.X.Unit, o.X.format(r.st.Median))))
+		fmt.Fprintf(&g.b, `<title>%s</title></g>`, esc(message.Fill(tip, []string{r.Label, strconv.Itoa(r.st.N),
+			o.X.format(r.st.Min), o.X.format(r.st.Max), o.X.Unit, o.X.format(r.st.Median)}, nil)))
 		t.Rows = append(t.Rows, Row{ID: r.ID, Label: r.Label, Href: r.Href, Values: []float64{float64(r.st.N), r.st.Min, r.st.Median, r.st.Max}})
 	}
 	g.b.WriteString(`</g>`)

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // TimePoint is one dated value of a history chart.
@@ -175,7 +177,7 @@ func (g *svg) historyPoints(p historyPlot, sy scale, points []TimePoint) []Row {
 	g.b.WriteString(`<g class="chart-points">`)
 	tip := g.o.PointTip
 	if tip == "" {
-		tip = "%s: %s %s"
+		tip = "{0}: {1} {2}"
 	}
 	for _, pt := range points {
 		label := pt.Label
@@ -184,7 +186,7 @@ func (g *svg) historyPoints(p historyPlot, sy scale, points []TimePoint) []Row {
 		}
 		x, y := p.x(pt.Date), sy.at(pt.Value)
 		fmt.Fprintf(&g.b, `<g class="chart-point" data-id="%s" data-date="%s" data-value="%s"><circle cx="%s" cy="%s" r="4"/><title>%s</title></g>`,
-			esc(pt.ID), pt.Date.Format(time.DateOnly), exact(pt.Value), coord(x), coord(y), esc(fmt.Sprintf(tip, label, g.o.Y.format(pt.Value), g.o.Y.Unit)))
+			esc(pt.ID), pt.Date.Format(time.DateOnly), exact(pt.Value), coord(x), coord(y), esc(message.Fill(tip, []string{label, g.o.Y.format(pt.Value), g.o.Y.Unit}, nil)))
 		rows = append(rows, Row{ID: pt.ID, Label: label, Values: []float64{pt.Value}})
 	}
 	g.b.WriteString(`</g>`)

@@ -7,10 +7,11 @@
 package chartdata
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/chart"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // IDs of the charts Charts renders, unique on a page.
@@ -86,7 +87,7 @@ func Charts(d *derive.Data, t func(string) string, lang string) (Set, error) {
 	for _, g := range d.Cat.GPUs {
 		name[g.ID] = g.LocalName(lang)
 	}
-	perGPUHour := fmt.Sprintf(t("chart.unit.pergpuhour"), cur)
+	perGPUHour := message.Fill(t("chart.unit.pergpuhour"), []string{cur}, nil)
 	var s Set
 	var err error
 	pts := PriceVsBF16(d)
@@ -96,7 +97,7 @@ func Charts(d *derive.Data, t func(string) string, lang string) (Set, error) {
 	s.PriceVsBF16, err = chart.Scatter(pts, chart.Options{
 		ID:     PriceVsBF16ID,
 		Title:  t("chart.scatter.title"),
-		Desc:   fmt.Sprintf(t("chart.scatter.desc"), len(pts), cur, cur),
+		Desc:   message.Fill(t("chart.scatter.desc"), []string{strconv.Itoa(len(pts)), cur, cur}, nil),
 		Label:  t("chart.label.gpu"),
 		NoData: t("chart.nodata"),
 		X:      chart.Axis{Label: t("chart.scatter.x"), Unit: "TFLOPS", Log: true, TitleFormat: t("chart.axis.title")},
@@ -112,10 +113,10 @@ func Charts(d *derive.Data, t func(string) string, lang string) (Set, error) {
 	s.PricePerGB, err = chart.Bars(bars, chart.Options{
 		ID:     PricePerGBID,
 		Title:  t("chart.pergb.title"),
-		Desc:   fmt.Sprintf(t("chart.pergb.desc"), len(bars), cur),
+		Desc:   message.Fill(t("chart.pergb.desc"), []string{strconv.Itoa(len(bars)), cur}, nil),
 		Label:  t("chart.label.gpu"),
 		NoData: t("chart.nodata"),
-		X:      chart.Axis{Label: t("chart.pergb.x"), Unit: fmt.Sprintf(t("chart.unit.pergbhour"), cur), TitleFormat: t("chart.axis.title")},
+		X:      chart.Axis{Label: t("chart.pergb.x"), Unit: message.Fill(t("chart.unit.pergbhour"), []string{cur}, nil), TitleFormat: t("chart.axis.title")},
 	})
 	if err != nil {
 		return Set{}, err
@@ -127,7 +128,7 @@ func Charts(d *derive.Data, t func(string) string, lang string) (Set, error) {
 	s.Spread, err = chart.Ranges(series, chart.Options{
 		ID:       SpreadID,
 		Title:    t("chart.spread.title"),
-		Desc:     fmt.Sprintf(t("chart.spread.desc"), len(series), cur),
+		Desc:     message.Fill(t("chart.spread.desc"), []string{strconv.Itoa(len(series)), cur}, nil),
 		Label:    t("chart.label.gpu"),
 		Count:    t("chart.spread.count"),
 		NoData:   t("chart.nodata"),

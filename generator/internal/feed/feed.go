@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // Output paths of the feeds, relative to the site root.
@@ -63,22 +64,22 @@ type Options struct {
 	Now time.Time
 }
 
-// Words are the feeds' texts, printf formats: GuidesTitle and
-// ChangesTitle take the site title, ChangesSubtitle the number of dates,
-// Day and DayOne the number of prices and the date, Changed the number
-// of changed prices.
+// Words are the feeds' texts, with their arguments as {0} {1} (package
+// message): GuidesTitle and ChangesTitle take the site title,
+// ChangesSubtitle the number of dates, Day and DayOne the number of prices
+// and the date, Changed the number of changed prices.
 type Words struct {
 	GuidesTitle, ChangesTitle, ChangesSubtitle, Day, DayOne, Changed string
 }
 
 // English are the feeds' English texts.
 var English = Words{
-	GuidesTitle:     "%s: guides",
-	ChangesTitle:    "%s: price observations and changes",
-	ChangesSubtitle: "Catalog prices grouped by the date they were observed (their as-of date), newest %d dates. An entry lists the prices read on that date; a price with an earlier observation shows what it was (a changed price), the others were observed for the first time.",
-	Day:             "%d prices observed on %s",
-	DayOne:          "%d price observed on %s",
-	Changed:         " (%d changed)",
+	GuidesTitle:     "{0}: guides",
+	ChangesTitle:    "{0}: price observations and changes",
+	ChangesSubtitle: "Catalog prices grouped by the date they were observed (their as-of date), newest {0} dates. An entry lists the prices read on that date; a price with an earlier observation shows what it was (a changed price), the others were observed for the first time.",
+	Day:             "{0} prices observed on {1}",
+	DayOne:          "{0} price observed on {1}",
+	Changed:         " ({0} changed)",
 }
 
 func (o Options) words() Words {
@@ -210,7 +211,7 @@ func Guides(pages []*content.Page, o Options) ([]byte, error) {
 	f := atomFeed{
 		Lang:  o.Lang,
 		ID:    o.id("feed:guides"),
-		Title: fmt.Sprintf(o.words().GuidesTitle, o.Title),
+		Title: message.Fill(o.words().GuidesTitle, []string{o.Title}, nil),
 		Links: []atomLink{
 			{Rel: "self", Type: "application/atom+xml", Href: s.link(GuidesPath)},
 			{Rel: "alternate", Type: "text/html", Href: s.link("guides/")},
@@ -357,8 +358,8 @@ func Changes(c *catalog.Catalog, o Options) ([]byte, error) {
 	f := atomFeed{
 		Lang:     o.Lang,
 		ID:       o.id("feed:changes"),
-		Title:    fmt.Sprintf(w.ChangesTitle, o.Title),
-		Subtitle: fmt.Sprintf(w.ChangesSubtitle, MaxChangeDates),
+		Title:    message.Fill(w.ChangesTitle, []string{o.Title}, nil),
+		Subtitle: message.Fill(w.ChangesSubtitle, []string{strconv.Itoa(MaxChangeDates)}, nil),
 		Links: []atomLink{
 			{Rel: "self", Type: "application/atom+xml", Href: s.link(ChangesPath)},
 			{Rel: "alternate", Type: "text/html", Href: s.link(pricing)},
@@ -381,9 +382,9 @@ func Changes(c *catalog.Catalog, o Options) ([]byte, error) {
 		if len(d.Observations) == 1 {
 			format = w.DayOne
 		}
-		title := fmt.Sprintf(format, len(d.Observations), day)
+		title := message.Fill(format, []string{strconv.Itoa(len(d.Observations)), day}, nil)
 		if n := d.Changes(); n > 0 {
-			title += fmt.Sprintf(w.Changed, n)
+			title += message.Fill(w.Changed, []string{strconv.Itoa(n)}, nil)
 		}
 		id := o.id("prices:" + day)
 		f.Entries = append(f.Entries, atomEntry{

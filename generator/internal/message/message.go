@@ -106,3 +106,35 @@ func insert(p []string, s string) []string {
 	}
 	return append(p[:i], append([]string{s}, p[i:]...)...)
 }
+
+// Part is a piece of a string: Text, or the argument Arg (≥ 0) of a
+// placeholder {Arg}.
+type Part struct {
+	Text string
+	Arg  int
+}
+
+// Parts cuts tmpl at its numbered placeholders, for a caller that puts
+// something other than text in their place (a date a script renders as
+// <time>): text parts have Arg −1; {field} stays text.
+func Parts(tmpl string) []Part {
+	var out []Part
+	start := 0
+	for i := 0; i < len(tmpl); i++ {
+		name, n := placeholder(tmpl[i:])
+		k, ok := index(name)
+		if name == "" || !ok {
+			continue
+		}
+		if i > start {
+			out = append(out, Part{Text: tmpl[start:i], Arg: -1})
+		}
+		out = append(out, Part{Arg: k})
+		i += n - 1
+		start = i + 1
+	}
+	if start < len(tmpl) {
+		out = append(out, Part{Text: tmpl[start:], Arg: -1})
+	}
+	return out
+}

@@ -51,3 +51,27 @@ func FuzzFill(f *testing.F) {
 		}
 	})
 }
+
+func TestParts(t *testing.T) {
+	for _, tc := range []struct {
+		tmpl string
+		want []Part
+	}{
+		{"", nil},
+		{"lowest price as of {0}", []Part{{"lowest price as of ", -1}, {"", 0}}},
+		{"价格日期：{0} 至 {1}", []Part{{"价格日期：", -1}, {"", 0}, {" 至 ", -1}, {"", 1}}},
+		{"{1}{0} {field}", []Part{{"", 1}, {"", 0}, {" {field}", -1}}},
+	} {
+		got := Parts(tc.tmpl)
+		if len(got) != len(tc.want) {
+			t.Errorf("Parts(%q) = %v, want %v", tc.tmpl, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("Parts(%q) = %v, want %v", tc.tmpl, got, tc.want)
+				break
+			}
+		}
+	}
+}

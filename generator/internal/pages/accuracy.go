@@ -43,7 +43,7 @@ func accuracyShortcode(r *accuracy.Report, c *catalog.Catalog, t func(string) st
 			name := "**" + t("accuracy.kind.all") + "**"
 			if kind != "" {
 				lo, hi := accuracy.Band(kind)
-				name = fmt.Sprintf(t("accuracy.kind.band"), t("accuracy.kind."+kind), ratio(lo), ratio(hi))
+				name = render.Format(t("accuracy.kind.band"), t("accuracy.kind."+kind), ratio(lo), ratio(hi))
 			}
 			row(name, share(kind, "fit"), share(kind, "held-out"), ratio(all.GeoMean), fmt.Sprintf("±%d%%", int(math.Round(100*all.Spread))))
 		}
@@ -92,7 +92,7 @@ func setup(c *catalog.Catalog, m *catalog.Measurement, t func(string) string) st
 			d += "/" + m.Quant
 		}
 		if m.BitsPerWeight > 0 {
-			d += " " + fmt.Sprintf(t("accuracy.setup.bpw"), strconv.FormatFloat(m.BitsPerWeight, 'f', -1, 64))
+			d += " " + render.Format(t("accuracy.setup.bpw"), strconv.FormatFloat(m.BitsPerWeight, 'f', -1, 64))
 		}
 		parts = append(parts, mdText(d))
 	}

@@ -2,16 +2,15 @@ package pages
 
 import (
 	"encoding/json"
-	"fmt"
 	"html/template"
 	"math"
 	"net/url"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/derive"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
@@ -180,8 +179,8 @@ func (s *Edition) comparePages() {
 				a, b := gs[i], gs[j] // s.cat.GPUs is sorted by id: canonical order
 				p := PairPath(a.ID, b.ID)
 				idx.Segments[seg] = append(idx.Segments[seg], ComparePair{Path: p, A: a, B: b})
-				s.page(&render.Page{Kind: "compare", Path: p, Title: fmt.Sprintf(s.r.T("compare.pair.title"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
-					Description: fmt.Sprintf(s.r.T("compare.pair.description"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
+				s.page(&render.Page{Kind: "compare", Path: p, Title: render.Format(s.r.T("compare.pair.title"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
+					Description: render.Format(s.r.T("compare.pair.description"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
 					Data:        s.pairPage(a, b, models)})
 			}
 		}
@@ -441,16 +440,15 @@ func (s *Edition) statsDated(st derive.Stats) []dateSegment {
 	return append(out, s.dated("stats.span", st.Oldest, st.Newest)...)
 }
 
-// dated fills a UI string's %s verbs with dates, as segments.
+// dated fills a UI string's placeholders with dates, as segments.
 func (s *Edition) dated(key string, dates ...time.Time) []dateSegment {
 	var out []dateSegment
-	parts := strings.Split(s.r.T(key), "%s")
-	for i, p := range parts {
-		if p != "" {
-			out = append(out, dateSegment{Text: p})
-		}
-		if i < len(dates) && i < len(parts)-1 {
-			out = append(out, dateSegment{Text: s.r.Date(dates[i]), ISO: dates[i].Format(time.DateOnly)})
+	for _, p := range message.Parts(s.r.T(key)) {
+		switch {
+		case p.Arg < 0:
+			out = append(out, dateSegment{Text: p.Text})
+		case p.Arg < len(dates):
+			out = append(out, dateSegment{Text: s.r.Date(dates[p.Arg]), ISO: dates[p.Arg].Format(time.DateOnly)})
 		}
 	}
 	return out

@@ -50,12 +50,12 @@ func siteShortcode(c *catalog.Catalog, args []string) (string, error) {
 func overlayLabel(m *catalog.Overlay, t func(string) string, date func(time.Time) string) string {
 	var s string
 	if m.Kind == catalog.OverlayDiscount {
-		s = fmt.Sprintf(t("overlay.discount"), m.DiscountPct)
+		s = render.Format(t("overlay.discount"), m.DiscountPct)
 	} else {
 		s = t("overlay." + m.Kind)
 	}
 	if !m.ValidUntil.IsZero() {
-		s += t("overlay.until.sep") + fmt.Sprintf(t("overlay.until"), date(m.ValidUntil))
+		s += t("overlay.until.sep") + render.Format(t("overlay.until"), date(m.ValidUntil))
 	}
 	return s
 }
@@ -109,7 +109,7 @@ func (s *Edition) overlaySuffix(r *derive.Row) string {
 	if r == nil || r.Overlay == nil {
 		return ""
 	}
-	return fmt.Sprintf(s.r.T("overlay.note"), overlayNote(r.Overlay, r.PublicPerGPUDC, s.dd.Currency, s.r.T, s.r.Date))
+	return render.Format(s.r.T("overlay.note"), overlayNote(r.Overlay, r.PublicPerGPUDC, s.dd.Currency, s.r.T, s.r.Date))
 }
 
 // tcoLineLabel is a TCO line's label with, for a team's price, its mark
@@ -123,7 +123,7 @@ func (s *Edition) tcoLineLabel(l derive.TCOLine, o *catalog.Offer) string {
 		if m.Public != nil {
 			pub = m.Public.Price
 		}
-		label += fmt.Sprintf(s.r.T("overlay.note"), overlayNote(m, pub, o.Currency, s.r.T, s.r.Date))
+		label += render.Format(s.r.T("overlay.note"), overlayNote(m, pub, o.Currency, s.r.T, s.r.Date))
 	}
 	return label
 }

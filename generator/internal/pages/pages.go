@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"fmt"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 	"html/template"
@@ -146,7 +145,7 @@ func (s *Edition) pricingAll(pp *PricingPage, title string, rows func() []*deriv
 	for i, path := range pp.PagePaths {
 		tt := title
 		if i > 0 {
-			tt = title + fmt.Sprintf(s.r.T("pricing.pages.title"), i+1, pp.Pages)
+			tt = title + render.Format(s.r.T("pricing.pages.title"), i+1, pp.Pages)
 		}
 		lo, hi := i*PricingPageRows+1, min((i+1)*PricingPageRows, pp.Total)
 		desc := s.r.Text("pricing.description.all", lo, hi, pp.Total) // unique per page

@@ -169,7 +169,7 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 				what = tr.fill("pay.serverless", u.Serverless.ServedAs, money(ps*3600, cur))
 			}
 		}
-		return mdText(u.Platform.LocalName(lang) + " " + what + t("punct.comma") + fmt.Sprintf(t("plan.asof"), r.date(lang, u.AsOf())))
+		return mdText(u.Platform.LocalName(lang) + " " + what + t("punct.comma") + render.Format(t("plan.asof"), r.date(lang, u.AsOf())))
 	}
 	hr := dd.Headline[w.Index]
 	prov := hr.Offer.Provider
@@ -178,7 +178,7 @@ func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string,
 		term = tr.fill("pay.term", strconv.Itoa(hr.Price.TermMonths))
 	}
 	return fmt.Sprintf("%d × [%s](%s) %s", w.Plan.Instances, mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"),
-		mdText(hr.Offer.Instance+term+t("punct.comma")+fmt.Sprintf(t("plan.asof"), r.date(lang, hr.Price.AsOf))))
+		mdText(hr.Offer.Instance+term+t("punct.comma")+render.Format(t("plan.asof"), r.date(lang, hr.Price.AsOf))))
 }
 
 // payBreakEven words w's break-even against the other ways, or "".

@@ -26,7 +26,7 @@ func (r *resolver) fitsShortcode(dd *derive.Data, lang string, t func(string) st
 	}
 	ranked := dd.FitOn(g, n["gpus"])
 	if len(ranked) == 0 {
-		return fmt.Sprintf(t("plan.fits.none"), n["gpus"], mdText(g.LocalName(lang))), nil
+		return render.Format(t("plan.fits.none"), n["gpus"], mdText(g.LocalName(lang))), nil
 	}
 	if k := n["rows"]; k > 0 && k < len(ranked) {
 		ranked = ranked[:k]
@@ -39,7 +39,7 @@ func (r *resolver) fitsShortcode(dd *derive.Data, lang string, t func(string) st
 		m, o, dec := x.Model, x.Option, x.Decode()
 		seqs := render.Num(float64(o.Concurrency))
 		if o.Context < sizing.FitContext {
-			seqs += " " + fmt.Sprintf(t("gpu.one.at"), render.Num(float64(o.Context)))
+			seqs += " " + render.Format(t("gpu.one.at"), render.Num(float64(o.Context)))
 		}
 		row(fmt.Sprintf("[%s](%s)", mdText(m.Name), r.url("models/"+m.ID+"/")), mdText(sizing.FormatLabel(o.DType, o.Quant, o.KVDType)),
 			render.Num(float64(o.MaxContext)), mdText(seqs), mdText(dec.Num+" "+t("serve.u."+dec.Name())))
@@ -94,7 +94,7 @@ func (r *resolver) planShortcode(dd *derive.Data, lang string, t func(string) st
 		return "", fmt.Errorf("%s: the load cannot be planned (a rate, prompt or output that is not positive, or longer than %s's %d tokens)", usage, m.ID, m.MaxContext)
 	}
 	if len(plans) == 0 {
-		return fmt.Sprintf(t("plan.none"), len(misses)), nil
+		return render.Format(t("plan.none"), len(misses)), nil
 	}
 	if k := n["rows"]; k > 0 && k < len(plans) {
 		plans = plans[:k]
@@ -112,11 +112,11 @@ func (r *resolver) planShortcode(dd *derive.Data, lang string, t func(string) st
 		g, hr := dd.Cat.GPUs[p.GPU], dd.Headline[p.Offer]
 		prov := hr.Offer.Provider
 		row(fmt.Sprintf("[%s](%s)", mdText(g.LocalName(lang)), r.url("gpus/"+g.ID+"/")), mdText(render.Money(p.Hourly, cur)),
-			mdText(render.Money(p.OutputPerM, cur)), mdText(fmt.Sprintf(t("plan.layout"), p.Replicas, p.TP, p.GPUs, p.Batch)),
+			mdText(render.Money(p.OutputPerM, cur)), mdText(render.Format(t("plan.layout"), p.Replicas, p.TP, p.GPUs, p.Batch)),
 			mdText(sizing.FormatLabel(p.DType, p.Quant, p.KVDType)), ms(p.TTFT), ms(p.TPOT), strconv.Itoa(int(p.Utilization*100+0.5))+"%",
 			mdText(render.Money(p.InputPerM, cur)),
 			fmt.Sprintf("%d × [%s](%s) %s, %s", p.Instances, mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"),
-				mdText(hr.Offer.Instance), mdText(fmt.Sprintf(t("plan.asof"), r.date(lang, hr.Price.AsOf)))))
+				mdText(hr.Offer.Instance), mdText(render.Format(t("plan.asof"), r.date(lang, hr.Price.AsOf)))))
 	}
 	return b.String(), nil
 }

@@ -171,18 +171,18 @@ func (r *resolver) cheapestShortcode(dd *derive.Data, lang string, t func(string
 	}
 	price := render.Money(row.PerGPU, row.Offer.Currency)
 	if row.Offer.Currency != dd.Currency {
-		price += fmt.Sprintf(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency)) // the format has its own spacing
+		price += render.Format(t("shortcode.approx"), render.Money(row.PerGPUDC, dd.Currency)) // the format has its own spacing
 	}
 	date := func(d time.Time) string { return r.date(lang, d) }
 	if note := overlayNote(row.Overlay, row.PublicPerGPUDC, dd.Currency, t, date); note != "" {
-		price += fmt.Sprintf(t("overlay.note"), note) // a team's figure, marked as such
+		price += render.Format(t("overlay.note"), note) // a team's figure, marked as such
 	}
 	asOf := date(row.Price.AsOf)
 	prov := fmt.Sprintf("[%s](%s)", mdText(row.Offer.Provider.LocalName(lang)), r.url("providers/"+row.Offer.Provider.ID+"/"))
 	if !row.Current { // the current-price rule: never an old figure as today's
-		return fmt.Sprintf(t("shortcode.cheapest.stale"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
+		return render.Format(t("shortcode.cheapest.stale"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
 	}
-	return fmt.Sprintf(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
+	return render.Format(t("shortcode.cheapest"), mdText(price), prov, mdText(row.Offer.Instance), mdText(asOf)), nil
 }
 
 // linkShortcode expands {{< link gpu="id" >}} (provider, model, guide): a
@@ -276,7 +276,7 @@ func (r *resolver) providers(dd *derive.Data, lang string, t func(string) string
 	if len(names) == 0 {
 		return t("shortcode.providers.none"), nil
 	}
-	return fmt.Sprintf(t("shortcode.providers"), strings.Join(names, t("punct.list")), len(names), current, dd.Cat.Site.Staleness.StaleDays), nil
+	return render.Format(t("shortcode.providers"), strings.Join(names, t("punct.list")), len(names), current, dd.Cat.Site.Staleness.StaleDays), nil
 }
 
 // mdText makes a catalog value safe to splice into a guide's Markdown as

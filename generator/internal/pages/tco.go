@@ -2,7 +2,6 @@ package pages
 
 import (
 	"encoding/json"
-	"fmt"
 	"html/template"
 	"strconv"
 	"time"
@@ -139,7 +138,7 @@ func (s *Edition) regionText(o *catalog.Offer, region string) string {
 	}
 	text := s.r.Text("tco.region", name)
 	if n := len(derive.TCORegions(o)); n > 1 {
-		text += fmt.Sprintf(s.r.T("tco.region.others"), n-1)
+		text += render.Format(s.r.T("tco.region.others"), n-1)
 	}
 	return text
 }

@@ -70,12 +70,12 @@ func (r *resolver) trainShortcode(dd *derive.Data, lang string, t func(string) s
 	}
 	row("**"+mdText(t("train.total"))+"**", "**"+tr.gib(res.TotalPerGPU)+"**")
 	b.WriteString("\n")
-	b.WriteString(mdText(fmt.Sprintf(t("train.fits"), tr.gib(sizing.UsableBytes(sg)), g.LocalName(lang), verdict)))
-	b.WriteString(" " + mdText(fmt.Sprintf(t("train.compute"), tr.q(sizing.FLOPsQuantity(res.TrainFLOPs)))))
+	b.WriteString(mdText(render.Format(t("train.fits"), tr.gib(sizing.UsableBytes(sg)), g.LocalName(lang), verdict)))
+	b.WriteString(" " + mdText(render.Format(t("train.compute"), tr.q(sizing.FLOPsQuantity(res.TrainFLOPs)))))
 	if res.TrainSeconds > 0 {
-		b.WriteString(" " + mdText(fmt.Sprintf(t("train.time"), tr.q(sizing.DurationQuantity(res.TrainSeconds)), in.GPUs, g.LocalName(lang), render.Num(res.MFU*100))))
+		b.WriteString(" " + mdText(render.Format(t("train.time"), tr.q(sizing.DurationQuantity(res.TrainSeconds)), in.GPUs, g.LocalName(lang), render.Num(res.MFU*100))))
 		if res.RolloutSeconds > 0 {
-			b.WriteString(" " + mdText(fmt.Sprintf(t("train.rollout"), tr.q(sizing.DurationQuantity(res.RolloutSeconds)), render.Num(float64(in.OutputLen)))))
+			b.WriteString(" " + mdText(render.Format(t("train.rollout"), tr.q(sizing.DurationQuantity(res.RolloutSeconds)), render.Num(float64(in.OutputLen)))))
 		}
 	}
 	return b.String() + " " + r.trainCost(dd, lang, t, in, res, g) + "\n", nil
@@ -101,13 +101,13 @@ func (r *resolver) trainCost(dd *derive.Data, lang string, t func(string) string
 		}
 	}
 	if best < 0 {
-		return mdText(fmt.Sprintf(t("train.nocost"), g.LocalName(lang)))
+		return mdText(render.Format(t("train.nocost"), g.LocalName(lang)))
 	}
 	c := plan.Chosen[best]
 	hr := dd.Headline[c.Offer]
 	prov := hr.Offer.Provider
 	// The offer is a link: a placeholder rune (kept by mdText) marks where.
 	link := fmt.Sprintf("[%s](%s) %s", mdText(prov.LocalName(lang)), r.url("providers/"+prov.ID+"/"), mdText(hr.Offer.Instance))
-	cost := mdText(fmt.Sprintf(t("train.cost"), money(c.Job, dd.Currency), c.Instances, "\x00", money(c.Hourly, dd.Currency), r.date(lang, hr.Price.AsOf)))
+	cost := mdText(render.Format(t("train.cost"), money(c.Job, dd.Currency), c.Instances, "\x00", money(c.Hourly, dd.Currency), r.date(lang, hr.Price.AsOf)))
 	return strings.Replace(cost, "\x00", link, 1)
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
 
@@ -357,89 +358,82 @@ func (r *Renderer) DataText(s string) template.HTML {
 }
 
 // TF formats a UI string with arguments: the catalog string is the
-// format (trusted like TH, so it may hold inline markup and the edition's
-// punctuation), each string argument is escaped, and a template.HTML
-// argument (a link, a dtext) is kept as it is. One key per sentence, its
-// parts as %s, lets a language put them in its own order and punctuation
-// ("%s (%s)" in English, "%s（%s）" in Chinese) instead of a template
-// gluing fragments with English punctuation. Templates call it as
-// {{tf "key" args...}} in text context; for an attribute, use printf.
+// template (trusted like TH, so it may hold inline markup and the
+// edition's punctuation), each argument is escaped (a string, or a number
+// as fmt.Sprint writes it), and a template.HTML argument (a link, a dtext)
+// is kept as it is. One key per sentence, its parts as {0} {1} …, lets a
+// language put them in its own order and punctuation ("{0} ({1})" in
+// English, "{0}（{1}）" in Chinese) instead of a template gluing
+// fragments with English punctuation. Templates call it as
+// {{tf "key" args...}} in text context; for an attribute, use tt.
 func (r *Renderer) TF(key string, args ...any) template.HTML {
 	format, ok := r.strings[key]
 	if !ok {
 		return template.HTML(template.HTMLEscapeString("[" + key + "]"))
 	}
-	esc := fitArgs(format, args)
-	for i, a := range esc {
-		switch v := a.(type) {
-		case template.HTML:
-			esc[i] = string(v)
-		case string:
-			esc[i] = template.HTMLEscapeString(v)
-		case fmt.Stringer:
-			esc[i] = template.HTMLEscapeString(v.String())
+	esc := make([]string, len(args))
+	for i, a := range args {
+		if h, ok := a.(template.HTML); ok {
+			esc[i] = string(h)
+		} else {
+			esc[i] = template.HTMLEscapeString(argText(a))
 		}
-		// numbers: their formatting holds no markup
 	}
-	return template.HTML(sprintfCJK(format, esc))
+	return template.HTML(fillCJK(format, esc))
 }
 
-// cjkEdge is a space of a format between a Chinese character and an
+// cjkEdge is a space of a template between a Chinese character and an
 // argument that starts or ends with one (the arguments are fenced by
 // \x00 and \x01, which no catalog or data text holds).
 var cjkEdge = regexp.MustCompile(`[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}]\x01 \x00?[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}]|[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}] \x00[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}]`)
 
-// sprintfCJK is fmt.Sprintf, less the spaces of the format that would
+// fillCJK is message.Fill, less the spaces of the template that would
 // fall between two Chinese characters once the arguments are in: a word
-// space in "%s 的 GPU" for a Latin name, none for a Chinese one ("Acme
+// space in "{0} 的 GPU" for a Latin name, none for a Chinese one ("Acme
 // Cloud 的 GPU", "龙云的 GPU"). The arguments themselves are left as
 // they are.
-func sprintfCJK(format string, args []any) string {
-	fenced := make([]any, len(args))
+func fillCJK(tmpl string, args []string) string {
+	fenced := make([]string, len(args))
 	for i, a := range args {
-		if s, ok := a.(string); ok {
-			a = "\x00" + s + "\x01"
-		}
-		fenced[i] = a
+		fenced[i] = "\x00" + a + "\x01"
 	}
-	s := cjkEdge.ReplaceAllStringFunc(fmt.Sprintf(format, fenced...), func(m string) string { return strings.Replace(m, " ", "", 1) })
+	s := cjkEdge.ReplaceAllStringFunc(message.Fill(tmpl, fenced, nil), func(m string) string { return strings.Replace(m, " ", "", 1) })
 	return strings.NewReplacer("\x00", "", "\x01", "").Replace(s)
 }
 
-// fitArgs returns args with a number given for a %s verb as its text (a
-// count shown in parentheses), so that a template need not know which
-// verb a language's string uses.
-func fitArgs(format string, args []any) []any {
-	out := append([]any(nil), args...)
-	next := 0
-	for _, m := range verbRE.FindAllStringSubmatch(format, -1) {
-		if m[0] == "%%" {
-			continue
-		}
-		i := next
-		if m[1] != "" {
-			n, _ := strconv.Atoi(m[1])
-			i = n - 1
-		}
-		next = i + 1
-		if i < 0 || i >= len(out) || !strings.HasSuffix(m[0], "s") {
-			continue
-		}
-		switch out[i].(type) {
-		case int, int64, float64:
-			out[i] = fmt.Sprint(out[i])
-		}
+// argText is an argument as a template shows it: a string as it is,
+// anything else as fmt.Sprint writes it (a count, a Stringer).
+func argText(a any) string {
+	if s, ok := a.(string); ok {
+		return s
 	}
-	return out
+	return fmt.Sprint(a)
 }
 
-// Text formats a UI string as plain text (fmt.Sprintf of the catalog
-// string), for text the Go code composes (labels, JSON for scripts).
+// Text formats a UI string as plain text (its placeholders filled with
+// the arguments as text, the Chinese edges as TF spaces them), for text
+// the Go code composes (labels, JSON for scripts) and templates write with
+// tt.
 func (r *Renderer) Text(key string, args ...any) string {
 	if len(args) == 0 {
 		return r.T(key)
 	}
-	return sprintfCJK(r.T(key), fitArgs(r.T(key), args))
+	strs := make([]string, len(args))
+	for i, a := range args {
+		strs[i] = argText(a)
+	}
+	return fillCJK(r.T(key), strs)
+}
+
+// Format fills a UI string's placeholders with args as text (fmt.Sprint
+// of each), with no change to its spaces: for Go code that holds the
+// string itself (a shortcode's words, a chart's labels).
+func Format(tmpl string, args ...any) string {
+	strs := make([]string, len(args))
+	for i, a := range args {
+		strs[i] = argText(a)
+	}
+	return message.Fill(tmpl, strs, nil)
 }
 
 // Lang is the edition's language code ("en", "zh").
@@ -530,9 +524,9 @@ func (r *Renderer) Term(months int) string {
 	case months == 12:
 		return r.T("billing.term.year")
 	case months%12 == 0:
-		return fmt.Sprintf(r.T("billing.term.years"), months/12)
+		return Format(r.T("billing.term.years"), months/12)
 	}
-	return fmt.Sprintf(r.T("billing.term"), months)
+	return Format(r.T("billing.term"), months)
 }
 
 // SizeUnit is the quantity unit of an extra cost's unit ("gib-month" ->

@@ -47,19 +47,20 @@ func diagText(d *diag.List) string {
 // TestStrings: each language's catalog is checked against English, with
 // positions; a complete one renders without any English.
 func TestStrings(t *testing.T) {
-	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"%d offers\"\n\"c\" = \"{0} on {1} GPUs\"\n"
+	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"{0} offers\"\n\"c\" = \"{0} on {1} GPUs\"\n"
 	const c = "\"c\" = \"{1} 块 {0}\"\n"
 	for _, tc := range []struct {
 		name, zh string
 		want     string // a diagnostic line prefix; "" for none
 	}{
-		{"complete", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n" + c, ""},
+		{"complete", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"{0} 个报价\"\n" + c, ""},
 		{"missing key", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n" + c, `templates/i18n/en.toml:3:1: key "b" has no zh string: add it to templates/i18n/zh.toml`},
-		{"unknown key", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个\"\n\"aa\" = \"x\"\n", `templates/i18n/zh.toml:4:1: key "aa" is not in templates/i18n/en.toml (a string nothing looks up) (did you mean "a"?)`},
-		{"verb count", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"报价\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs none, but templates/i18n/en.toml has %d`},
-		{"verb kind", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%s 个\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs %s`},
-		{"placeholder missing", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n\"c\" = \"{1} 块 GPU\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {1}, but templates/i18n/en.toml has {0} {1}: use each of them (in any order)`},
-		{"placeholder unknown to English", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%d 个报价\"\n\"c\" = \"{2} 块 {0} {1}\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {0} {1} {2}`},
+		{"unknown key", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"{0} 个\"\n\"aa\" = \"x\"\n", `templates/i18n/zh.toml:4:1: key "aa" is not in templates/i18n/en.toml (a string nothing looks up) (did you mean "a"?)`},
+		{"placeholder dropped", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"报价\"\n\"c\" = \"{1} 块 {0}\"\n", `templates/i18n/zh.toml:3:1: key "b" has placeholders none, but templates/i18n/en.toml has {0}`},
+		{"printf verb", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%s 个\"\n\"c\" = \"{1} 块 {0}\"\n", `templates/i18n/zh.toml:3:1: key "b" has the printf verb "%s": the catalogs take {0} {1} … for their arguments (package message)`},
+		{"a percent sign is text", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"{0} 个，51% 的时间\"\n\"c\" = \"{1} 块 {0}\"\n", ""},
+		{"placeholder missing", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"{0} 个报价\"\n\"c\" = \"{1} 块 GPU\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {1}, but templates/i18n/en.toml has {0} {1}: use each of them (in any order)`},
+		{"placeholder unknown to English", "lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"{0} 个报价\"\n\"c\" = \"{2} 块 {0} {1}\"\n", `templates/i18n/zh.toml:4:1: key "c" has placeholders {0} {1} {2}`},
 		{"syntax error", "lang = \"zh-CN\"\n\"a\" = 价格\n", "templates/i18n/zh.toml:2:7: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +74,7 @@ func TestStrings(t *testing.T) {
 				}
 				r := New(Options{Root: root, Lang: "zh", Strings: s.For("zh")}, &d)
 				b, err := r.Render(&Page{Kind: "page"})
-				if err != nil || string(b) != `<html lang="zh-CN">价格|%d 个报价</html>` {
+				if err != nil || string(b) != `<html lang="zh-CN">价格|`+s.For("zh")["b"]+`</html>` || !strings.Contains(string(b), "个") {
 					t.Errorf("rendered %q, %v", b, err)
 				}
 				return
@@ -249,17 +250,17 @@ func TestDataText(t *testing.T) {
 	}
 }
 
-// TestTF: a sentence key with its parts as arguments: the format is
+// TestTF: a sentence key with its parts as arguments: the template is
 // trusted markup, string arguments are escaped, HTML ones (a link) kept;
-// a number fills a %s; a language may reorder with %[n]s; a space of the
-// format between Chinese text and a Chinese argument goes, the
-// arguments' own spaces stay.
+// a number fills a placeholder as text; a language may reorder ({1} …
+// {0}); a space of the template between Chinese text and a Chinese
+// argument goes, the arguments' own spaces stay.
 func TestTF(t *testing.T) {
 	r := &Renderer{lang: "zh", tag: "zh-CN", strings: map[string]string{
-		"fx":    "汇率日期为 %s（%s）。",
-		"paren": "（%s）",
-		"age":   "%[2]d 天以内为<b>%[1]s</b>",
-		"cap":   "%s 的 GPU 实例",
+		"fx":    "汇率日期为 {0}（{1}）。",
+		"paren": "（{0}）",
+		"age":   "{1} 天以内为<b>{0}</b>",
+		"cap":   "{0} 的 GPU 实例",
 	}}
 	for _, c := range []struct {
 		got  template.HTML
@@ -286,14 +287,13 @@ func TestTF(t *testing.T) {
 	}
 }
 
-// TestStringsReorder: a language may take the arguments in another order
-// with %[n]s, as long as each argument keeps its verb.
+// TestStringsReorder: a language may take the arguments in another
+// order, as long as it takes each.
 func TestStringsReorder(t *testing.T) {
-	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"%s up to %d days\"\n"
+	const en = "lang = \"en\"\n\"a\" = \"Prices\"\n\"b\" = \"{0} up to {1} days\"\n"
 	for _, c := range []struct{ zh, want string }{
-		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%[2]d 天以内为%[1]s\"\n", ""},
-		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%[2]s 天以内为%[1]d\"\n", `templates/i18n/zh.toml:3:1: key "b" has printf verbs %[2]s %[1]d, but templates/i18n/en.toml has %s %d`},
-		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"%[2]d 天\"\n", `key "b" has printf verbs %[2]d`},
+		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"{1} 天以内为{0}\"\n", ""},
+		{"lang = \"zh-CN\"\n\"a\" = \"价格\"\n\"b\" = \"{1} 天\"\n", `key "b" has placeholders {1}, but templates/i18n/en.toml has {0} {1}`},
 	} {
 		root := writeSite(t, map[string]string{"en": en, "zh": c.zh})
 		var d diag.List

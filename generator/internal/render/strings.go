@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
@@ -15,11 +15,11 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/tomlpos"
 )
 
-// verbRE matches a printf verb of a UI string ("%s", "%d", "%.1f", "%%",
-// and "%[2]s", which takes the second argument so that a language can
-// put the parts of a sentence in its own order). A space is not a flag
-// here: "% off" is a literal percent sign.
-var verbRE = regexp.MustCompile(`%(?:\[(\d+)\])?[-+#0-9.]*[a-zA-Z%]`)
+// verbRE matches a printf verb ("%s", "%d", "%.1f", "%[2]s"), which the
+// catalogs no longer use: their strings take {0} {1} … (package message).
+// A percent sign before a space, a digit's end or a Chinese character is
+// text ("51%", "% off").
+var verbRE = regexp.MustCompile(`%(?:\[\d+\])?[0-9.]*[sdvfq](?:[^\p{L}]|$)`)
 
 // Strings holds the UI strings of every language of a site, checked
 // against the default language's catalog.
@@ -34,8 +34,9 @@ func (s *Strings) For(lang string) map[string]string { return s.byLang[lang] }
 // first being the complete catalog the others are checked against. It
 // reports, with positions: a file that does not parse, a key missing in a
 // language (at the key's line in the first catalog), a key the first
-// catalog does not have (with a did-you-mean), and a string whose printf
-// verbs differ from the first catalog's. No language falls back to
+// catalog does not have (with a did-you-mean), a string whose
+// placeholders ({0} {1} …, package message) differ from the first
+// catalog's, and a printf verb left in any string. No language falls back to
 // another: a missing key is an error, so a shipped page never mixes
 // languages.
 func LoadStrings(root string, langs []string, d *diag.List) *Strings {
@@ -80,6 +81,18 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 		}
 		return 1, 1
 	}
+	for _, l := range langs {
+		f := files[l]
+		if f == nil {
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(f.m)) {
+			if v := verbRE.FindString(f.m[k]); v != "" {
+				line, col := at(f, k)
+				d.Errorf(f.rel, line, col, "key %q has the printf verb %q: the catalogs take {0} {1} … for their arguments (package message)", k, strings.TrimRightFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }))
+			}
+		}
+	}
 	for _, l := range langs[1:] {
 		f := files[l]
 		if f == nil {
@@ -95,10 +108,6 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 			if k == "lang" {
 				continue
 			}
-			if want, got := verbs(base.m[k]), verbs(v); args(base.m[k]) != args(v) {
-				line, col := at(f, k)
-				d.Errorf(f.rel, line, col, "key %q has printf verbs %s, but %s has %s: give each argument the same verb (%%[2]s takes the second argument, to change the order)", k, orNone(got), base.rel, orNone(want))
-			}
 			if want, got := message.Placeholders(base.m[k]), message.Placeholders(v); want != got {
 				line, col := at(f, k)
 				d.Errorf(f.rel, line, col, "key %q has placeholders %s, but %s has %s: use each of them (in any order)", k, orNone(got), base.rel, orNone(want))
@@ -112,46 +121,6 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 		}
 	}
 	return s
-}
-
-func verbs(s string) string {
-	var out []string
-	for _, v := range verbRE.FindAllString(s, -1) {
-		if v != "%%" {
-			out = append(out, v)
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// args describes the arguments a format takes, by position: "1:%s
-// 2:%d" for "%s of %d" and for "%[2]d 中的 %[1]s" alike.
-func args(s string) string {
-	byArg := map[int]string{}
-	next := 1
-	for _, m := range verbRE.FindAllStringSubmatch(s, -1) {
-		if m[0] == "%%" {
-			continue
-		}
-		n := next
-		if m[1] != "" {
-			n, _ = strconv.Atoi(m[1])
-		}
-		v := m[0]
-		if m[1] != "" {
-			v = "%" + strings.TrimPrefix(v, "%["+m[1]+"]")
-		}
-		if prev, ok := byArg[n]; ok && prev != v {
-			v = prev + "|" + v
-		}
-		byArg[n] = v
-		next = n + 1
-	}
-	var out []string
-	for _, n := range slices.Sorted(maps.Keys(byArg)) {
-		out = append(out, strconv.Itoa(n)+":"+byArg[n])
-	}
-	return strings.Join(out, " ")
 }
 
 func orNone(s string) string {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/content"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 )
 
 // IndexPath is where the index is served, relative to the site root. The
@@ -96,10 +97,10 @@ type Input struct {
 	Phrasing Phrasing
 }
 
-// Phrasing is the formats of the generated summaries: Billing labels a
-// billing mode ("on-demand": "按量计费"); Price is "%s %s %s/h" (mode,
-// price, currency); Params, Active and Context take a figure ("%s
-// parameters", "%s active", "%s context").
+// Phrasing is the formats of the generated summaries (package message):
+// Billing labels a billing mode ("on-demand": "按量计费"); Price is
+// "{0} {1} {2}/h" (mode, price, currency); Params, Active and Context take
+// a figure ("{0} parameters", "{0} active", "{0} context").
 type Phrasing struct {
 	Billing                        map[string]string
 	Price, Params, Active, Context string
@@ -292,7 +293,7 @@ func offerEntry(o *catalog.Offer, lang string, w Phrasing, now time.Time, st cat
 		if l := w.Billing[mode]; l != "" {
 			mode = l
 		}
-		price = fmt.Sprintf(w.or(w.Price, "%s %s %s/h"), mode, num(p.Price), o.Currency) + " (" + w.date(p.AsOf) + ")"
+		price = message.Fill(w.or(w.Price, "{0} {1} {2}/h"), []string{mode, num(p.Price), o.Currency}, nil) + " (" + w.date(p.AsOf) + ")"
 	}
 	s := join(fmt.Sprintf("%d× %s", o.GPUCount, o.GPU.LocalName(lang)), num(o.VRAMTotalGB)+" GB", price)
 	kw := []string{o.GPU.ID}
@@ -304,11 +305,11 @@ func offerEntry(o *catalog.Offer, lang string, w Phrasing, now time.Time, st cat
 }
 
 func modelEntry(m *catalog.Model, w Phrasing) Entry {
-	params := fmt.Sprintf(w.or(w.Params, "%s parameters"), Params(m.Params))
+	params := message.Fill(w.or(w.Params, "{0} parameters"), []string{Params(m.Params)}, nil)
 	if m.ActiveParams > 0 {
-		params += " (" + fmt.Sprintf(w.or(w.Active, "%s active"), Params(m.ActiveParams)) + ")"
+		params += " (" + message.Fill(w.or(w.Active, "{0} active"), []string{Params(m.ActiveParams)}, nil) + ")"
 	}
-	s := join(m.Family, params, fmt.Sprintf(w.or(w.Context, "%s context"), strconv.Itoa(m.MaxContext)))
+	s := join(m.Family, params, message.Fill(w.or(w.Context, "{0} context"), []string{strconv.Itoa(m.MaxContext)}, nil))
 	kw := []string{m.ID}
 	if m.Experts > 0 {
 		kw = append(kw, "moe mixture of experts")

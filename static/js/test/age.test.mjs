@@ -66,7 +66,7 @@ function page(built, iso, shownBand) {
     c.parentElement = cell;
     cell.children.push(c);
   }
-  const cfg = { fresh: 90, stale: 365, built, t: { fresh: "较新", ageing: "偏旧", stale: "过时", age: "报价距今 %d 天", aged: "（现已超过 %d 天）" } };
+  const cfg = { fresh: 90, stale: 365, built, t: { fresh: "较新", ageing: "偏旧", stale: "过时", age: "报价距今 {0} 天", aged: "（现已超过 {0} 天）" } };
   const doc = {
     body: { dataset: { age: JSON.stringify(cfg) } },
     querySelectorAll: (sel) => (sel === "time.asof" ? [time] : []),

@@ -2,54 +2,50 @@
 //   node --test static/js/test/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { dated, fmt, money, h, readStrings, tr } from "../_shared.mjs";
+import { dated, fill, fillWith, money, h, readStrings, tr } from "../_shared.mjs";
 
-test("fmt", async (t) => {
+test("fill", async (t) => {
   const cases = [
-    // [name, format, args, want]
+    // [name, template, args, want]: as package message's Fill.
     ["plain", "No matches", [], "No matches"],
-    ["%s", "Could not load every price: %s", ["404 Not Found"], "Could not load every price: 404 Not Found"],
-    ["%d", "%d results", [12], "12 results"],
-    ["%d zero", "%d results", [0], "0 results"],
-    ["in order", "%d of %d prices shown", [50, 1234], "50 of 1234 prices shown"],
-    ["mixed verbs", "%s (%d× %s)", ["p4d.24xlarge", 8, "A100"], "p4d.24xlarge (8× A100)"],
-    ["%%", "%s is cheaper than on-demand above %s %% utilisation.", ["1-year", "62"], "1-year is cheaper than on-demand above 62 % utilisation."],
-    ["%% glued", "%s在利用率高于 %s%% 时比按量计费更便宜。", ["一年预留", "62"], "一年预留在利用率高于 62% 时比按量计费更便宜。"],
-    ["%% only", "100%%", [], "100%"],
-    ["%%s is not a verb", "%%s", ["x"], "%s"],
-    ["indexed", "%[2]s, %[1]s", ["a", "b"], "b, a"],
-    ["indexed %d", "%[2]d/%[1]d", [1, 2], "2/1"],
-    ["indexed repeat", "%[1]s %[1]s", ["x"], "x x"],
-    // As Go: after %[n]v the next plain verb takes argument n+1.
-    ["indexed then next", "%[2]s %s %s", ["a", "b", "c"], "b c "],
-    ["next after indexed 1", "%[1]s-%s", ["a", "b"], "a-b"],
-    ["index out of range", "%[3]s|%s", ["a"], "|"],
-    ["missing argument", "%s vs %s", ["H100"], "H100 vs "],
-    ["no arguments", " (%s)", [], " ()"],
-    ["extra arguments", "%s", ["a", "b"], "a"],
-    ["null argument", "[%s]", [null], "[]"],
-    ["undefined argument", "[%s|%d]", [undefined, 3], "[|3]"],
-    ["zero and empty", "%d/%s/", [0, ""], "0//"],
-    ["false", "%s", [false], "false"],
-    ["number as %s", "Monthly cost in %s (%s hours a month)", ["USD", 730], "Monthly cost in USD (730 hours a month)"],
-    ["float", "%s", [0.5], "0.5"],
-    ["argument not rescanned", "%s vs %s", ["%s", "%d"], "%s vs %d"],
-    ["CJK full-width parens", "%s（%s）", ["H100", "80 GB"], "H100（80 GB）"],
-    ["CJK paren", "（%s）", [7], "（7）"],
-    ["CJK colon", "%s：%s", ["按量计费", "每 GPU 小时最低价"], "按量计费：每 GPU 小时最低价"],
-    ["CJK count", "显示 %d 条价格（共 %d 条）", [50, 1234], "显示 50 条价格（共 1234 条）"],
-    ["other verbs stay", "%v%% discount %x", [5], "%v% discount %x"],
-    ["lone percent", "50% off", [], "50% off"],
-    ["trailing percent", "%", [], "%"],
+    ["one", "Could not load every price: {0}", ["404 Not Found"], "Could not load every price: 404 Not Found"],
+    ["a number", "{0} results", [12], "12 results"],
+    ["zero", "{0} results", [0], "0 results"],
+    ["in order", "{0} of {1} prices shown", [50, 1234], "50 of 1234 prices shown"],
+    ["mixed", "{0} ({1}× {2})", ["p4d.24xlarge", 8, "A100"], "p4d.24xlarge (8× A100)"],
+    ["percent signs are text", "{0} is cheaper than on-demand above {1} % utilisation.", ["1-year", "62"], "1-year is cheaper than on-demand above 62 % utilisation."],
+    ["percent glued", "{0}在利用率高于 {1}% 时比按量计费更便宜。", ["一年预留", "62"], "一年预留在利用率高于 62% 时比按量计费更便宜。"],
+    ["reordered", "{1}, {0}", ["a", "b"], "b, a"],
+    ["repeated", "{0} {0}", ["x"], "x x"],
+    ["two digits", "{10}", ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "ten"], "ten"],
+    ["index out of range", "{2}|{0}", ["a"], "|a"],
+    ["missing argument", "{0} vs {1}", ["H100"], "H100 vs "],
+    ["no arguments", " ({0})", [], " ()"],
+    ["extra arguments", "{0}", ["a", "b"], "a"],
+    ["null argument", "[{0}]", [null], "[]"],
+    ["undefined argument", "[{0}|{1}]", [undefined, 3], "[|3]"],
+    ["zero and empty", "{0}/{1}/", [0, ""], "0//"],
+    ["false", "{0}", [false], "false"],
+    ["float", "{0}", [0.5], "0.5"],
+    ["argument not rescanned", "{0} vs {1}", ["{1}", "{0}"], "{1} vs {0}"],
+    ["CJK full-width parens", "{0}（{1}）", ["H100", "80 GB"], "H100（80 GB）"],
+    ["CJK count", "显示 {0} 条价格（共 {1} 条）", [50, 1234], "显示 50 条价格（共 1234 条）"],
+    ["other braces stay", "{x} {} {123} { and }", ["a"], "{x} {} {123} { and }"],
+    ["printf verbs are text", "%s %d", ["a"], "%s %d"],
+    ["field without a name function", "{field}", ["seq"], "seq"],
   ];
-  for (const [name, format, args, want] of cases) {
-    await t.test(name, () => assert.equal(fmt(format, ...args), want));
+  for (const [name, tmpl, args, want] of cases) {
+    await t.test(name, () => assert.equal(fill(tmpl, ...args), want));
   }
-  await t.test("missing format", () => {
-    assert.equal(fmt(undefined), "");
-    assert.equal(fmt(undefined, "a"), "");
-    assert.equal(fmt(null, 1), "");
-    assert.equal(fmt("", 1), "");
+  await t.test("missing template", () => {
+    assert.equal(fill(undefined), "");
+    assert.equal(fill(undefined, "a"), "");
+    assert.equal(fill(null, 1), "");
+    assert.equal(fill("", 1), "");
+  });
+  await t.test("field", () => {
+    assert.equal(fillWith("{field} must be between {2} and {3} (got {1})", ["seq", "0", "1", "131072"], (f) => "<" + f + ">"),
+      "<seq> must be between 1 and 131072 (got 0)");
   });
 });
 
@@ -137,8 +133,8 @@ test("h", async (t) => {
 test("readStrings", async (t) => {
   const el = (i18n) => ({ dataset: i18n === undefined ? {} : { i18n } });
   const cases = [
-    ["valid", el('{"one":"1 result","many":"%d results"}'), { one: "1 result", many: "%d results" }],
-    ["valid CJK", el('{"paren":"（%s）"}'), { paren: "（%s）" }],
+    ["valid", el('{"one":"1 result","many":"{0} results"}'), { one: "1 result", many: "{0} results" }],
+    ["valid CJK", el('{"paren":"（{0}）"}'), { paren: "（{0}）" }],
     ["empty object", el("{}"), {}],
     ["attribute missing", el(undefined), {}],
     ["attribute empty", el(""), {}],
@@ -158,7 +154,7 @@ test("readStrings", async (t) => {
 test("tr", async (t) => {
   const T = { one: "1 条结果", empty: "" };
   await t.test("present", () => assert.equal(tr(T, "one", "1 result"), "1 条结果"));
-  await t.test("absent: fallback", () => assert.equal(tr(T, "many", "%d results"), "%d results"));
+  await t.test("absent: fallback", () => assert.equal(tr(T, "many", "{0} results"), "{0} results"));
   await t.test("empty: fallback", () => assert.equal(tr(T, "empty", "x"), "x"));
   await t.test("no strings: fallback", () => assert.equal(tr(undefined, "one", "1 result"), "1 result"));
 });
