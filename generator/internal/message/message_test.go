@@ -1,28 +1,33 @@
 package message
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
 
+// TestFill runs the cases of testdata/fill.json, which the page scripts'
+// fill (static/js/test/shared.test.mjs) runs too: {field} is the name in
+// angle brackets.
 func TestFill(t *testing.T) {
+	raw, err := os.ReadFile("testdata/fill.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name, Tmpl, Want string
+		Args             []string
+	}
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 10 {
+		t.Fatalf("only %d cases", len(cases))
+	}
 	field := func(s string) string { return "<" + s + ">" }
-	for _, tc := range []struct {
-		tmpl string
-		args []string
-		want string
-	}{
-		{"plain", nil, "plain"},
-		{"{0} of {1}", []string{"3", "8"}, "3 of 8"},
-		{"{1} 中的 {0}", []string{"3", "8"}, "8 中的 3"},
-		{"{0} and {0}", []string{"x"}, "x and x"},
-		{"past the end: [{3}]", []string{"a"}, "past the end: []"},
-		{"{field} must be between {2} and {3} (got {1})", []string{"seq", "0", "1", "131072"}, "<seq> must be between 1 and 131072 (got 0)"},
-		{"{10}", []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "ten"}, "ten"},
-		{"braces kept: {x} {} {123} { and }", []string{"a"}, "braces kept: {x} {} {123} { and }"},
-		{"an open brace at the end {", nil, "an open brace at the end {"},
-		{"100% of {0}", []string{"GPUs"}, "100% of GPUs"},
-		{"中文 {0}，{1}", []string{"甲", "乙"}, "中文 甲，乙"},
-	} {
-		if got := Fill(tc.tmpl, tc.args, field); got != tc.want {
-			t.Errorf("Fill(%q, %q) = %q, want %q", tc.tmpl, tc.args, got, tc.want)
+	for _, tc := range cases {
+		if got := Fill(tc.Tmpl, tc.Args, field); got != tc.Want {
+			t.Errorf("%s: Fill(%q, %q) = %q, want %q", tc.Name, tc.Tmpl, tc.Args, got, tc.Want)
 		}
 	}
 	if got := Fill("{field}", []string{"seq"}, nil); got != "seq" {

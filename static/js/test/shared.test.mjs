@@ -2,6 +2,7 @@
 //   node --test static/js/test/
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { dated, fill, fillWith, money, h, readStrings, tr } from "../_shared.mjs";
 
 test("fill", async (t) => {
@@ -43,6 +44,12 @@ test("fill", async (t) => {
     assert.equal(fill(null, 1), "");
     assert.equal(fill("", 1), "");
   });
+  // The cases package message's TestFill runs: both sides fill alike.
+  const shared = JSON.parse(readFileSync(new URL("../../../generator/internal/message/testdata/fill.json", import.meta.url), "utf8"));
+  assert.ok(shared.length >= 10);
+  for (const c of shared) {
+    await t.test("as Go: " + c.name, () => assert.equal(fillWith(c.tmpl, c.args, (f) => "<" + f + ">"), c.want));
+  }
   await t.test("field", () => {
     assert.equal(fillWith("{field} must be between {2} and {3} (got {1})", ["seq", "0", "1", "131072"], (f) => "<" + f + ">"),
       "<seq> must be between 1 and 131072 (got 0)");
