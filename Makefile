@@ -3,7 +3,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 OUT ?= public
 
-.PHONY: build serve check test test-fast test-future test-js bench fuzz vet lint fmt clean
+.PHONY: build serve check test test-fast test-future test-js bench bench-guard fuzz vet lint fmt clean
 
 build:
 	$(GO) run ./generator build -out $(OUT)
@@ -59,6 +59,18 @@ vet:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(MAKE) bench-guard
+
+# The speed guard: the 4x site built by this checkout and by BASE (a
+# revision: HEAD~1 unless given, e.g. make bench-guard BASE=main), in
+# turns, from a worktree of BASE; fails when this checkout is more than
+# GUARD times slower (site.BenchmarkAgainstBase).
+BASE ?= HEAD~1
+GUARD ?= 1.10
+bench-guard:
+	@dir="$$(mktemp -d)/base"; git worktree add --detach -q "$$dir" $(BASE) && \
+	GPU_ATLAS_BASE="$$dir" GPU_ATLAS_GUARD=$(GUARD) $(GO) test -run '^$$' -bench BenchmarkAgainstBase -benchtime 1x -timeout 60m ./generator/internal/site; \
+	rc=$$?; git worktree remove --force "$$dir"; exit $$rc
 
 # Short fuzzing runs of every fuzz target (longer: make fuzz FUZZTIME=10m).
 FUZZTIME ?= 20s

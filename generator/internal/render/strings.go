@@ -82,15 +82,8 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 		return 1, 1
 	}
 	for _, l := range langs {
-		f := files[l]
-		if f == nil {
-			continue
-		}
-		for _, k := range slices.Sorted(maps.Keys(f.m)) {
-			if v := verbRE.FindString(f.m[k]); v != "" {
-				line, col := at(f, k)
-				d.Errorf(f.rel, line, col, "key %q has the printf verb %q: the catalogs take {0} {1} … for their arguments (package message)", k, strings.TrimRightFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }))
-			}
+		if f := files[l]; f != nil {
+			noVerbs(f.rel, f.m, func(k string) (int, int) { return at(f, k) }, d)
 		}
 	}
 	for _, l := range langs[1:] {
@@ -121,6 +114,17 @@ func LoadStrings(root string, langs []string, d *diag.List) *Strings {
 		}
 	}
 	return s
+}
+
+// noVerbs reports each string of the catalog m (file rel; at gives a
+// key's position) that still holds a printf verb.
+func noVerbs(rel string, m map[string]string, at func(string) (int, int), d *diag.List) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if v := verbRE.FindString(m[k]); v != "" {
+			line, col := at(k)
+			d.Errorf(rel, line, col, "key %q has the printf verb %q: the catalogs take {0} {1} … for their arguments (package message)", k, strings.TrimRightFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }))
+		}
+	}
 }
 
 func orNone(s string) string {

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,7 +23,12 @@ import (
 // copy is valid for check; data/ is never written.
 func scaleSite(t testing.TB, dir string, k int) {
 	t.Helper()
-	repo := filepath.Join("..", "..", "..")
+	scaleSiteFrom(t, filepath.Join("..", "..", ".."), dir, k)
+}
+
+// scaleSiteFrom is scaleSite from the repository checkout at repo.
+func scaleSiteFrom(t testing.TB, repo, dir string, k int) {
+	t.Helper()
 	for _, d := range []string{"content", "templates", "static", "data"} {
 		if err := os.CopyFS(filepath.Join(dir, d), os.DirFS(filepath.Join(repo, d))); err != nil {
 			t.Fatal(err)
@@ -74,9 +81,15 @@ func scaleSite(t testing.TB, dir string, k int) {
 // generatorBinary builds the generator once for the benchmarks.
 func generatorBinary(b *testing.B) string {
 	b.Helper()
+	return generatorBinaryFrom(b, filepath.Join("..", "..", ".."))
+}
+
+// generatorBinaryFrom builds the generator of the checkout at repo.
+func generatorBinaryFrom(b *testing.B, repo string) string {
+	b.Helper()
 	bin := filepath.Join(b.TempDir(), "generator")
 	cmd := exec.Command("go", "build", "-o", bin, "./generator")
-	cmd.Dir = filepath.Join("..", "..", "..")
+	cmd.Dir = repo
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -203,4 +216,75 @@ func editPrice(b *testing.B, root string, i int) {
 	out = append(out, fmt.Sprintf("%.2f", v+0.01*float64(i%2*2-1))...)
 	out = append(out, src[m[3]:]...)
 	os.WriteFile(f, out, 0o644)
+}
+
+// BenchmarkAgainstBase is the speed guard: it builds the site scaled 4
+// times with this checkout's generator and with the one of the checkout
+// at $GPU_ATLAS_BASE (make bench-guard makes one of BASE, HEAD~1 by
+// default), each from its own data and templates, alternating the two in
+// every round (plain builds, then default builds with brotli and gzip from
+// a warm cache), and reports the median wall times and their ratios
+// (x-base-plain, x-base-default: this checkout over the base). With
+// $GPU_ATLAS_GUARD set (1.10: ten per cent slower) a ratio above it fails
+// the benchmark, so a slower change is seen before it lands. It is skipped
+// without $GPU_ATLAS_BASE.
+func BenchmarkAgainstBase(b *testing.B) {
+	base := os.Getenv("GPU_ATLAS_BASE")
+	if base == "" {
+		b.Skip("set GPU_ATLAS_BASE to a checkout of the base revision (make bench-guard)")
+	}
+	const k, rounds = 4, 3
+	type side struct {
+		name, bin, root, plain, out, cache string
+		plainTimes, defaultTimes           []time.Duration
+	}
+	sides := []*side{{name: "base", bin: generatorBinaryFrom(b, base)}, {name: "this", bin: generatorBinary(b)}}
+	repos := map[string]string{"base": base, "this": filepath.Join("..", "..", "..")}
+	for _, sd := range sides {
+		sd.root = filepath.Join(b.TempDir(), "site")
+		scaleSiteFrom(b, repos[sd.name], sd.root, k)
+		sd.plain, sd.out, sd.cache = filepath.Join(b.TempDir(), "plain"), filepath.Join(b.TempDir(), "public"), filepath.Join(b.TempDir(), "cache")
+		// Warm the Go build cache (the WebAssembly) and the
+		// precompression cache, outside the measurements.
+		measure(b, sd.root, sd.bin, "build", "-root", sd.root, "-out", sd.out, "-cache-dir", sd.cache)
+	}
+	for i := 0; i < b.N; i++ {
+		for r := 0; r < rounds; r++ {
+			for _, sd := range sides {
+				w, _, _ := measure(b, sd.root, sd.bin, "build", "-root", sd.root, "-out", sd.plain, "-no-precompress")
+				sd.plainTimes = append(sd.plainTimes, w)
+			}
+			for _, sd := range sides {
+				w, _, _ := measure(b, sd.root, sd.bin, "build", "-root", sd.root, "-out", sd.out, "-cache-dir", sd.cache)
+				sd.defaultTimes = append(sd.defaultTimes, w)
+			}
+		}
+	}
+	median := func(ds []time.Duration) float64 {
+		s := append([]time.Duration(nil), ds...)
+		slices.Sort(s)
+		return s[len(s)/2].Seconds()
+	}
+	bp, tp := median(sides[0].plainTimes), median(sides[1].plainTimes)
+	bd, td := median(sides[0].defaultTimes), median(sides[1].defaultTimes)
+	b.ReportMetric(bp, "s-base-plain")
+	b.ReportMetric(tp, "s-plain")
+	b.ReportMetric(tp/bp, "x-base-plain")
+	b.ReportMetric(bd, "s-base-default")
+	b.ReportMetric(td, "s-default")
+	b.ReportMetric(td/bd, "x-base-default")
+	if g := os.Getenv("GPU_ATLAS_GUARD"); g != "" {
+		limit, err := strconv.ParseFloat(g, 64)
+		if err != nil {
+			b.Fatalf("GPU_ATLAS_GUARD=%q: %v", g, err)
+		}
+		for _, r := range []struct {
+			what  string
+			ratio float64
+		}{{"plain", tp / bp}, {"default", td / bd}} {
+			if r.ratio > limit {
+				b.Errorf("the %s build of the %dx site takes %.2fx the base's time (limit %.2fx): find what got slower (build -cpuprofile)", r.what, k, r.ratio, limit)
+			}
+		}
+	}
 }

@@ -180,6 +180,11 @@ type Result struct {
 // breakdown: see Result.PagedOutBytes.
 //
 // Overhead is OverheadBytes on every GPU.
+//
+// Estimate is kept whole (over 80 lines): its terms follow each other in
+// the order above, each a few lines over what the earlier ones computed;
+// split up, each part would take and return most of the breakdown, and in
+// the WebAssembly module every call site adds code under its size limit.
 func Estimate(in Input, gpu *GPU) (Result, error) {
 	if err := in.Validate(); err != nil {
 		return Result{}, err
