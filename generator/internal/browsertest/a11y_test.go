@@ -190,7 +190,9 @@ func TestAccessibility(t *testing.T) {
 	t.Parallel()
 	base := Site(t)
 	axe := axeSource(t)
-	pages := sitePages(t, SiteDir(base))
+	// Every kind of page, and the calculator's ways to pay open (a second
+	// WebAssembly module draws them).
+	pages := append(sitePages(t, SiteDir(base)), calcPay)
 	for _, scheme := range []string{"light", "dark"} {
 		t.Run(scheme, func(t *testing.T) {
 			t.Parallel()
@@ -209,6 +211,9 @@ func TestAccessibility(t *testing.T) {
 						// The engine loads on the reader's first interaction;
 						// audit the page as it is once the engine has run.
 						wakeCalculator(b)
+					}
+					if p == calcPay {
+						b.Poll(payReady)
 					}
 					if strings.Contains(p, "pricing/all/") {
 						// A page of the full price list holds hundreds of

@@ -45,14 +45,15 @@ var layoutViewports = []struct {
 // results page, a guide with long inline code, the GPU index by price,
 // the instance comparison with three offers, a GPU page with every
 // optional offer column chosen, and the calculator's answers to a 70B
-// QLoRA and a 70B serving case in both editions (drawn by the
-// WebAssembly engine from the query), guides and the methodology with
+// QLoRA and a 70B serving case and the ways to pay for a Llama 3.1 8B
+// load in both editions (drawn by the WebAssembly modules from the
+// query), guides and the methodology with
 // wide Markdown tables, the Chinese home, provider index, price matrix
 // and price list. (A page of the full price list,
 // /pricing/all/2/, is among sitePages.)
 var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "gpus/by-price/",
 	layoutInstancesPage, "gpus/h100-sxm5-80gb/?cols=vcpu,ram,regions,ic,pergb,tpd",
-	calcQLoRA, "zh/" + calcQLoRA, calcServing, "zh/" + calcServing,
+	calcQLoRA, "zh/" + calcQLoRA, calcServing, "zh/" + calcServing, calcPay, "zh/" + calcPay,
 	"guides/five-dimensions/", "zh/guides/five-dimensions/", "zh/methodology/",
 	"zh/", "zh/providers/", "zh/matrix/", "matrix/providers/", "zh/pricing/", "zh/gpus/h100-sxm5-80gb/", "zh/tco/",
 	"zh/gpus/a40/", "gpus/a40/", "models/llama-3-70b/", "zh/models/llama-3-70b/", "zh/providers/jarvislabs/", "providers/jarvislabs/", "zh/guides/why-cloud-gpus/"}
@@ -61,6 +62,7 @@ var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "
 const (
 	calcQLoRA   = "calculator/?model=llama-3-1-70b&workload=qlora&gpu=a100-sxm4-80gb"
 	calcServing = "calculator/?model=llama-3-1-70b&workload=inference&gpu=h100-sxm5-80gb&prompt=1024"
+	calcPay     = "calculator/?model=llama-3-1-8b#pay"
 )
 
 // layoutInstancesPage is the instance comparison of three offers.
@@ -78,7 +80,12 @@ var layoutReady = map[string]string{
 	"zh/" + calcQLoRA:   calcReady,
 	calcServing:         calcReady,
 	"zh/" + calcServing: calcReady,
+	calcPay:             payReady,
+	"zh/" + calcPay:     payReady,
 }
+
+// payReady is true once the calculator has drawn the ways to pay.
+const payReady = `document.querySelector('#calc[data-ready="true"]') && document.querySelectorAll("#pay-table tbody tr").length > 1 && document.getElementById("pay-note").hidden`
 
 // calcReady is true once the calculator has drawn the engine's answer.
 const calcReady = `document.querySelector('#calc[data-ready="true"]')`

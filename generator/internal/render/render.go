@@ -393,12 +393,29 @@ var cjkEdge = regexp.MustCompile(`[\p{Han}\x{3000}-\x{303f}\x{ff01}-\x{ff60}]\x0
 // Cloud 的 GPU", "龙云的 GPU"). The arguments themselves are left as
 // they are.
 func fillCJK(tmpl string, args []string) string {
+	if !wide(tmpl, args) {
+		return message.Fill(tmpl, args, nil) // no Chinese character: no space to drop
+	}
 	fenced := make([]string, len(args))
 	for i, a := range args {
 		fenced[i] = "\x00" + a + "\x01"
 	}
 	s := cjkEdge.ReplaceAllStringFunc(message.Fill(tmpl, fenced, nil), func(m string) string { return strings.Replace(m, " ", "", 1) })
 	return strings.NewReplacer("\x00", "", "\x01", "").Replace(s)
+}
+
+// wide reports whether tmpl or an argument holds a character of U+2E80
+// or above (the first Han radicals; cjkEdge looks for nothing below): a
+// UTF-8 lead byte of E3 or more, or E2 with a second byte of BA or more.
+func wide(tmpl string, args []string) bool {
+	for _, s := range append([]string{tmpl}, args...) {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0xE3 || s[i] == 0xE2 && i+1 < len(s) && s[i+1] >= 0xBA {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // argText is an argument as a template shows it: a string as it is,

@@ -282,6 +282,18 @@ func TestTF(t *testing.T) {
 			t.Errorf("got  %s\nwant %s", c.got, c.want)
 		}
 	}
+	// Two Chinese arguments around a space of a template that has no
+	// Chinese character of its own.
+	r.strings["pair"] = "{0} {1}"
+	if got, want := r.Text("pair", "华为云", "天翼云"), "华为云天翼云"; got != want {
+		t.Errorf("Text(pair) = %q, want %q", got, want)
+	}
+	if got, want := r.Text("pair", "⺀", "⺀"), "⺀⺀"; got != want { // U+2E80, the lowest Han character
+		t.Errorf("Text(pair) = %q, want %q", got, want)
+	}
+	if got, want := r.Text("pair", "Acme", "Cloud"), "Acme Cloud"; got != want {
+		t.Errorf("Text(pair) = %q, want %q", got, want)
+	}
 	if got, want := r.Text("cap", "龙云"), "龙云的 GPU 实例"; got != want {
 		t.Errorf("Text = %q, want %q", got, want)
 	}

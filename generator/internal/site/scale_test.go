@@ -219,7 +219,7 @@ func editPrice(b *testing.B, root string, i int) {
 }
 
 // BenchmarkAgainstBase is the speed guard: it builds the site scaled 4
-// times with this checkout's generator and with the one of the checkout
+// times ($GPU_ATLAS_K to change it) with this checkout's generator and with the one of the checkout
 // at $GPU_ATLAS_BASE (make bench-guard makes one of BASE, HEAD~1 by
 // default), each from its own data and templates, alternating the two in
 // every round (plain builds, then default builds with brotli and gzip from
@@ -233,7 +233,15 @@ func BenchmarkAgainstBase(b *testing.B) {
 	if base == "" {
 		b.Skip("set GPU_ATLAS_BASE to a checkout of the base revision (make bench-guard)")
 	}
-	const k, rounds = 4, 3
+	const rounds = 3
+	k := 4
+	if s := os.Getenv("GPU_ATLAS_K"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("GPU_ATLAS_K=%q: want a scale of 1 or more", s)
+		}
+		k = n
+	}
 	type side struct {
 		name, bin, root, plain, out, cache string
 		plainTimes, defaultTimes           []time.Duration
