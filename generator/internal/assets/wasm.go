@@ -32,7 +32,7 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 	build := func(env ...string) ([]byte, error) {
 		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm", "./generator/wasmextra")
 		cmd.Dir = moduleRoot(root)
-		cmd.Env = append(append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"), env...)
+		cmd.Env = append(append(wasmEnviron(os.Environ()), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"), env...)
 		return cmd.CombinedOutput()
 	}
 	msg, err := build("GOEXPERIMENT=nogreenteagc")
@@ -121,4 +121,25 @@ func moduleRoot(dir string) string {
 			return wd
 		}
 	}
+}
+
+// wasmEnviron is environ for the WebAssembly build, less an explicit
+// -mod=readonly in GOFLAGS (CI sets it): go build's default in module
+// mode, but spelled out it is recorded in the module's build information,
+// 160 bytes that made the same engine differ by who built it.
+func wasmEnviron(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			var keep []string
+			for _, f := range strings.Fields(v) {
+				if f != "-mod=readonly" {
+					keep = append(keep, f)
+				}
+			}
+			kv = "GOFLAGS=" + strings.Join(keep, " ")
+		}
+		out = append(out, kv)
+	}
+	return out
 }
