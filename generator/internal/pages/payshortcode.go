@@ -125,7 +125,7 @@ func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) str
 	var bars []chart.Bar
 	for _, w := range ways {
 		label := t("pay.way." + w.Way)
-		where := r.payWhere(dd, lang, t, w, refs)
+		where := r.payWhere(dd, lang, t, w, use, refs)
 		row(mdText(label), mdText(money(w.Monthly, cur)), mdText(money(w.PerRequest*1000, cur)), where)
 		bars = append(bars, chart.Bar{ID: w.Way, Label: label, Value: w.Monthly})
 	}
@@ -150,26 +150,14 @@ func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) str
 }
 
 // payWhere is a way's offer or usage price, linked and dated.
-func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string, w sizing.PayWay, refs []UsageRef) string {
+func (r *resolver) payWhere(dd *derive.Data, lang string, t func(string) string, w sizing.PayWay, usage []sizing.Usage, refs []UsageRef) string {
 	cur := dd.Currency
 	tr := translator{t: t}
 	switch w.Way {
 	case sizing.PayServerless, sizing.PayAPI:
 		u := refs[w.Index]
-		var what string
-		if u.API != nil {
-			in, _ := dd.Cat.FX.Convert(u.API.InputPerM, u.API.Currency, cur)
-			out, _ := dd.Cat.FX.Convert(u.API.OutputPerM, u.API.Currency, cur)
-			what = tr.fill("pay.api", u.API.ServedAs, money(in, cur), money(out, cur))
-		} else {
-			ps, _ := dd.Cat.FX.Convert(u.Serverless.PerSecond, u.Serverless.Currency, cur)
-			if idle := u.Serverless.Idle(); idle > 0 {
-				what = tr.fill("pay.serverless.idle", u.Serverless.ServedAs, money(ps*3600, cur), render.Num(idle), strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
-			} else {
-				what = tr.fill("pay.serverless", u.Serverless.ServedAs, money(ps*3600, cur))
-			}
-		}
-		return mdText(u.Platform.LocalName(lang) + " " + what + t("punct.comma") + render.Format(t("plan.asof"), r.date(lang, u.AsOf())))
+		what := usageWhat(tr, lang, cur, usage[w.Index], u, strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
+		return mdText(what + t("punct.comma") + render.Format(t("plan.asof"), r.date(lang, u.AsOf())))
 	}
 	hr := dd.Headline[w.Index]
 	prov := hr.Offer.Provider
