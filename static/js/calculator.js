@@ -503,10 +503,11 @@ import { fillWith, money } from "./_shared.mjs";
     const body = document.querySelector("#pay-table tbody");
     body.replaceChildren();
     const be = [];
+    const dearest = Math.max(...(r.ways || []).map((w) => w[3]));
     for (const [way, , i, monthly, perRequest, , , inst, , , , , key, figure, idleText] of r.ways || []) {
       const tr = document.createElement("tr");
       rowHeader(tr).textContent = T("pay.way." + way);
-      cell(tr, money(monthly, data.currency), "num");
+      cell(tr, money(monthly, data.currency), "num").appendChild(payBar(monthly / dearest * 1000));
       cell(tr, money(perRequest * 1000, data.currency), "num");
       const td = cell(tr, "");
       if (way === "serverless" || way === "api") {
@@ -533,6 +534,24 @@ import { fillWith, money } from "./_shared.mjs";
     ul.replaceChildren(...be.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
     ul.hidden = !be.length;
     labelCells("#pay-table");
+  }
+
+  // payBar is a way's bar, width w of 1000 (pages.CalcPayRow.Bar): the
+  // table's figures drawn, hidden from assistive technology, which reads
+  // the figures.
+  function payBar(w) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", "paybar");
+    svg.setAttribute("viewBox", "0 0 1000 10");
+    svg.setAttribute("preserveAspectRatio", "none");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    const rect = document.createElementNS(ns, "rect");
+    rect.setAttribute("width", w.toFixed(1));
+    rect.setAttribute("height", "10");
+    svg.appendChild(rect);
+    return svg;
   }
 
   // labelCells names each data cell after its column (data-l), as the

@@ -1051,9 +1051,14 @@ func checkPay(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]strin
 	money := func(x float64) string { return render.Money(x, cur) }
 	use, refs := pages.UsageOffers(g.cat, model, cur, g.now)
 	ways, ok := sizing.PayWays(in.Model, maxCtx, load, gpus, pages.CalcOffers(g.cat, g.dd.Headline, g.now), use, nil)
-	rows, sentences, note := [][]string{}, []string{}, ""
+	rows, sentences, note, bars := [][]string{}, []string{}, "", []string{}
 	shows := map[string]bool{}
+	dearest := 0.0
 	for _, w := range ways {
+		dearest = max(dearest, w.Monthly)
+	}
+	for _, w := range ways {
+		bars = append(bars, strconv.FormatFloat(w.Monthly/dearest*1000, 'f', 1, 64))
 		shows[w.Way] = true
 		where := ""
 		if w.Way == sizing.PayServerless || w.Way == sizing.PayAPI {
@@ -1102,18 +1107,26 @@ func checkPay(t *testing.T, b *Browser, g goSide, c calcCase, v map[string]strin
 			t.Errorf("the case is there to show %s; PayWays gives %d ways, note %q", k, len(ways), note)
 		}
 	}
-	// Opening the section loads the second module and computes the ways;
-	// until then it holds the build's answer for the page's defaults.
-	b.Click("#pay > summary")
 	want, _ := json.Marshal(struct { // in the order the script's object below has
 		Rows  [][]string `json:"rows"`
 		BE    []string   `json:"be"`
 		Note  string     `json:"note"`
 		Table bool       `json:"table"`
-	}{rows, sentences, note, len(rows) > 0})
+		Bars  []string   `json:"bars"`
+	}{rows, sentences, note, len(rows) > 0, bars})
 	got := `JSON.stringify({rows: [...document.querySelectorAll("#pay-table tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent.trim().replace(/\s+/g, " "))),
 		be: [...document.querySelectorAll("#pay-be li")].map((li) => li.textContent), note: document.getElementById("pay-note").hidden ? "" : document.getElementById("pay-note").textContent,
-		table: !document.getElementById("pay-wrap").hidden})`
+		table: !document.getElementById("pay-wrap").hidden, bars: [...document.querySelectorAll("#pay-table tbody .paybar rect")].map((r) => Number(r.getAttribute("width")).toFixed(1))})`
+	// Opening the section loads the second module and computes the ways;
+	// until then it holds the build's answer for the page's defaults
+	// (pages.calcPay), which must be the same.
+	if len(c.set) == 0 {
+		var pre string
+		if b.Eval(got, &pre); pre != string(want) {
+			t.Errorf("the page's ways to pay for its defaults\n%s\ndiffer from sizing.PayWays\n%s", pre, want)
+		}
+	}
+	b.Click("#pay > summary")
 	b.Poll(got+` === `+strconv.Quote(string(want)), got)
 }
 

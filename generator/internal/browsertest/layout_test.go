@@ -364,7 +364,8 @@ var layoutScreens = map[string]string{"gpus/h100-sxm5-80gb/": "gpu", "pricing/":
 	"guides/five-dimensions/": "guide-tables-en", "zh/guides/five-dimensions/": "guide-tables-zh", "zh/methodology/": "methodology-zh",
 	"zh/": "home-zh", "zh/gpus/h100-sxm5-80gb/": "gpu-zh", "zh/pricing/": "pricing-zh", "zh/matrix/": "matrix-zh", "matrix/providers/": "matrix-providers-en", "zh/providers/": "providers-zh", "zh/tco/": "tco-zh",
 	"zh/gpus/a40/": "gpu-stale-zh", "gpus/a40/": "gpu-stale-en", "models/llama-3-70b/": "model-en", "zh/models/llama-3-70b/": "model-zh",
-	"zh/providers/jarvislabs/": "provider-stale-zh", "providers/jarvislabs/": "provider-stale-en", "zh/guides/why-cloud-gpus/": "guide-providers-zh"}
+	"zh/providers/jarvislabs/": "provider-stale-zh", "providers/jarvislabs/": "provider-stale-en", "zh/guides/why-cloud-gpus/": "guide-providers-zh",
+	calcPay: "calc-pay-en", "zh/" + calcPay: "calc-pay-zh"}
 
 // TestLayout checks the layout rules (layoutRuleHelp) on one page of every
 // path shape of the real site, at 390 px (a phone) and 1280 px, in the

@@ -14,14 +14,16 @@ import (
 
 // CalcPayRow is one way to pay (sizing.PayWay) as the calculator shows it.
 // Where is the offer (Row, Instances and Term: a dedicated way) or the
-// usage price (What and AsOf: serverless or an API) that prices it.
+// usage price (What and AsOf: serverless or an API) that prices it. Bar
+// is the width of its monthly cost's bar in a 0..1000 viewBox, the
+// dearest way's bar full (as renderPay draws it).
 type CalcPayRow struct {
-	Way, Monthly, PerK string
-	Row                *derive.Row
-	Instances          int
-	Term               string
-	What               string
-	AsOf               time.Time
+	Way, Monthly, PerK, Bar string
+	Row                     *derive.Row
+	Instances               int
+	Term                    string
+	What                    string
+	AsOf                    time.Time
 }
 
 // calcUsage is a usage price for the script (sizing.Usage with what the
@@ -94,8 +96,13 @@ func (s *Edition) calcPay(sv *CalcServe, m *catalog.Model, l sizing.Load, tr tra
 	case len(ways) == 0:
 		sv.PayNote = tr.t("pay.none")
 	}
+	dearest := 0.0
 	for _, w := range ways {
-		r := CalcPayRow{Way: tr.t("pay.way." + w.Way), Monthly: money(w.Monthly, cur), PerK: money(w.PerRequest*1000, cur)}
+		dearest = max(dearest, w.Monthly)
+	}
+	for _, w := range ways {
+		r := CalcPayRow{Way: tr.t("pay.way." + w.Way), Monthly: money(w.Monthly, cur), PerK: money(w.PerRequest*1000, cur),
+			Bar: strconv.FormatFloat(w.Monthly/dearest*1000, 'f', 1, 64)}
 		switch w.Way {
 		case sizing.PayServerless, sizing.PayAPI:
 			r.What = usageWhat(tr, s.r.Lang(), cur, usage[w.Index], refs[w.Index], strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64))
