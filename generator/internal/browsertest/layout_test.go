@@ -56,7 +56,8 @@ var layoutExtraPages = []string{"search/?q=h100", "guides/cost-optimisation/", "
 	calcQLoRA, "zh/" + calcQLoRA, calcServing, "zh/" + calcServing, calcPay, "zh/" + calcPay,
 	"guides/five-dimensions/", "zh/guides/five-dimensions/", "zh/methodology/",
 	"zh/", "zh/providers/", "zh/matrix/", "matrix/providers/", "zh/pricing/", "zh/gpus/h100-sxm5-80gb/", "zh/tco/",
-	"zh/gpus/a40/", "gpus/a40/", "models/llama-3-70b/", "zh/models/llama-3-70b/", "zh/providers/jarvislabs/", "providers/jarvislabs/", "zh/guides/why-cloud-gpus/"}
+	"zh/gpus/a40/", "gpus/a40/", "models/llama-3-70b/", "zh/models/llama-3-70b/", "zh/providers/jarvislabs/", "providers/jarvislabs/", "zh/guides/why-cloud-gpus/",
+	"guides/sizing-worked-examples/", "zh/guides/sizing-worked-examples/"}
 
 // The calculator cases of layoutExtraPages.
 const (

@@ -283,6 +283,18 @@ func TestErrors(t *testing.T) {
 		{"negative bar", func() error { _, err := Bars([]Bar{{ID: "a", Value: -1}}, ok); return err }},
 		{"zero on log", func() error { _, err := Ranges([]Series{{ID: "a", Values: []float64{0}}}, logX); return err }},
 		{"negative on log", func() error { _, err := Scatter([]Point{{ID: "a", X: -1, Y: 1}}, logX); return err }},
+		{"lines: values per position", func() error {
+			_, err := Lines([]float64{1, 2}, []Line{{ID: "a", Values: []float64{1}}}, ok)
+			return err
+		}},
+		{"lines: positions descend", func() error {
+			_, err := Lines([]float64{2, 1}, []Line{{ID: "a", Values: []float64{1, 1}}}, ok)
+			return err
+		}},
+		{"lines: zero on log", func() error {
+			_, err := Lines([]float64{0, 1}, []Line{{ID: "a", Values: []float64{1, 1}}}, logX)
+			return err
+		}},
 	} {
 		if tc.err() == nil {
 			t.Errorf("%s: no error", tc.name)
@@ -387,6 +399,7 @@ func TestNarrow(t *testing.T) {
 		{"bars", func() (Chart, error) {
 			return Bars([]Bar{{"a", long, "", 0.0331}, {"b", "B", "", 0.1}, {"c", "Tesla V100 SXM2 16GB", "", 0.25}}, barOptsFor(price))
 		}, barOptsFor(price), "chart-bar-value"},
+		{"lines", func() (Chart, error) { return Lines(linesXs, linesIn, linesOpts) }, linesOpts, ""},
 		{"ranges", func() (Chart, error) {
 			return Ranges([]Series{{"a", long, "", []float64{1, 2.5, 9}}, {"b", "B", "", []float64{0.5, 0.7}}}, Options{ID: "spread", Title: "Spread", Desc: "d", Label: "GPU",
 				X: Axis{Label: "On-demand price", Unit: "USD per GPU-hour", Log: true}})
@@ -433,6 +446,76 @@ func TestNarrow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+var (
+	linesXs   = []float64{100, 1000, 10000, 100000, 1e6}
+	linesIn   = []Line{{"api", "Hosted API", []float64{20, 200, 2000, 20000, 200000}}, {"dedicated", "Dedicated, on demand & <reserved>", []float64{5000, 5000, 5000, math.NaN(), 15000}}}
+	linesOpts = Options{ID: "volume", Title: "Monthly cost by volume", Desc: "Lines.", Label: "Requests a day", PointTip: "{0}: {1} {2} at {3}",
+		X: Axis{Label: "Requests a day", Log: true}, Y: Axis{Label: "Per month", Unit: "USD", Log: true}}
+)
+
+func TestLines(t *testing.T) {
+	c, err := Lines(linesXs, linesIn, linesOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := accessible(t, c, linesOpts)
+	var series []elem
+	for _, e := range es {
+		if strings.HasPrefix(e.attrs["class"], "chart-series ") {
+			series = append(series, e)
+		}
+	}
+	if len(series) != 2 || series[0].attrs["data-id"] != "api" || series[1].attrs["data-id"] != "dedicated" {
+		t.Fatalf("series %v", series)
+	}
+	// A dot per value, none for the missing one, each with its figures;
+	// on log axes ten times the value is the same step up each time.
+	dots := byClass(es, "chart-dot")
+	if len(dots) != 9 {
+		t.Fatalf("%d dots, want 9 (one value missing)", len(dots))
+	}
+	for i := 1; i < 5; i++ {
+		step := num(t, dots[i-1].attrs["cy"]) - num(t, dots[i].attrs["cy"])
+		if first := num(t, dots[0].attrs["cy"]) - num(t, dots[1].attrs["cy"]); step <= 0 || math.Abs(step-first) > 0.2 {
+			t.Errorf("dot %d rises %v, want %v as the first", i, step, first)
+		}
+	}
+	if d := dots[8]; d.attrs["data-x"] != "1000000" || d.attrs["data-value"] != "15000" {
+		t.Errorf("last dot %v", d.attrs)
+	}
+	tip := false
+	for _, e := range es {
+		tip = tip || e.name == "title" && e.text == "Dedicated, on demand & <reserved>: 15000 USD at 1000000"
+	}
+	if !tip {
+		t.Error("no tooltip for the last dot")
+	}
+	// The gap breaks the dedicated line into two pieces; the dashes tell
+	// the lines apart without colour.
+	var paths []elem
+	for _, e := range es {
+		if e.name == "path" {
+			paths = append(paths, e)
+		}
+	}
+	if len(paths) != 2 || strings.Count(paths[1].attrs["d"], "M") != 2 || strings.Count(paths[0].attrs["d"], "M") != 1 {
+		t.Errorf("paths %v", paths)
+	}
+	if paths[0].attrs["stroke-dasharray"] == paths[1].attrs["stroke-dasharray"] {
+		t.Error("both lines have the same dash")
+	}
+	if legend := byClass(es, "chart-legend"); len(legend) != 2 || legend[1].text != "Dedicated, on demand & <reserved>" {
+		t.Errorf("legend %v", legend)
+	}
+	// The table: the positions, and each line's values in its column.
+	if !slices.Equal(c.Table.Columns, []string{"Requests a day", "Hosted API", "Dedicated, on demand & <reserved>"}) || len(c.Table.Rows) != 5 {
+		t.Fatalf("table %+v", c.Table)
+	}
+	if r := c.Table.Rows[3]; r.Label != "100000" || r.Values[0] != 20000 || !math.IsNaN(r.Values[1]) {
+		t.Errorf("row 3 %+v", r)
 	}
 }
 

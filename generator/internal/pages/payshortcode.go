@@ -3,6 +3,7 @@ package pages
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,30 +88,13 @@ func UsageOffers(c *catalog.Catalog, model, cur string, now time.Time) (usage []
 // -pay` (in USD there).
 func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) string, kv map[string]string) (string, error) {
 	const usage = `want {{< pay model="id" rate="requests/s" prompt="tokens" output="tokens" ttft="ms" tpot="ms" >}}`
-	m := dd.Cat.Model(kv["model"])
-	if m == nil {
-		return "", fmt.Errorf("%s with a catalog model id (got %q)", usage, kv["model"])
-	}
-	n, err := intArgs(kv, map[string]int{"prompt": 0, "output": 0}, "model", "rate", "ttft", "tpot")
+	m, load, err := payArgs(dd, kv, true)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", usage, err)
+		return "", fmt.Errorf("%s%v", usage, err)
 	}
-	var f [3]float64
-	for i, k := range [...]string{"rate", "ttft", "tpot"} {
-		if s := kv[k]; s != "" {
-			if f[i], err = strconv.ParseFloat(s, 64); err != nil {
-				return "", fmt.Errorf("%s: %s=%q is not a number", usage, k, s)
-			}
-		}
-	}
-	var gpus []sizing.GPU
-	for _, g := range dd.Cat.GPUs {
-		gpus = append(gpus, derive.SizingGPU(g))
-	}
-	offers := CalcOffers(dd.Cat, dd.Headline, dd.Now)
-	use, refs := UsageOffers(dd.Cat, m.ID, dd.Currency, dd.Now)
-	load := sizing.Load{Rate: f[0], Prompt: n["prompt"], Answer: n["output"], TTFT: f[1] / 1000, TPOT: f[2] / 1000}
-	ways, ok := sizing.PayWays(m.Model, m.MaxContext, load, gpus, offers, use, nil)
+	pw := newPayWorld(dd, m.ID)
+	use, refs := pw.usage, pw.refs
+	ways, ok := sizing.PayWays(m.Model, m.MaxContext, load, pw.gpus, pw.offers, use, nil)
 	if !ok {
 		return "", fmt.Errorf("%s: the load cannot be planned (a rate, prompt or output that is not positive, or longer than %s's %d tokens)", usage, m.ID, m.MaxContext)
 	}
@@ -147,6 +131,139 @@ func (r *resolver) payShortcode(dd *derive.Data, lang string, t func(string) str
 	}
 	b.WriteString(`<figure class="chart">` + strings.ReplaceAll(string(c.HTML()), "\n\n", "\n") + "</figure>\n")
 	return b.String(), nil
+}
+
+// payArgs reads a pay shortcode's model and load (rate only when
+// withRate); an error starts with the words that follow the usage line.
+func payArgs(dd *derive.Data, kv map[string]string, withRate bool) (*catalog.Model, sizing.Load, error) {
+	m := dd.Cat.Model(kv["model"])
+	if m == nil {
+		return nil, sizing.Load{}, fmt.Errorf(" with a catalog model id (got %q)", kv["model"])
+	}
+	keys := []string{"model", "ttft", "tpot"}
+	if withRate {
+		keys = append(keys, "rate")
+	}
+	n, err := intArgs(kv, map[string]int{"prompt": 0, "output": 0}, keys...)
+	if err != nil {
+		return nil, sizing.Load{}, fmt.Errorf(": %v", err)
+	}
+	var f [3]float64
+	for i, k := range [...]string{"rate", "ttft", "tpot"} {
+		if s := kv[k]; s != "" && (k != "rate" || withRate) {
+			if f[i], err = strconv.ParseFloat(s, 64); err != nil {
+				return nil, sizing.Load{}, fmt.Errorf(": %s=%q is not a number", k, s)
+			}
+		}
+	}
+	return m, sizing.Load{Rate: f[0], Prompt: n["prompt"], Answer: n["output"], TTFT: f[1] / 1000, TPOT: f[2] / 1000}, nil
+}
+
+// payWorld is what the ways to pay of one model are priced on: the
+// catalog's GPUs, its current offers and the model's usage prices.
+type payWorld struct {
+	gpus   []sizing.GPU
+	offers []sizing.Offer
+	usage  []sizing.Usage
+	refs   []UsageRef
+}
+
+func newPayWorld(dd *derive.Data, model string) payWorld {
+	var w payWorld
+	for _, g := range dd.Cat.GPUs {
+		w.gpus = append(w.gpus, derive.SizingGPU(g))
+	}
+	w.offers = CalcOffers(dd.Cat, dd.Headline, dd.Now)
+	w.usage, w.refs = UsageOffers(dd.Cat, model, dd.Currency, dd.Now)
+	return w
+}
+
+// payVolumes are the daily request volumes the volume chart prices a
+// load at: 1 and 3 times each power of ten from 100 to 10,000,000.
+func payVolumes() []float64 {
+	var v []float64
+	for p := 100.0; p <= 1e7; p *= 10 {
+		v = append(v, p)
+		if p < 1e7 {
+			v = append(v, 3*p)
+		}
+	}
+	return v
+}
+
+// payVolumeShortcode expands {{< payvolume model="id" prompt="n"
+// output="n" [ttft="ms"] [tpot="ms"] >}}: a line chart of the monthly cost
+// of each way to pay (sizing.PayWays: the cheapest of each kind, current
+// prices only) for the load at every volume of payVolumes, on
+// logarithmic axes, where the lines cross at the volumes from which one
+// way costs less than another; and the same figures as a table. A way
+// with no price at a volume leaves a gap.
+func (r *resolver) payVolumeShortcode(dd *derive.Data, lang string, t func(string) string, kv map[string]string) (string, error) {
+	const usage = `want {{< payvolume model="id" prompt="tokens" output="tokens" ttft="ms" tpot="ms" >}}`
+	m, load, err := payArgs(dd, kv, false)
+	if err != nil {
+		return "", fmt.Errorf("%s%v", usage, err)
+	}
+	pw := newPayWorld(dd, m.ID)
+	kinds := []string{sizing.PayOnDemand, sizing.PayCommitted, sizing.PaySpot, sizing.PayServerless, sizing.PayAPI}
+	xs := payVolumes()
+	vals := make([][]float64, len(kinds))
+	for k := range kinds {
+		vals[k] = make([]float64, len(xs))
+		for i := range xs {
+			vals[k][i] = math.NaN()
+		}
+	}
+	for i, perDay := range xs {
+		load.Rate = perDay / 86400
+		ways, ok := sizing.PayWays(m.Model, m.MaxContext, load, pw.gpus, pw.offers, pw.usage, nil)
+		if !ok {
+			return "", fmt.Errorf("%s: the load cannot be planned (a prompt or output that is not positive, or longer than %s's %d tokens)", usage, m.ID, m.MaxContext)
+		}
+		for _, w := range ways {
+			vals[slices.Index(kinds, w.Way)][i] = w.Monthly
+		}
+	}
+	cur := dd.Currency
+	tr := translator{t: t}
+	var lines []chart.Line
+	for k, kind := range kinds {
+		if slices.ContainsFunc(vals[k], func(v float64) bool { return !math.IsNaN(v) }) {
+			lines = append(lines, chart.Line{ID: kind, Label: t("pay.way." + kind), Values: vals[k]})
+		}
+	}
+	if len(lines) == 0 {
+		return mdText(t("pay.none")) + "\n", nil
+	}
+	num := func(v float64) string { return render.Num(v) }
+	c, err := chart.Lines(xs, lines, chart.Options{ID: "payvolume-" + m.ID, Title: tr.fill("pay.volume.chart", m.Name),
+		Desc: t("pay.volume.desc"), Label: t("pay.volume.x"), PointTip: t("pay.volume.tip"),
+		X: chart.Axis{Label: t("pay.volume.x"), Log: true, Format: num},
+		Y: chart.Axis{Label: t("pay.col.month"), Unit: cur, Log: true, Format: num, TitleFormat: t("chart.axis.title")}})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(`<figure class="chart">` + strings.ReplaceAll(string(c.HTML()), "\n\n", "\n") + "</figure>\n\n")
+	b.WriteString(mdText(tr.fill("pay.volume.table", cur)) + "\n\n")
+	cols := c.Table.Columns
+	b.WriteString("| " + mdText(cols[0]) + " |")
+	for _, h := range cols[1:] {
+		b.WriteString(" " + mdText(h) + " |")
+	}
+	b.WriteString("\n| --: |" + strings.Repeat(" --: |", len(cols)-1) + "\n")
+	for _, row := range c.Table.Rows {
+		b.WriteString("| " + mdText(row.Label) + " |")
+		for _, v := range row.Values {
+			cell := "–"
+			if !math.IsNaN(v) {
+				cell = mdText(render.Num(math.Round(v)))
+			}
+			b.WriteString(" " + cell + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String() + "\n", nil
 }
 
 // payWhere is a way's offer or usage price, linked and dated.

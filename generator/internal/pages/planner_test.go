@@ -2,6 +2,7 @@ package pages
 
 import (
 	"html"
+	"math"
 	"strings"
 	"testing"
 
@@ -126,11 +127,50 @@ func TestPlannerShortcodes(t *testing.T) {
 		}
 	}
 
+	// {{< payvolume >}}: the ways' monthly costs at every volume, as a
+	// line chart and a table whose cells are PayWays' figures.
+	vargs := map[string]string{"model": "llama-3-1-70b", "prompt": "2000", "output": "300", "ttft": "1000", "tpot": "30"}
+	for _, lang := range []string{"en", "zh"} {
+		out, err := r.Shortcode(lang, "payvolume", nil, vargs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, `<figure class="chart"><svg`) || !strings.Contains(out, `class="chart-series chart-s0"`) {
+			t.Errorf("%s: no line chart:\n%s", lang, out)
+		}
+		tr := func(k string) string { return strs.For(lang)[k] }
+		var rows []string
+		for _, l := range strings.Split(html.UnescapeString(out), "\n") {
+			if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| "+tr("pay.volume.x")) && !strings.HasPrefix(l, "| --:") {
+				rows = append(rows, l)
+			}
+		}
+		vols := payVolumes()
+		if len(rows) != len(vols) || vols[0] != 100 || vols[len(vols)-1] != 1e7 {
+			t.Fatalf("%s: %d rows for the volumes %v:\n%s", lang, len(rows), vols, out)
+		}
+		for i, perDay := range vols {
+			ways, ok := sizing.PayWays(c.Model("llama-3-1-70b").Model, c.Model("llama-3-1-70b").MaxContext,
+				sizing.Load{Rate: perDay / 86400, Prompt: 2000, Answer: 300, TTFT: 1, TPOT: 0.03}, gs, CalcOffers(c, dd.Headline, now), use, nil)
+			if !ok {
+				t.Fatalf("PayWays refuses %v requests a day", perDay)
+			}
+			for _, w := range ways {
+				if cell := " " + render.Num(math.Round(w.Monthly)) + " |"; !strings.Contains(rows[i], cell) {
+					t.Errorf("%s: row %q lacks %s's %s", lang, rows[i], w.Way, cell)
+				}
+			}
+		}
+	}
+
 	for _, tc := range []struct {
 		name string
 		kv   map[string]string
 		want string
 	}{
+		{"payvolume", map[string]string{"model": "nope"}, "with a catalog model id"},
+		{"payvolume", map[string]string{"model": "llama-3-8b", "prompt": "0", "output": "10"}, "the load cannot be planned"},
+		{"payvolume", map[string]string{"model": "llama-3-8b", "rate": "1", "prompt": "100", "output": "10"}, `unknown key "rate"`},
 		{"pay", map[string]string{"model": "nope"}, "with a catalog model id"},
 		{"pay", map[string]string{"model": "llama-3-8b", "rate": "0", "prompt": "100", "output": "10"}, "the load cannot be planned"},
 		{"pay", map[string]string{"model": "llama-3-8b", "rate": "lots", "prompt": "100", "output": "10"}, `rate="lots" is not a number`},

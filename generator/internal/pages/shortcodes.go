@@ -89,6 +89,8 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		return r.trainShortcode(dd, lang, t, kv)
 	case "pay":
 		return r.payShortcode(dd, lang, t, kv)
+	case "payvolume":
+		return r.payVolumeShortcode(dd, lang, t, kv)
 	case "accuracy":
 		rep, err := r.accuracyReport(c)
 		if err != nil {
@@ -104,7 +106,7 @@ func (r *resolver) Shortcode(lang, name string, args []string, kv map[string]str
 		}
 		return "", diag.WithHint(diag.DidYouMean(args[0], slices.Sorted(maps.Keys(sizingText()))), "unknown sizing text %q", args[0])
 	}
-	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy, fits, plan, train, pay)")
+	return "", fmt.Errorf("unknown shortcode (gpu, cheapest, link, providers, site, sizing, accuracy, fits, plan, train, pay, payvolume)")
 }
 
 // catalogGPU is the catalog GPU with the id, or an error that suggests
