@@ -16,21 +16,22 @@ import (
 // test adds the index and first page of any other section of the output,
 // so a new template is covered without editing this list.
 var a11yPages = []string{
-	"",                       // home
-	"gpus/",                  // GPU index
-	"gpus/h100-sxm5-80gb/",   // a GPU page
-	"providers/",             // provider index
-	"providers/aws/",         // a provider page
-	"pricing/",               // pricing
-	"pricing/all/2/",         // a page of the full price list (previous and next)
-	"guides/",                // guides index
-	"guides/why-cloud-gpus/", // a guide
-	"faq/",                   // FAQ
-	"methodology/",           // methodology
-	"models/",                // models index
-	"models/llama-3-8b/",     // a model page
-	"calculator/",            // calculator (after its engine is ready)
-	"no-such-page-for-a11y/", // 404.html
+	"",                               // home
+	"gpus/",                          // GPU index
+	"gpus/h100-sxm5-80gb/",           // a GPU page
+	"providers/",                     // provider index
+	"providers/aws/",                 // a provider page
+	"pricing/",                       // pricing
+	"pricing/all/2/",                 // a page of the full price list (previous and next)
+	"guides/",                        // guides index
+	"guides/why-cloud-gpus/",         // a guide
+	"guides/sizing-worked-examples/", // a guide of charts and tables built by the engine
+	"faq/",                           // FAQ
+	"methodology/",                   // methodology
+	"models/",                        // models index
+	"models/llama-3-8b/",             // a model page
+	"calculator/",                    // calculator (after its engine is ready)
+	"no-such-page-for-a11y/",         // 404.html
 }
 
 const notFoundPage = "no-such-page-for-a11y/"

@@ -2,6 +2,7 @@ package content
 
 import (
 	"html/template"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -57,11 +58,19 @@ func alignCells(n ast.Node) {
 }
 
 // tableName is the text of the last heading before table n, else of its
-// header row's cells.
+// header row's cells; the second and later tables under one heading add
+// their place, "(2)", so that each region's name is its own.
 func tableName(n ast.Node, src []byte) string {
+	k := 1
 	for p := n.PreviousSibling(); p != nil; p = p.PreviousSibling() {
 		if h, ok := p.(*ast.Heading); ok {
+			if k > 1 {
+				return headingText(h, src) + " (" + strconv.Itoa(k) + ")"
+			}
 			return headingText(h, src)
+		}
+		if p.Kind() == east.KindTable {
+			k++
 		}
 	}
 	var cells []string
