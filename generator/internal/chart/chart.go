@@ -1,7 +1,8 @@
 // Package chart draws small, accessible charts as inline SVG at build
-// time: a labelled scatter plot, sorted horizontal bars and per-item
-// ranges (min, median, max and one dot per value). It takes plain structs,
-// not catalog types, and performs no I/O.
+// time: a labelled scatter plot, sorted horizontal bars, per-item ranges
+// (min, median, max and one dot per value), a dated step line (History)
+// and lines over shared positions (Lines). It takes plain structs, not
+// catalog types, and performs no I/O.
 //
 // Every SVG has role="img", a <title> and a <desc> that aria-labelledby
 // names, axis labels with units, and no style attributes (the site's CSP
