@@ -3,7 +3,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 OUT ?= public
 
-.PHONY: build serve check test test-fast test-future test-js bench bench-guard fuzz vet lint fmt clean
+.PHONY: build serve check test test-fast test-future test-js bench bench-guard bench-hugo fuzz vet lint fmt clean
 
 build:
 	$(GO) run ./generator build -out $(OUT)
@@ -74,6 +74,18 @@ bench-guard:
 	@dir="$$(mktemp -d)/base"; git worktree add --detach -q "$$dir" $(BASE) && \
 	GPU_ATLAS_BASE="$$dir" GPU_ATLAS_GUARD=$(GUARD) GPU_ATLAS_K=$(K) $(GO) test -run '^$$' -bench BenchmarkAgainstBase -benchtime 1x -timeout 60m ./generator/internal/site; \
 	rc=$$?; git worktree remove --force "$$dir"; exit $$rc
+
+# The site against Hugo: the site scaled K times built by this checkout
+# and the same pages built by Hugo (HUGO_VERSION, installed with go
+# install into a temporary directory unless HUGO names a hugo binary), in
+# turns; prints the ratios x-hugo-plain and x-hugo-default
+# (site.BenchmarkAgainstHugo). Hugo renders the generator's own pages, so
+# its time is a floor for a Hugo port of the site.
+HUGO_VERSION ?= v0.140.2
+bench-hugo:
+	@hugo="$(HUGO)"; if [ -z "$$hugo" ]; then bin="$$(mktemp -d)"; \
+	GOFLAGS= GOBIN="$$bin" $(GO) install github.com/gohugoio/hugo@$(HUGO_VERSION) || exit 1; hugo="$$bin/hugo"; fi; \
+	GPU_ATLAS_HUGO="$$hugo" GPU_ATLAS_K=$(K) $(GO) test -run '^$$' -bench BenchmarkAgainstHugo -benchtime 1x -timeout 90m ./generator/internal/site
 
 # Short fuzzing runs of every fuzz target (longer: make fuzz FUZZTIME=10m).
 FUZZTIME ?= 20s

@@ -218,6 +218,21 @@ func editPrice(b *testing.B, root string, i int) {
 	os.WriteFile(f, out, 0o644)
 }
 
+// scaleFromEnv is the scale of the site the paired benchmarks build: 4,
+// or $GPU_ATLAS_K.
+func scaleFromEnv(b *testing.B) int {
+	b.Helper()
+	s := os.Getenv("GPU_ATLAS_K")
+	if s == "" {
+		return 4
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		b.Fatalf("GPU_ATLAS_K=%q: want a scale of 1 or more", s)
+	}
+	return n
+}
+
 // BenchmarkAgainstBase is the speed guard: it builds the site scaled 4
 // times ($GPU_ATLAS_K to change it) with this checkout's generator and with the one of the checkout
 // at $GPU_ATLAS_BASE (make bench-guard makes one of BASE, HEAD~1 by
@@ -234,14 +249,7 @@ func BenchmarkAgainstBase(b *testing.B) {
 		b.Skip("set GPU_ATLAS_BASE to a checkout of the base revision (make bench-guard)")
 	}
 	const rounds = 3
-	k := 4
-	if s := os.Getenv("GPU_ATLAS_K"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			b.Fatalf("GPU_ATLAS_K=%q: want a scale of 1 or more", s)
-		}
-		k = n
-	}
+	k := scaleFromEnv(b)
 	type side struct {
 		name, bin, root, plain, out, cache string
 		plainTimes, defaultTimes           []time.Duration
