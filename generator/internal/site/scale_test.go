@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -218,6 +219,13 @@ func editPrice(b *testing.B, root string, i int) {
 	os.WriteFile(f, out, 0o644)
 }
 
+// median is the middle of vs (the upper middle of an even count).
+func median[T cmp.Ordered](vs []T) T {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
 // scaleFromEnv is the scale of the site the paired benchmarks build: 4,
 // or $GPU_ATLAS_K.
 func scaleFromEnv(b *testing.B) int {
@@ -276,13 +284,8 @@ func BenchmarkAgainstBase(b *testing.B) {
 			}
 		}
 	}
-	median := func(ds []time.Duration) float64 {
-		s := append([]time.Duration(nil), ds...)
-		slices.Sort(s)
-		return s[len(s)/2].Seconds()
-	}
-	bp, tp := median(sides[0].plainTimes), median(sides[1].plainTimes)
-	bd, td := median(sides[0].defaultTimes), median(sides[1].defaultTimes)
+	bp, tp := median(sides[0].plainTimes).Seconds(), median(sides[1].plainTimes).Seconds()
+	bd, td := median(sides[0].defaultTimes).Seconds(), median(sides[1].defaultTimes).Seconds()
 	b.ReportMetric(bp, "s-base-plain")
 	b.ReportMetric(tp, "s-plain")
 	b.ReportMetric(tp/bp, "x-base-plain")
