@@ -334,7 +334,7 @@ func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 		return nil
 	}
 	var out bytes.Buffer
-	md2 := converter(p.RawHTML)
+	md2 := converter(p.RawHTML, p.Lang)
 	doc := md2.Parser().Parse(text.NewReader(expanded), parser.WithContext(parser.NewContext(parser.WithIDs(newHeadingIDs()))))
 	checkLinks(rel, body, bodyLine, expanded, shifts, doc, d)
 	if len(d.Errors()) > before {
@@ -452,13 +452,13 @@ func expand(rel, lang string, body []byte, bodyLine int, r Resolver, d *diag.Lis
 	return []byte(out.String()), shifts
 }
 
-func converter(raw bool) goldmark.Markdown {
+func converter(raw bool, lang string) goldmark.Markdown {
 	opts := []goldmark.Option{
 		// GFM, with table alignment left to renderTable: goldmark's default
 		// is an inline style, which the site's CSP forbids.
 		goldmark.WithExtensions(extension.Linkify, extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)), extension.Strikethrough, extension.TaskList),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()), // {#id} after a heading: the same anchor in every edition
-		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(tableWrap{}, 100))),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(tableWrap{lang: lang}, 100))),
 	}
 	if raw {
 		opts = append(opts, goldmark.WithRendererOptions(html.WithUnsafe()))

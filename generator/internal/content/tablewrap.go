@@ -16,21 +16,23 @@ import (
 // than a phone scrolls on its own instead of widening the page. The
 // region is named after the section the table is in: the nearest heading
 // before it, else its header row.
-type tableWrap struct{}
+type tableWrap struct {
+	lang string // the page's language, whose parentheses a table's place takes
+}
 
 // RegisterFuncs replaces the GFM table renderer's KindTable function; the
 // rows and cells keep theirs.
-func (tableWrap) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
-	r.Register(east.KindTable, renderTable)
+func (t tableWrap) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
+	r.Register(east.KindTable, t.renderTable)
 }
 
-func renderTable(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (t tableWrap) renderTable(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		_, _ = w.WriteString("</table></div>\n")
 		return ast.WalkContinue, nil
 	}
 	_, _ = w.WriteString(`<div class="table-wrap" tabindex="0" role="region" aria-label="`)
-	_, _ = w.WriteString(template.HTMLEscapeString(tableName(n, src)))
+	_, _ = w.WriteString(template.HTMLEscapeString(tableName(n, src, t.lang)))
 	_, _ = w.WriteString(`"><table>`)
 	alignCells(n)
 	return ast.WalkContinue, nil
@@ -59,11 +61,15 @@ func alignCells(n ast.Node) {
 
 // tableName is the text of the last heading before table n, else of its
 // header row's cells; the second and later tables under one heading add
-// their place, "(2)", so that each region's name is its own.
-func tableName(n ast.Node, src []byte) string {
+// their place in parentheses, " (2)" or, on a Chinese page, "（2）", so
+// that each region's name is its own.
+func tableName(n ast.Node, src []byte, lang string) string {
 	k := 1
 	for p := n.PreviousSibling(); p != nil; p = p.PreviousSibling() {
 		if h, ok := p.(*ast.Heading); ok {
+			if k > 1 && (lang == "zh" || strings.HasPrefix(lang, "zh-")) {
+				return headingText(h, src) + "（" + strconv.Itoa(k) + "）"
+			}
 			if k > 1 {
 				return headingText(h, src) + " (" + strconv.Itoa(k) + ")"
 			}

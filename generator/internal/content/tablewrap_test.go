@@ -19,7 +19,7 @@ func TestTableWrap(t *testing.T) {
 			`<div class="table-wrap" tabindex="0" role="region" aria-label="GPU &#34;Price&#34; &amp; 5 &lt; 6"><table>`},
 	} {
 		var b bytes.Buffer
-		if err := converter(false).Convert([]byte(tc.md), &b); err != nil {
+		if err := converter(false, "en").Convert([]byte(tc.md), &b); err != nil {
 			t.Fatal(err)
 		}
 		got := b.String()
@@ -33,15 +33,20 @@ func TestTableWrap(t *testing.T) {
 // name, the first the heading's, the others the heading's and their place.
 func TestTableWrapNames(t *testing.T) {
 	md := "## Ways\n\n| a |\n|---|\n| 1 |\n\ntext\n\n| a |\n|---|\n| 2 |\n\n| a |\n|---|\n| 3 |\n\n## Next\n\n| a |\n|---|\n| 4 |\n"
-	var b bytes.Buffer
-	if err := converter(false).Convert([]byte(md), &b); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, part := range strings.Split(b.String(), `aria-label="`)[1:] {
-		names = append(names, part[:strings.IndexByte(part, '"')])
-	}
-	if want := []string{"Ways", "Ways (2)", "Ways (3)", "Next"}; strings.Join(names, "|") != strings.Join(want, "|") {
-		t.Errorf("region names %q, want %q", names, want)
+	for lang, want := range map[string][]string{
+		"en": {"Ways", "Ways (2)", "Ways (3)", "Next"},
+		"zh": {"Ways", "Ways（2）", "Ways（3）", "Next"}, // the edition's own parentheses
+	} {
+		var b bytes.Buffer
+		if err := converter(false, lang).Convert([]byte(md), &b); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, part := range strings.Split(b.String(), `aria-label="`)[1:] {
+			names = append(names, part[:strings.IndexByte(part, '"')])
+		}
+		if strings.Join(names, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: region names %q, want %q", lang, names, want)
+		}
 	}
 }
