@@ -14,7 +14,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
 	"time"
@@ -132,15 +131,6 @@ func doBuild(bf buildFlags, stdout, stderr io.Writer) (*site.Result, int) {
 		return nil, 2
 	}
 	o.Stream = true // one page in memory at a time; nothing here reads Result.Tree
-	// A soft memory limit: the collector runs more often as the heap nears
-	// it, instead of letting it grow to twice the live data (measured on
-	// the catalog copied 4 times over, 25,918 pages: peak 431 -> 277 MB for
-	// about 11% more CPU). Past the limit it is only a hint (Go caps the
-	// collector's share of the CPU), so a bigger site still builds. The
-	// GOMEMLIMIT environment variable overrides it.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(256 << 20)
-	}
 	if bf.cpuProfile != "" {
 		f, err := os.Create(bf.cpuProfile)
 		if err == nil {
