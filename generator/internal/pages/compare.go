@@ -6,6 +6,8 @@ import (
 	"math"
 	"net/url"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -14,26 +16,58 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/render"
 )
 
-// CompareGPU is one column of a comparison.
+// CompareGPU is one column of a comparison, computed once per GPU and
+// edition: a GPU is a column of every pair page of its segment.
 type CompareGPU struct {
 	GPU      *catalog.GPU
 	Specs    map[string]string // specRows(GPU)
 	OnDemand derive.Stats
 	Spot     derive.Stats
-	Fits     []derive.GPUFit
+	// Fits is the GPUs needed per model preset (derive.GPUFits' order) and
+	// scenario, as the fits table shows it: a count, or "–" where the
+	// preset does not fit.
+	Fits [][]string
+	fits []derive.GPUFit // what Fits is written from
 }
 
-// ComparePage is the data of a pair page.
+// ComparePage is the data of a pair page. Its tables are laid out here,
+// from the columns computed once per GPU, so that a page (a segment of n
+// GPUs has n(n-1)/2 of them) costs its template little more than copying
+// cells.
 type ComparePage struct {
 	GPUs      []CompareGPU
 	Scenarios []derive.Scenario
 	Currency  string
-	Models    []*catalog.Model
+	// Specs is the spec table: a row per specRowNames, a cell per GPU.
+	Specs []CompareSpecRow
+	// Fits is the fits table: a row per model preset, a cell per
+	// scenario with every GPU's count ("1 / 2").
+	Fits []CompareFitRow
 	// Better marks the better GPU of each spec row (specRowNames) and of
 	// the price rows "on-demand" and "spot" (the lower cheapest price): its
 	// index plus one; absent or 0 when the GPUs tie or a figure is
 	// missing.
 	Better map[string]int
+}
+
+// CompareSpecRow is a row of the spec table: its specRowNames name and a
+// cell per GPU.
+type CompareSpecRow struct {
+	Name  string
+	Cells []CompareCell
+}
+
+// CompareCell is a GPU's figure in a spec row, and whether it is the
+// better one (Better).
+type CompareCell struct {
+	Text string
+	Best bool
+}
+
+// CompareFitRow is a row of the fits table.
+type CompareFitRow struct {
+	Model *catalog.Model
+	Cells []string // per scenario
 }
 
 // betterSpecs are the spec rows where more is better, with the figure
@@ -144,13 +178,23 @@ func PairPath(a, b string) string {
 	return "compare/" + a + "-vs-" + b + "/"
 }
 
-// compareGPU is computed once per GPU and edition: a GPU is a column of
-// every pair page of its segment.
+// compareGPU is a GPU's column, computed on its first use in an edition.
 func (s *Edition) compareGPU(g *catalog.GPU) CompareGPU {
 	if c, ok := s.compareCols[g]; ok {
 		return c
 	}
-	c := CompareGPU{GPU: g, Specs: specRows(g), OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot"), Fits: s.dd.GPUFits(g)}
+	c := CompareGPU{GPU: g, Specs: specRows(g), OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot")}
+	c.fits = s.dd.GPUFits(g)
+	for _, f := range c.fits {
+		row := make([]string, len(f.MinGPUs))
+		for i, n := range f.MinGPUs {
+			row[i] = "–"
+			if n > 0 {
+				row[i] = strconv.Itoa(n)
+			}
+		}
+		c.Fits = append(c.Fits, row)
+	}
 	if s.compareCols == nil {
 		s.compareCols = map[*catalog.GPU]CompareGPU{}
 	}
@@ -166,22 +210,25 @@ func (s *Edition) comparePages() {
 	for _, g := range s.cat.GPUs {
 		bySeg[g.Segment] = append(bySeg[g.Segment], g)
 	}
-	models := append([]*catalog.Model(nil), s.cat.Models...)
-	sort.SliceStable(models, func(i, j int) bool { return models[i].Params < models[j].Params })
 	for _, seg := range []string{"datacenter", "workstation", "consumer"} {
 		gs := bySeg[seg]
 		if len(gs) < 2 {
 			continue
 		}
 		idx.Order = append(idx.Order, seg)
+		cols := make([]CompareGPU, len(gs))
+		for i, g := range gs {
+			cols[i] = s.compareGPU(g)
+		}
 		for i := 0; i < len(gs); i++ {
 			for j := i + 1; j < len(gs); j++ {
 				a, b := gs[i], gs[j] // s.cat.GPUs is sorted by id: canonical order
 				p := PairPath(a.ID, b.ID)
 				idx.Segments[seg] = append(idx.Segments[seg], ComparePair{Path: p, A: a, B: b})
-				s.page(&render.Page{Kind: "compare", Path: p, Title: render.Format(s.r.T("compare.pair.title"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
-					Description: render.Format(s.r.T("compare.pair.description"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
-					Data:        s.pairPage(a, b, models)})
+				ca, cb := cols[i], cols[j]
+				s.pageData(&render.Page{Kind: "compare", Path: p, Title: render.Format(s.r.T("compare.pair.title"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code)),
+					Description: render.Format(s.r.T("compare.pair.description"), a.LocalName(s.lang.Code), b.LocalName(s.lang.Code))},
+					func(v *Edition) any { return pairPage([]CompareGPU{ca, cb}, v.dd.Currency) })
 			}
 		}
 	}
@@ -259,7 +306,7 @@ func (s *Edition) compareJSON() template.JS {
 		}
 		c := s.compareGPU(g)
 		x := gpu{Name: g.LocalName(s.lang.Code), Specs: specs, OnDemand: conv(c.OnDemand), Spot: conv(c.Spot)}
-		for _, f := range c.Fits {
+		for _, f := range c.fits {
 			x.Fits = append(x.Fits, f.MinGPUs)
 		}
 		out.GPUs[g.ID] = x
@@ -411,9 +458,33 @@ func (s *Edition) instancesPage() {
 		Scripts: []string{"js/instances.js"}, Data: &InstancesPage{DataURL: s.r.URL(InstancesDataPath), Currency: s.dd.Currency}})
 }
 
-func (s *Edition) pairPage(a, b *catalog.GPU, models []*catalog.Model) *ComparePage {
-	gs := []CompareGPU{s.compareGPU(a), s.compareGPU(b)}
-	return &ComparePage{GPUs: gs, Scenarios: derive.Scenarios(), Currency: s.dd.Currency, Models: models, Better: pairBetter(gs)}
+// pairPage lays out the page of a pair of columns; it only reads them, so
+// pages are laid out on the render workers.
+func pairPage(gs []CompareGPU, currency string) *ComparePage {
+	p := &ComparePage{GPUs: gs, Scenarios: derive.Scenarios(), Currency: currency, Better: pairBetter(gs)}
+	for _, name := range specRowNames() {
+		row := CompareSpecRow{Name: name, Cells: make([]CompareCell, len(gs))}
+		for i, g := range gs {
+			row.Cells[i] = CompareCell{Text: g.Specs[name], Best: p.Better[name] == i+1}
+		}
+		p.Specs = append(p.Specs, row)
+	}
+	// Every column lists the same presets in the same order (GPUFits).
+	for mi, f := range gs[0].fits {
+		row := CompareFitRow{Model: f.Model, Cells: make([]string, len(gs[0].Fits[mi]))}
+		for si := range row.Cells {
+			var b strings.Builder
+			for gi, g := range gs {
+				if gi > 0 {
+					b.WriteString(" / ")
+				}
+				b.WriteString(g.Fits[mi][si])
+			}
+			row.Cells[si] = b.String()
+		}
+		p.Fits = append(p.Fits, row)
+	}
+	return p
 }
 
 // dateSegment is a piece of a dated line for a page script: text, a date
