@@ -28,6 +28,10 @@ type CompareGPU struct {
 	// preset does not fit.
 	Fits [][]string
 	fits []derive.GPUFit // what Fits is written from
+	// prices are the price cells' contents by billing mode ("on-demand",
+	// "spot"), as the comparestats template writes them: [0] plain,
+	// [1] marked better.
+	prices map[string][2]template.HTML
 }
 
 // ComparePage is the data of a pair page. Its tables are laid out here,
@@ -40,6 +44,8 @@ type ComparePage struct {
 	Currency  string
 	// Specs is the spec table: a row per specRowNames, a cell per GPU.
 	Specs []CompareSpecRow
+	// Prices is the price table: a row per billing mode, a cell per GPU.
+	Prices []ComparePriceRow
 	// Fits is the fits table: a row per model preset, a cell per
 	// scenario with every GPU's count ("1 / 2").
 	Fits []CompareFitRow
@@ -64,10 +70,29 @@ type CompareCell struct {
 	Best bool
 }
 
+// ComparePriceRow is a row of the price table: a billing mode and each
+// GPU's cell.
+type ComparePriceRow struct {
+	Billing string
+	Cells   []ComparePriceCell
+}
+
+// ComparePriceCell is a GPU's price summary, marked when it is the lower.
+type ComparePriceCell struct {
+	HTML template.HTML
+	Best bool
+}
+
+// comparePriceModes are the price table's rows.
+var comparePriceModes = []string{"on-demand", "spot"}
+
 // CompareFitRow is a row of the fits table.
 type CompareFitRow struct {
 	Model *catalog.Model
 	Cells []string // per scenario
+	// Key is the model's id and the cells: all the row shows, so the
+	// template caches the row's HTML by it (most pairs share most rows).
+	Key string
 }
 
 // betterSpecs are the spec rows where more is better, with the figure
@@ -132,7 +157,7 @@ func pairBetter(gs []CompareGPU) map[string]int {
 			out[row] = b
 		}
 	}
-	for _, m := range []string{"on-demand", "spot"} {
+	for _, m := range comparePriceModes {
 		var vals []*float64
 		for _, g := range gs {
 			st := g.OnDemand
@@ -184,6 +209,22 @@ func (s *Edition) compareGPU(g *catalog.GPU) CompareGPU {
 		return c
 	}
 	c := CompareGPU{GPU: g, Specs: specRows(g), OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot")}
+	c.prices = map[string][2]template.HTML{}
+	for _, m := range comparePriceModes {
+		st := c.OnDemand
+		if m == "spot" {
+			st = c.Spot
+		}
+		var cell [2]template.HTML
+		for i := range cell {
+			b, err := s.r.Partial("compare", "comparestats", map[string]any{"S": st, "Cur": s.dd.Currency, "Best": i == 1})
+			if err != nil {
+				s.d.Errorf("templates/compare.html", 0, 0, "the price cells of %s: %v", g.ID, err)
+			}
+			cell[i] = template.HTML(b) // #nosec G203 -- the comparestats template's own output
+		}
+		c.prices[m] = cell
+	}
 	c.fits = s.dd.GPUFits(g)
 	for _, f := range c.fits {
 		row := make([]string, len(f.MinGPUs))
@@ -469,6 +510,14 @@ func pairPage(gs []CompareGPU, currency string) *ComparePage {
 		}
 		p.Specs = append(p.Specs, row)
 	}
+	for _, m := range comparePriceModes {
+		row := ComparePriceRow{Billing: m, Cells: make([]ComparePriceCell, len(gs))}
+		for i, g := range gs {
+			best := p.Better[m] == i+1
+			row.Cells[i] = ComparePriceCell{HTML: g.prices[m][btoi(best)], Best: best}
+		}
+		p.Prices = append(p.Prices, row)
+	}
 	// Every column lists the same presets in the same order (GPUFits).
 	for mi, f := range gs[0].fits {
 		row := CompareFitRow{Model: f.Model, Cells: make([]string, len(gs[0].Fits[mi]))}
@@ -482,6 +531,7 @@ func pairPage(gs []CompareGPU, currency string) *ComparePage {
 			}
 			row.Cells[si] = b.String()
 		}
+		row.Key = f.Model.ID + "\x00" + strings.Join(row.Cells, "\x00")
 		p.Fits = append(p.Fits, row)
 	}
 	return p
@@ -523,4 +573,12 @@ func (s *Edition) dated(key string, dates ...time.Time) []dateSegment {
 		}
 	}
 	return out
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -63,3 +63,31 @@ func TestMarkCheapest(t *testing.T) {
 		}
 	}
 }
+
+// TestSection: the part of the site the layout marks current, by page
+// kind and path.
+func TestSection(t *testing.T) {
+	for _, c := range []struct{ kind, path, want string }{
+		{"home", "", ""},
+		{"404", "404.html", ""},
+		{"gpu", "gpus/h100-sxm5-80gb/", "gpus"},
+		{"gpus", "gpus/", "gpus"},
+		{"provider", "providers/lambda/", "providers"},
+		{"guide", "guides/pitfalls/", "guides"},
+		{"guide", "accuracy/", "guides"},
+		{"guide", "faq/", "faq"},
+		{"guide", "methodology/", "methodology"},
+		{"guides", "guides/", "guides"},
+		{"compare", "compare/a10-vs-l4/", "compare"},
+		{"compareindex", "compare/", "compare"},
+		{"compareinstances", "compare/instances/", "compare"},
+		{"model", "models/llama-3-1-8b/", "models"},
+		{"pricing", "pricing/all/", "pricing"},
+		{"tco", "tco/", "tco"},
+		{"api", "api/", "api"},
+	} {
+		if got := Section(c.kind, c.path); got != c.want {
+			t.Errorf("Section(%q, %q) = %q, want %q", c.kind, c.path, got, c.want)
+		}
+	}
+}

@@ -137,7 +137,38 @@ func (s *Edition) pageData(p *render.Page, data func(v *Edition) any) {
 // render's own.
 func Funcs() template.FuncMap {
 	return template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 }, "billkey": BillingKey,
-		"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }}
+		"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }, "section": Section}
+}
+
+// Section is the part of the site a page of kind at path belongs to, as
+// the layout's navigation and footer mark it current: "gpus", "pricing",
+// "providers", "calculator", "guides", "compare", "faq", "search",
+// "methodology", "models", "matrix", "charts", "tco", "api", or "" (the
+// home page, 404). The layout caches its navigation by it.
+func Section(kind, path string) string {
+	switch kind {
+	case "gpus", "gpu":
+		return "gpus"
+	case "providers", "provider":
+		return "providers"
+	case "guides":
+		return "guides"
+	case "guide":
+		switch path {
+		case "faq/":
+			return "faq"
+		case "methodology/":
+			return "methodology"
+		}
+		return "guides"
+	case "compare", "compareindex", "compareinstances":
+		return "compare"
+	case "models", "model":
+		return "models"
+	case "pricing", "calculator", "search", "matrix", "charts", "tco", "api":
+		return kind
+	}
+	return ""
 }
 
 // BillingKey is the UI-string key that names a price's billing mode: a

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -43,6 +44,11 @@ type Renderer struct {
 	// scriptStrings holds JSONStrings of every "<page>.js." prefix,
 	// computed once: the layout asks for one on every page.
 	scriptStrings map[string]string
+	// shared is the layout and the partials without a page: what
+	// Cached renders with. cached holds Cached's answers of this build
+	// (name + "\x00" + key -> template.HTML); ForgetCached empties it.
+	shared *template.Template
+	cached sync.Map
 }
 
 // Options configure a Renderer.
@@ -101,6 +107,11 @@ func New(o Options, d *diag.List) *Renderer {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
 	sort.Strings(files)
 	partials := readPartials(files, d)
+	shared, fatal := r.parsePage(string(layout), partials, "", "", d)
+	if fatal {
+		return r
+	}
+	r.shared = shared
 	for _, f := range files {
 		name := filepath.Base(f)
 		if name == "layout.html" || strings.HasPrefix(name, "_") {
@@ -176,7 +187,8 @@ func readPartials(files []string, d *diag.List) []string {
 }
 
 // parsePage parses the page template name, of source src, with the
-// layout and the partials (names and sources in pairs) and r's functions.
+// layout and the partials (names and sources in pairs) and r's functions;
+// with no name, the layout and the partials alone.
 // It reports a parse error in d and returns a nil template; fatal is true
 // when the error is the layout's or a partial's, which every page shares.
 func (r *Renderer) parsePage(layout string, partials []string, name, src string, d *diag.List) (t *template.Template, fatal bool) {
@@ -190,6 +202,9 @@ func (r *Renderer) parsePage(layout string, partials []string, name, src string,
 			templateError(d, err, partials[i], partials[i+1])
 			return nil, true
 		}
+	}
+	if name == "" {
+		return t, false
 	}
 	if _, err := t.New(name).Parse(src); err != nil {
 		templateError(d, err, name, src)
@@ -289,6 +304,37 @@ func (r *Renderer) Partial(page, name string, data any) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// Cached is the template function "cached": what the template name (a
+// {{define}} of layout.html or of a partial, so every page has it) writes
+// for data, rendered on the first call with key in a build and copied on
+// every later one. It is for what many pages show alike: the navigation
+// of a section, a table row of the same figures. The caller promises that
+// key decides the output: two calls with one key and name in a build must
+// want the same HTML, so data should hold only what key stands for and
+// what is the same all build long (the site's settings). Call it where an
+// element may go (its output is HTML for text context). Concurrent calls
+// may both render a key; the first answer stored is kept.
+func (r *Renderer) Cached(name, key string, data any) (template.HTML, error) {
+	k := name + "\x00" + key
+	if h, ok := r.cached.Load(k); ok {
+		return h.(template.HTML), nil
+	}
+	if r.shared == nil {
+		return "", fmt.Errorf("cached %q: no templates", name)
+	}
+	var b strings.Builder
+	if err := r.shared.ExecuteTemplate(&b, name, data); err != nil {
+		return "", err
+	}
+	h, _ := r.cached.LoadOrStore(k, template.HTML(b.String())) // #nosec G203 -- a template's own output
+	return h.(template.HTML), nil
+}
+
+// ForgetCached drops Cached's answers: a Renderer kept for the next build
+// (the development server's) starts it with none, as data may change
+// between builds.
+func (r *Renderer) ForgetCached() { r.cached.Clear() }
 
 // T looks up a UI string; a missing key renders as the key in brackets so
 // it is visible, and is reported by the build's checks.
@@ -673,6 +719,7 @@ func (r *Renderer) baseFuncs() template.FuncMap {
 		"seq":    seq,
 		"join":   strings.Join,
 		"dict":   dict,
+		"cached": r.Cached,
 	}
 }
 

@@ -316,3 +316,59 @@ func TestStringsReorder(t *testing.T) {
 		}
 	}
 }
+
+// TestCached: "cached" renders a partial once per key and build, copies it
+// on later calls (even when the data differs: the key is the caller's
+// promise), escapes what it renders, and renders afresh after
+// ForgetCached; an unknown partial is an error of the page.
+func TestCached(t *testing.T) {
+	root := writeSite(t, map[string]string{"en": "lang = \"en\"\na = \"A\"\nb = \"B\"\n"})
+	files := map[string]string{
+		"templates/_parts.html": `{{define "row"}}<li>{{.N}}:{{.Text}}</li>{{end}}`,
+		"templates/list.html":   `{{define "main"}}{{range .Data}}{{cached "row" .Key .}}{{end}}{{end}}`,
+		"templates/bad.html":    `{{define "main"}}{{cached "nosuch" "" .}}{{end}}`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := &diag.List{}
+	r := New(Options{Root: root}, d)
+	if d.HasErrors() {
+		t.Fatal(diagText(d))
+	}
+	type row struct {
+		Key  string
+		N    int
+		Text string
+	}
+	page := func(rows ...row) string {
+		t.Helper()
+		out, err := r.Render(&Page{Kind: "list", Data: rows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	for _, c := range []struct {
+		name string
+		rows []row
+		want string
+	}{
+		{"rendered and escaped", []row{{"a", 1, "<x>"}, {"b", 2, "y"}}, `<li>1:&lt;x&gt;</li><li>2:y</li>`},
+		{"a key seen is copied", []row{{"b", 3, "z"}, {"a", 9, "other"}}, `<li>2:y</li><li>1:&lt;x&gt;</li>`},
+		{"a new key is rendered", []row{{"c", 4, "w"}}, `<li>4:w</li>`},
+	} {
+		if got, want := page(c.rows...), `<html lang="en">`+c.want+`</html>`; got != want {
+			t.Errorf("%s: got %s, want %s", c.name, got, want)
+		}
+	}
+	r.ForgetCached()
+	if got, want := page(row{"a", 9, "other"}), `<html lang="en"><li>9:other</li></html>`; got != want {
+		t.Errorf("after ForgetCached: got %s, want %s", got, want)
+	}
+	if _, err := r.Render(&Page{Kind: "bad"}); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("unknown partial: err = %v, want one naming it", err)
+	}
+}

@@ -445,6 +445,9 @@ func (s *siteBuild) newEdition(i int) *editionRun {
 		e.prefix = l.Code + "/"
 	}
 	e.r = s.prevMemo.renderer(l.Code)
+	if e.r != nil {
+		e.r.ForgetCached() // kept from the previous build, whose data may differ
+	}
 	if e.r == nil {
 		e.r = render.New(render.Options{Root: s.o.Root, BasePath: s.base, EditionPath: s.base + e.prefix, Neutral: pages.Neutral,
 			Lang: l.Code, Tag: l.Tag, Strings: s.strs.For(l.Code), DateStyle: l.DateStyle, Assets: s.assets, Funcs: pages.Funcs()}, s.d)
