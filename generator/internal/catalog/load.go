@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/diag"
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/parallel"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/safetext"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 )
@@ -264,14 +265,23 @@ func (l *loader) loadDeclarations(roots []dataRoot) (offerEntries []entry) {
 	return offerEntries
 }
 
-// decodeOffers decodes the offers files; those that decode are returned.
+// decodeOffers decodes the offers files on every core; those that decode
+// are returned, in entries' order, and the problems are reported in that
+// order too.
 func (l *loader) decodeOffers(entries []entry, deps [sha256.Size]byte) []offerFile {
+	ofs := make([]offerFile, len(entries))
+	ds := make([]diag.List, len(entries))
+	parallel.For(len(entries), 0, func(i int) {
+		e := entries[i]
+		ofs[i] = offerFile{abs: e.abs, id: e.id}
+		ofs[i].f, ofs[i].checked = l.cache.decodeOffers(e.abs, e.rel, &ofs[i].of, deps, &ds[i])
+	})
 	var out []offerFile
-	for _, e := range entries {
-		of := offerFile{abs: e.abs, id: e.id}
-		if f, checked := l.cache.decodeOffers(e.abs, e.rel, &of.of, deps, l.d); f != nil {
-			of.f, of.checked = f, checked
-			out = append(out, of)
+	for i := range ofs {
+		l.d.Merge(&ds[i])
+		if ofs[i].f != nil {
+			ofs[i].f.d = l.d // the checks that follow report to the load's list
+			out = append(out, ofs[i])
 		}
 	}
 	return out

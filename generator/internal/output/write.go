@@ -247,7 +247,8 @@ func (t *Tree) Write(dir string, o Options) error {
 		return err
 	}
 	for _, p := range t.Paths() {
-		if err := w.Add(p, t.files[p]); err != nil {
+		b, _ := t.Get(p)
+		if err := w.Add(p, b); err != nil {
 			w.Abort()
 			return err
 		}

@@ -29,7 +29,9 @@ type renderJob struct {
 func (e *editionRun) Page(file string, p *render.Page, r *render.Renderer, data func() any) {
 	s := e.s
 	e.queue = append(e.queue, renderJob{page: p, r: r, file: file, data: data})
+	s.qmu.Lock()
 	s.queued[file] = true
+	s.qmu.Unlock()
 	if p.Kind != "404" {
 		s.html = append(s.html, strings.TrimSuffix(file, "index.html"))
 	}
@@ -46,31 +48,47 @@ func (e *editionRun) Page(file string, p *render.Page, r *render.Renderer, data 
 // the fingerprint it had in the previous build is taken from that build's
 // memo instead of being rendered.
 func (s *siteBuild) renderQueued(e *editionRun) {
+	s.renderingQueued(e)()
+}
+
+// renderingQueued starts renderQueued in the background and returns the
+// function that waits for it and reports its errors. Until then the
+// caller may make the next edition's pages (its queue, its files), but
+// must not report diagnostics of its own: the workers write none, and the
+// wait reports theirs in queue order.
+func (s *siteBuild) renderingQueued(e *editionRun) (wait func()) {
 	jobs := e.queue
 	e.queue = nil
 	var reused atomic.Int64
-	parallel.Workers(len(jobs), s.o.Workers, func() func(int) {
-		fpr := s.fingerprinter() // one per goroutine
-		return func(i int) {
-			if j := &jobs[i]; !j.done {
-				if r, _ := s.run(j, fpr); r {
-					reused.Add(1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		parallel.Workers(len(jobs), s.o.Workers, func() func(int) {
+			fpr := s.fingerprinter() // one per goroutine
+			return func(i int) {
+				if j := &jobs[i]; !j.done {
+					if r, _ := s.run(j, fpr); r {
+						reused.Add(1)
+					}
 				}
 			}
+		})
+	}()
+	return func() {
+		<-done
+		s.reused += int(reused.Load())
+		for _, j := range jobs {
+			if j.err != nil {
+				file, line, col, msg := templateError(j.err, "templates/"+j.page.Kind+".html")
+				s.d.Errorf(file, line, col, "rendering /%s: %s", j.page.Path, msg)
+				continue
+			}
+			if j.putErr != nil {
+				s.d.Errorf("public/"+j.file, 0, 0, "%v", j.putErr)
+				continue
+			}
+			s.links.Collect(j.file, e.sourceOf(j.file), j.links, s.d)
 		}
-	})
-	s.reused += int(reused.Load())
-	for _, j := range jobs {
-		if j.err != nil {
-			file, line, col, msg := templateError(j.err, "templates/"+j.page.Kind+".html")
-			s.d.Errorf(file, line, col, "rendering /%s: %s", j.page.Path, msg)
-			continue
-		}
-		if j.putErr != nil {
-			s.d.Errorf("public/"+j.file, 0, 0, "%v", j.putErr)
-			continue
-		}
-		s.links.Collect(j.file, e.sourceOf(j.file), j.links, s.d)
 	}
 }
 

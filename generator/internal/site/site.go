@@ -246,19 +246,29 @@ func build(o Options, k *sink, start func() error) (built, *diag.List) {
 	if k.check {
 		untranslated(s.cat, s.editions, d)
 	}
-	// Without pages asked for first, each edition is finished before the
-	// next is made, so only one edition's pages are held. With them
-	// (Options.Dev.Priority), the compare, calculator, TCO and data pages
-	// of each edition, and the rendering of its queue, come after the
-	// core pages of every edition: a page asked for is usually one of
-	// those, and a Chinese one then does not wait for the English
-	// edition's thousands of compare pages. The editions are finished in
-	// the site's order, so the diagnostics are too.
+	// Without pages asked for first, each edition is made (its core and
+	// rest) while the one before is rendered, so at most two editions'
+	// pages are held and the cores do not wait on the making, which is
+	// one core's work. With them (Options.Dev.Priority), the compare,
+	// calculator, TCO and data pages of each edition, and the rendering of
+	// its queue, come after the core pages of every edition: a page asked
+	// for is usually one of those, and a Chinese one then does not wait
+	// for the English edition's thousands of compare pages. The editions
+	// are reported in the site's order, so the diagnostics are too.
 	priority := o.priority() != nil
 	runs := make([]*editionRun, len(s.editions))
+	var rendering func() // waits for the edition being rendered, reports it
+	finished := func() bool {
+		if rendering != nil {
+			rendering()
+			rendering = nil
+		}
+		return !d.HasErrors()
+	}
 	for n, i := range priorityOrder(s.editions, o.priority()) {
 		e := s.newEdition(i)
 		if e == nil {
+			finished()
 			return built{}, d
 		}
 		if n == 0 && start != nil {
@@ -269,9 +279,16 @@ func build(o Options, k *sink, start func() error) (built, *diag.List) {
 		}
 		runs[i] = e
 		e.pages.Core()
-		if !priority && !s.finishEdition(e) {
-			return built{}, d
+		if !priority {
+			e.pages.Rest()
+			if !finished() {
+				return built{}, d
+			}
+			rendering = s.renderingQueued(e)
 		}
+	}
+	if !finished() {
+		return built{}, d
 	}
 	for _, e := range runs {
 		if priority && !s.finishEdition(e) {
@@ -308,7 +325,10 @@ type siteBuild struct {
 	kept   staticFiles       // for the memo
 	html   []string          // pages for the sitemap, with their edition's prefix
 	links  *linkcheck.Checker
-	// queued are the files of the pages queued so far (every edition).
+	// queued are the files of the pages queued so far (every edition),
+	// read by the render workers (exists) while the next edition is made:
+	// qmu guards it.
+	qmu    sync.Mutex
 	queued map[string]bool
 	// memo receives this build's pages when Options.Dev.Memo is set;
 	// prevMemo is Options.Dev.Memo; reused counts the pages taken from it.
@@ -494,7 +514,10 @@ func (s *siteBuild) exists(target string) bool {
 	if _, ok := s.tree.Get(target); ok {
 		return true
 	}
-	return s.queued[target] || s.out.has(target)
+	s.qmu.Lock()
+	q := s.queued[target]
+	s.qmu.Unlock()
+	return q || s.out.has(target)
 }
 
 // sourceOf names the file a page of edition e came from, for link errors.
