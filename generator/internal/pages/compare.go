@@ -86,6 +86,14 @@ type ComparePriceCell struct {
 // comparePriceModes are the price table's rows.
 var comparePriceModes = []string{"on-demand", "spot"}
 
+// stats is the column's price summary of a comparePriceModes mode.
+func (c CompareGPU) stats(mode string) derive.Stats {
+	if mode == "spot" {
+		return c.Spot
+	}
+	return c.OnDemand
+}
+
 // CompareFitRow is a row of the fits table.
 type CompareFitRow struct {
 	Model *catalog.Model
@@ -160,10 +168,7 @@ func pairBetter(gs []CompareGPU) map[string]int {
 	for _, m := range comparePriceModes {
 		var vals []*float64
 		for _, g := range gs {
-			st := g.OnDemand
-			if m == "spot" {
-				st = g.Spot
-			}
+			st := g.stats(m)
 			if st.N == 0 {
 				vals = append(vals, nil)
 				continue
@@ -211,10 +216,7 @@ func (s *Edition) compareGPU(g *catalog.GPU) CompareGPU {
 	c := CompareGPU{GPU: g, Specs: specRows(g), OnDemand: s.dd.GPUStats(g.ID, "on-demand"), Spot: s.dd.GPUStats(g.ID, "spot")}
 	c.prices = map[string][2]template.HTML{}
 	for _, m := range comparePriceModes {
-		st := c.OnDemand
-		if m == "spot" {
-			st = c.Spot
-		}
+		st := c.stats(m)
 		var cell [2]template.HTML
 		for i := range cell {
 			b, err := s.r.Partial("compare", "comparestats", map[string]any{"S": st, "Cur": s.dd.Currency, "Best": i == 1})
