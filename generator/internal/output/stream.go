@@ -14,7 +14,9 @@ import (
 // the target, which takes the target's place in one step on Commit
 // (see swap). Until then the target is untouched, and Abort (or a crash,
 // which leaves a tree the next build removes) leaves it so. A build then
-// holds one page at a time instead of the whole site.
+// holds one page at a time instead of the whole site. The output it
+// replaces stays beside it until the next Create, which removes it while
+// that build writes (see Commit).
 //
 // Add may be called from several goroutines at once.
 type Writer struct {
@@ -26,16 +28,21 @@ type Writer struct {
 	prev    map[string]record
 	prevTag string
 
-	mu     sync.Mutex
-	files  map[string]record // path -> record (its size, and its sum for the manifest)
-	dirs   map[string]bool   // directories made
-	done   bool
-	linked int
+	mu    sync.Mutex
+	files map[string]record // path -> record (its size, and its sum for the manifest)
+	dirs  map[string]bool   // directories made
+	done  bool
+	// cleared is closed once the trees earlier builds left beside dir
+	// are removed (see Create).
+	cleared chan struct{}
+	linked  int
 }
 
-// Create checks that dir may be replaced (see CheckTarget), removes the
-// temporary trees earlier interrupted builds left beside it and starts a
-// new one.
+// Create checks that dir may be replaced (see CheckTarget), starts a new
+// temporary tree beside it, and starts removing the trees earlier builds
+// left there (the output the last build replaced, and the trees of
+// interrupted ones): that is file-system work, done while the build
+// renders, and Commit and Abort wait for it.
 func Create(dir string, o Options) (*Writer, error) {
 	if err := CheckTarget(dir, o); err != nil {
 		return nil, err
@@ -45,10 +52,18 @@ func Create(dir string, o Options) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	RemoveLeftovers(dir)
+	left := leftovers(dir) // listed before our own tree exists
 	tmp, err := os.MkdirTemp(parent, tempPrefix(dir))
 	if err != nil {
-		return nil, err
+		// Perhaps a full disk: free what earlier builds left, and try
+		// once more.
+		for _, p := range left {
+			removeTree(p)
+		}
+		left = nil
+		if tmp, err = os.MkdirTemp(parent, tempPrefix(dir)); err != nil {
+			return nil, err
+		}
 	}
 	// The marker comes first, so a tree abandoned half-written is
 	// recognisable as the generator's own by the next build.
@@ -56,7 +71,13 @@ func Create(dir string, o Options) (*Writer, error) {
 		removeTree(tmp)
 		return nil, err
 	}
-	w := &Writer{dir: dir, tmp: tmp, o: o, files: map[string]record{}, dirs: map[string]bool{tmp: true}}
+	w := &Writer{dir: dir, tmp: tmp, o: o, files: map[string]record{}, dirs: map[string]bool{tmp: true}, cleared: make(chan struct{})}
+	go func() {
+		defer close(w.cleared)
+		for _, p := range left {
+			removeTree(p)
+		}
+	}()
 	if l, ok := readListing(dir); ok {
 		w.prev, w.prevTag = l.recs, l.tag
 	}
@@ -106,19 +127,32 @@ func (w *Writer) Add(p string, data []byte) error {
 // place there.
 func (w *Writer) mkdir(p string) (string, error) {
 	dst := filepath.Join(w.tmp, filepath.FromSlash(p))
-	d := filepath.Dir(dst)
+	return dst, w.makeDir(filepath.Dir(dst))
+}
+
+// makeDir makes d, a directory of the temporary tree, and its parents,
+// once each: a page has a directory of its own, so os.MkdirAll's look at
+// each parent, which Writer knows it made, was half the cost of a page's
+// directory.
+func (w *Writer) makeDir(d string) error {
 	w.mu.Lock()
 	made := w.dirs[d]
 	w.mu.Unlock()
-	if !made {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return "", err
-		}
-		w.mu.Lock()
-		w.dirs[d] = true
-		w.mu.Unlock()
+	if made {
+		return nil
 	}
-	return dst, nil
+	if up := filepath.Dir(d); up != d {
+		if err := w.makeDir(up); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
+		return err
+	}
+	w.mu.Lock()
+	w.dirs[d] = true
+	w.mu.Unlock()
+	return nil
 }
 
 // link hard-links p from the tree being replaced when the file there is
@@ -227,9 +261,13 @@ func (w *Writer) pathsLocked() []string {
 	return out
 }
 
-// Commit completes the manifest and swaps the new tree in for the target;
-// the previous tree is removed. On error the target is as it was and the
-// temporary tree is removed.
+// Commit completes the manifest and swaps the new tree in for the target.
+// The tree it replaces stays beside the target, hidden (under the
+// temporary tree's name) and complete, until the next build's Create
+// removes it while that build renders: removing a large site's tens of
+// thousands of names is seconds of file-system work, which a build
+// overlaps with its rendering instead of waiting for at the end. On error
+// the target is as it was and the temporary tree is removed.
 func (w *Writer) Commit() (err error) {
 	defer func() {
 		if err != nil {
@@ -250,16 +288,13 @@ func (w *Writer) Commit() (err error) {
 	if err := CheckTarget(w.dir, w.o); err != nil {
 		return err
 	}
-	old, err := swap(w.tmp, w.dir)
-	if err != nil {
+	if _, err := swap(w.tmp, w.dir); err != nil {
 		return err
 	}
 	w.mu.Lock()
 	w.done = true
 	w.mu.Unlock()
-	if old != "" {
-		removeTree(old)
-	}
+	<-w.cleared
 	return nil
 }
 
@@ -273,4 +308,5 @@ func (w *Writer) Abort() {
 	if !done {
 		removeTree(w.tmp)
 	}
+	<-w.cleared
 }

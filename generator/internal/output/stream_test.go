@@ -55,7 +55,7 @@ func TestWriterStreams(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "gpus")); !os.IsNotExist(err) {
 		t.Error("a file of the previous tree survived the swap")
 	}
-	assertNoTemps(t, out)
+	assertPrevious(t, out, "home old")
 }
 
 // TestWriterAbort: Abort removes the temporary tree and leaves the target
@@ -94,6 +94,36 @@ func TestCreateRefuses(t *testing.T) {
 		t.Fatal("Create accepted the data folder")
 	}
 	assertNoTemps(t, filepath.Join(root, "data"))
+}
+
+// assertPrevious checks that the one tree beside out is the output the
+// last write replaced, complete, its index.html holding home; the next
+// write removes it.
+func assertPrevious(t *testing.T, out, home string) {
+	t.Helper()
+	left := beside(out)
+	if len(left) != 1 {
+		t.Fatalf("trees beside %s: %v, want the previous output", out, left)
+	}
+	p := filepath.Join(filepath.Dir(out), left[0])
+	if m, ok := readManifest(p); !ok || m.state != "complete" {
+		t.Errorf("previous output %s: manifest %+v %v", left[0], m, ok)
+	}
+	if b, _ := os.ReadFile(filepath.Join(p, "index.html")); string(b) != home {
+		t.Errorf("previous output's index.html = %q, want %q", b, home)
+	}
+}
+
+// beside is the names of the temporary trees beside out.
+func beside(out string) []string {
+	var names []string
+	ents, _ := os.ReadDir(filepath.Dir(out))
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), tempPrefix(out)) {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 func assertNoTemps(t *testing.T, out string) {

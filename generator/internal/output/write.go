@@ -268,19 +268,21 @@ func removeTree(dir string) {
 	os.RemoveAll(dir)
 }
 
-// RemoveLeftovers removes the temporary trees beside dir that interrupted
-// builds left behind: only directories named like the generator's
-// temporary trees that carry its marker, and of those only the complete
-// ones or ones whose writer is no longer running (and ones stopped before
-// their marker was written, which hold nothing else).
-func RemoveLeftovers(dir string) {
+// leftovers are the trees beside dir that earlier builds left behind: the
+// output each build swapped out (see Writer.Commit) and the temporary
+// trees of interrupted builds. Only directories named like the
+// generator's temporary trees that carry its marker count, and of those
+// only the complete ones or ones whose writer is no longer running (and
+// ones stopped before their marker was written, which hold nothing else).
+func leftovers(dir string) []string {
 	dir = filepath.Clean(dir)
 	parent := filepath.Dir(dir)
 	ents, err := os.ReadDir(parent)
 	if err != nil {
-		return
+		return nil
 	}
 	prefix := tempPrefix(dir)
+	var out []string
 	for _, e := range ents {
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
 			continue
@@ -289,13 +291,14 @@ func RemoveLeftovers(dir string) {
 		m, ok := readManifest(p)
 		if !ok {
 			if unstarted(p) {
-				os.RemoveAll(p)
+				out = append(out, p)
 			}
 			continue
 		}
 		if m.state == "writing" && m.pid != os.Getpid() && processAlive(m.pid) {
 			continue // another build is writing it now
 		}
-		removeTree(p)
+		out = append(out, p)
 	}
+	return out
 }

@@ -135,12 +135,19 @@ func TestWriteReplacesOwnAndEmpty(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(out, "index.html")); string(b) != "home v2" {
 		t.Errorf("index.html = %q", b)
 	}
+	// The replaced output stays beside it until the next write, and
+	// nothing else does.
+	assertPrevious(t, out, "home v1")
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") && !strings.HasPrefix(e.Name(), tempPrefix(out)) {
 			t.Errorf("debris beside the output: %s", e.Name())
 		}
 	}
+	if err := tree("v3", 2).Write(out, o); err != nil {
+		t.Fatal(err)
+	}
+	assertPrevious(t, out, "home v2")
 }
 
 // deadPID returns the id of a process that has exited.
@@ -250,13 +257,13 @@ func TestKilledWriter(t *testing.T) {
 			t.Fatalf("trial %d: output manifest %+v %v", trial, m, ok)
 		}
 	}
+	last, _ := os.ReadFile(filepath.Join(out, "index.html")) // v0's, or a child's that committed
 	if err := tree("final", 1).Write(out, o); err != nil {
 		t.Fatal(err)
 	}
-	left, _ := filepath.Glob(filepath.Join(root, ".public.new-*"))
-	if len(left) > 0 {
-		t.Errorf("leftovers after the next write: %v", left)
-	}
+	// What the killed writers left is gone; the output the last write
+	// replaced stays until the next one.
+	assertPrevious(t, out, string(last))
 }
 
 // TestWriterChild is the killed process of TestKilledWriter.
