@@ -137,7 +137,7 @@ func (s *Edition) pageData(p *render.Page, data func(v *Edition) any) {
 // render's own.
 func Funcs() template.FuncMap {
 	return template.FuncMap{"specs": specRows, "specnames": specRowNames, "pct": func(f float64) float64 { return f * 100 }, "billkey": BillingKey,
-		"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }, "section": Section}
+		"hassuffix": strings.HasSuffix, "list": func(v ...any) []any { return v }, "section": Section, "rowattrs": rowAttrs, "reporturl": reportURL}
 }
 
 // Section is the part of the site a page of kind at path belongs to, as

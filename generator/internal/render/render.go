@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -32,7 +33,12 @@ import (
 
 // Renderer holds the parsed templates of a site.
 type Renderer struct {
-	pages     map[string]*template.Template
+	pages map[string]*template.Template
+	// sizes holds, per page template, the length of the page it last
+	// wrote: Render sizes its buffer by it, as pages of one template are
+	// alike in length (a large site's pair pages, say), instead of
+	// growing it by doubling. Filled with pages; the values change.
+	sizes     map[string]*atomic.Int64
 	strings   map[string]string
 	base      string // base path, "/" or "/sub/"
 	edition   string // the edition's path: base, or base + "zh/"
@@ -128,6 +134,7 @@ func New(o Options, d *diag.List) *Renderer {
 		}
 		if t != nil {
 			r.pages[strings.TrimSuffix(name, ".html")] = t
+			r.sizes[strings.TrimSuffix(name, ".html")] = new(atomic.Int64)
 		}
 	}
 	return r
@@ -137,7 +144,7 @@ func New(o Options, d *diag.List) *Renderer {
 // (language DefaultLang, tag the language, base path "/", edition path
 // the base path), without strings or templates.
 func newRenderer(o Options) *Renderer {
-	r := &Renderer{pages: map[string]*template.Template{}, base: o.BasePath, edition: o.EditionPath, neutral: o.Neutral,
+	r := &Renderer{pages: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}, base: o.BasePath, edition: o.EditionPath, neutral: o.Neutral,
 		dateStyle: o.DateStyle, lang: o.Lang, tag: o.Tag, assets: o.Assets, extra: o.Funcs}
 	if r.lang == "" {
 		r.lang = DefaultLang
@@ -283,9 +290,14 @@ func (r *Renderer) Render(p *Page) ([]byte, error) {
 		return nil, fmt.Errorf("templates/%s.html: no such page template", p.Kind)
 	}
 	var b bytes.Buffer
+	size := r.sizes[p.Kind]
+	if n := size.Load(); n > 0 {
+		b.Grow(int(n + n/8))
+	}
 	if err := t.ExecuteTemplate(&b, "layout.html", p); err != nil {
 		return nil, err
 	}
+	size.Store(int64(b.Len()))
 	return b.Bytes(), nil
 }
 

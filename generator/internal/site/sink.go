@@ -75,7 +75,10 @@ func (k *sink) put(p string, b []byte) ([]byte, error) {
 		if mt := assets.MediaType(p); mt != "" {
 			var out bytes.Buffer
 			out.Grow(len(b))
-			if err := k.min.Minify(mt, &out, bytes.NewReader(b)); err != nil {
+			// The minifier reads a reader with a Bytes method in place;
+			// capped at its length, b is only copied once (a reader
+			// without it is read in growing steps).
+			if err := k.min.Minify(mt, &out, bytes.NewBuffer(b[:len(b):len(b)])); err != nil {
 				return nil, fmt.Errorf("minify: %v", err)
 			}
 			b = out.Bytes()
