@@ -95,6 +95,23 @@ type Options struct {
 	// Cache, when set, keeps the parsed pages for the next load (see
 	// Cache); the pages are the same either way.
 	Cache *Cache
+	// Parens holds each language's parentheses, as its UI string
+	// punct.paren ({0} is what they enclose: " ({0})", "（{0}）"): the
+	// second and later tables under one heading are named with their
+	// place in them. A language without one takes DefaultParen.
+	Parens map[string]string
+}
+
+// DefaultParen is the parentheses of a language Options.Parens does not
+// give.
+const DefaultParen = " ({0})"
+
+// paren is lang's parentheses (Options.Parens).
+func (o Options) paren(lang string) string {
+	if p, ok := o.Parens[lang]; ok {
+		return p
+	}
+	return DefaultParen
 }
 
 func (o Options) langs() []string {
@@ -334,7 +351,7 @@ func parseAs(rel string, src []byte, o Options, as string, d *diag.List) *Page {
 		return nil
 	}
 	var out bytes.Buffer
-	md2 := converter(p.RawHTML, p.Lang)
+	md2 := converter(p.RawHTML, o.paren(p.Lang))
 	doc := md2.Parser().Parse(text.NewReader(expanded), parser.WithContext(parser.NewContext(parser.WithIDs(newHeadingIDs()))))
 	checkLinks(rel, body, bodyLine, expanded, shifts, doc, d)
 	if len(d.Errors()) > before {
@@ -452,13 +469,15 @@ func expand(rel, lang string, body []byte, bodyLine int, r Resolver, d *diag.Lis
 	return []byte(out.String()), shifts
 }
 
-func converter(raw bool, lang string) goldmark.Markdown {
+// converter is the Markdown converter of a page, raw when it may hold
+// HTML, whose language writes parentheses as paren (Options.Parens).
+func converter(raw bool, paren string) goldmark.Markdown {
 	opts := []goldmark.Option{
 		// GFM, with table alignment left to renderTable: goldmark's default
 		// is an inline style, which the site's CSP forbids.
 		goldmark.WithExtensions(extension.Linkify, extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)), extension.Strikethrough, extension.TaskList),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()), // {#id} after a heading: the same anchor in every edition
-		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(tableWrap{lang: lang}, 100))),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(tableWrap{paren: paren}, 100))),
 	}
 	if raw {
 		opts = append(opts, goldmark.WithRendererOptions(html.WithUnsafe()))

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpu-atlas/gpu-atlas/generator/internal/message"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
@@ -17,7 +18,7 @@ import (
 // region is named after the section the table is in: the nearest heading
 // before it, else its header row.
 type tableWrap struct {
-	lang string // the page's language, whose parentheses a table's place takes
+	paren string // the page's language's parentheses (Options.Parens), which a table's place takes
 }
 
 // RegisterFuncs replaces the GFM table renderer's KindTable function; the
@@ -32,7 +33,7 @@ func (t tableWrap) renderTable(w util.BufWriter, src []byte, n ast.Node, enterin
 		return ast.WalkContinue, nil
 	}
 	_, _ = w.WriteString(`<div class="table-wrap" tabindex="0" role="region" aria-label="`)
-	_, _ = w.WriteString(template.HTMLEscapeString(tableName(n, src, t.lang)))
+	_, _ = w.WriteString(template.HTMLEscapeString(tableName(n, src, t.paren)))
 	_, _ = w.WriteString(`"><table>`)
 	alignCells(n)
 	return ast.WalkContinue, nil
@@ -61,17 +62,14 @@ func alignCells(n ast.Node) {
 
 // tableName is the text of the last heading before table n, else of its
 // header row's cells; the second and later tables under one heading add
-// their place in parentheses, " (2)" or, on a Chinese page, "（2）", so
-// that each region's name is its own.
-func tableName(n ast.Node, src []byte, lang string) string {
+// their place in the page's parentheses (paren: " (2)" in English,
+// "（2）" in Chinese), so that each region's name is its own.
+func tableName(n ast.Node, src []byte, paren string) string {
 	k := 1
 	for p := n.PreviousSibling(); p != nil; p = p.PreviousSibling() {
 		if h, ok := p.(*ast.Heading); ok {
-			if k > 1 && (lang == "zh" || strings.HasPrefix(lang, "zh-")) {
-				return headingText(h, src) + "（" + strconv.Itoa(k) + "）"
-			}
 			if k > 1 {
-				return headingText(h, src) + " (" + strconv.Itoa(k) + ")"
+				return headingText(h, src) + message.Fill(paren, []string{strconv.Itoa(k)}, nil)
 			}
 			return headingText(h, src)
 		}

@@ -386,7 +386,13 @@ func load(o Options, k *sink) (*siteBuild, *diag.List) {
 	s.derived = deriveEditions(cat, o.Now, s.editions, s.prevMemo)
 	s.captures = loadCaptures(o.Root, d)
 	titles, top := content.TitlesLayered(o.Root, content.Overlay{Dir: o.Overlay}, langs)
-	s.guides = content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay}, Cache: s.prevMemo.guideCache(),
+	parens := map[string]string{}
+	for _, l := range langs {
+		if p, ok := s.strs.For(l)["punct.paren"]; ok {
+			parens[l] = p
+		}
+	}
+	s.guides = content.Load(o.Root, content.Options{Now: o.Now, Languages: langs, Overlay: content.Overlay{Dir: o.Overlay}, Cache: s.prevMemo.guideCache(), Parens: parens,
 		Resolver: pages.Shortcodes(s.derived, titles, top, s.strs, s.editions)}, d)
 	if d.HasErrors() {
 		return nil, d
