@@ -288,7 +288,7 @@ func (w *Writer) Commit() (err error) {
 	if err := CheckTarget(w.dir, w.o); err != nil {
 		return err
 	}
-	if _, err := swap(w.tmp, w.dir); err != nil {
+	if err := swap(w.tmp, w.dir); err != nil {
 		return err
 	}
 	w.mu.Lock()

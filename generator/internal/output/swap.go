@@ -2,22 +2,21 @@ package output
 
 import "os"
 
-// swapRename is the portable swap: move the previous output aside, then
-// the new tree in. Between the two renames the target does not exist; a
-// process killed there leaves the previous output beside the target,
-// under a temporary name that the next build removes. Systems without an
-// atomic exchange (see swap_linux.go) use it.
-func swapRename(tmp, dir string) (old string, err error) {
+// swapRename is the portable swap: move the previous output aside (to
+// tmp + ".old", a name the next build's Create removes), then the new
+// tree in. Between the two renames the target does not exist. Systems
+// without an atomic exchange (see swap_linux.go) use it.
+func swapRename(tmp, dir string) error {
 	if _, err := os.Lstat(dir); os.IsNotExist(err) {
-		return "", os.Rename(tmp, dir)
+		return os.Rename(tmp, dir)
 	}
-	old = tmp + ".old"
+	old := tmp + ".old"
 	if err := os.Rename(dir, old); err != nil {
-		return "", err
+		return err
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		os.Rename(old, dir) // put the previous output back
-		return "", err
+		return err
 	}
-	return old, nil
+	return nil
 }

@@ -11,7 +11,7 @@ import (
 // swap puts the tree at tmp in dir's place. Outside Linux there is no
 // portable atomic exchange of two directories, so the previous output is
 // moved aside first (see swapRename).
-func swap(tmp, dir string) (old string, err error) { return swapRename(tmp, dir) }
+func swap(tmp, dir string) error { return swapRename(tmp, dir) }
 
 func processAlive(pid int) bool {
 	if pid <= 0 {

@@ -33,12 +33,7 @@ import (
 
 // Renderer holds the parsed templates of a site.
 type Renderer struct {
-	pages map[string]*template.Template
-	// sizes holds, per page template, the length of the page it last
-	// wrote: Render sizes its buffer by it, as pages of one template are
-	// alike in length (a large site's pair pages, say), instead of
-	// growing it by doubling. Filled with pages; the values change.
-	sizes     map[string]*atomic.Int64
+	pages     map[string]*pageTemplate
 	strings   map[string]string
 	base      string // base path, "/" or "/sub/"
 	edition   string // the edition's path: base, or base + "zh/"
@@ -55,6 +50,15 @@ type Renderer struct {
 	// (name + "\x00" + key -> template.HTML); ForgetCached empties it.
 	shared *template.Template
 	cached sync.Map
+}
+
+// pageTemplate is a page's template set and the length of the page it
+// last wrote: Render sizes its buffer by that, as pages of one template
+// are alike in length (a large site's pair pages, say), instead of
+// growing it by doubling.
+type pageTemplate struct {
+	t    *template.Template
+	size atomic.Int64
 }
 
 // Options configure a Renderer.
@@ -133,8 +137,7 @@ func New(o Options, d *diag.List) *Renderer {
 			return r
 		}
 		if t != nil {
-			r.pages[strings.TrimSuffix(name, ".html")] = t
-			r.sizes[strings.TrimSuffix(name, ".html")] = new(atomic.Int64)
+			r.pages[strings.TrimSuffix(name, ".html")] = &pageTemplate{t: t}
 		}
 	}
 	return r
@@ -144,7 +147,7 @@ func New(o Options, d *diag.List) *Renderer {
 // (language DefaultLang, tag the language, base path "/", edition path
 // the base path), without strings or templates.
 func newRenderer(o Options) *Renderer {
-	r := &Renderer{pages: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}, base: o.BasePath, edition: o.EditionPath, neutral: o.Neutral,
+	r := &Renderer{pages: map[string]*pageTemplate{}, base: o.BasePath, edition: o.EditionPath, neutral: o.Neutral,
 		dateStyle: o.DateStyle, lang: o.Lang, tag: o.Tag, assets: o.Assets, extra: o.Funcs}
 	if r.lang == "" {
 		r.lang = DefaultLang
@@ -290,14 +293,13 @@ func (r *Renderer) Render(p *Page) ([]byte, error) {
 		return nil, fmt.Errorf("templates/%s.html: no such page template", p.Kind)
 	}
 	var b bytes.Buffer
-	size := r.sizes[p.Kind]
-	if n := size.Load(); n > 0 {
+	if n := t.size.Load(); n > 0 {
 		b.Grow(int(n + n/8))
 	}
-	if err := t.ExecuteTemplate(&b, "layout.html", p); err != nil {
+	if err := t.t.ExecuteTemplate(&b, "layout.html", p); err != nil {
 		return nil, err
 	}
-	size.Store(int64(b.Len()))
+	t.size.Store(int64(b.Len()))
 	return b.Bytes(), nil
 }
 
@@ -311,7 +313,7 @@ func (r *Renderer) Partial(page, name string, data any) ([]byte, error) {
 		return nil, fmt.Errorf("templates/%s.html: no such page template", page)
 	}
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, name, data); err != nil {
+	if err := t.t.ExecuteTemplate(&b, name, data); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
