@@ -9,17 +9,18 @@
 //
 // Input and output are UTF-8 JSON text in the buffer (static/js/calculator.js
 // wraps the export as gpuAtlasSize(input) -> result, JSON.stringify and
-// JSON.parse on its side). The config.json parser is a module of its own,
-// generator/wasmextra, which the page loads only when a reader gives it a
-// config: it would add about 47 kB to this one, which must stay under
+// JSON.parse on its side). What a reader asks for apart is in modules of
+// their own, loaded only then: the ways to pay and the model presets that
+// fit the reader's GPUs in generator/wasmextra, the config.json parser in
+// generator/wasmconfig. Each would add to this one, which must stay under
 // 2,050,000 bytes raw (issue 34). Numbers cross as JSON numbers in their
 // shortest form, which both sides read back to the same float64; a number
 // that is not finite crosses as the string "\u0000NaN", "\u0000Infinity"
 // or "\u0000-Infinity", and is read as that number. main blocks, so that
 // the exports stay callable. The site build (assets.buildWASM) compiles it,
-// with generator/wasmextra, as
+// with generator/wasmextra and generator/wasmconfig, as
 //
-//	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w -buildid=" -o DIR/ ./generator/wasm ./generator/wasmextra
+//	GOEXPERIMENT=nogreenteagc GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w -buildid=" -o DIR/ ./generator/wasm ./generator/wasmextra ./generator/wasmconfig
 //
 // (the pre-Green Tea collector is about 45 kB smaller; without the opt-out
 // the module would be over the raw budget of BenchmarkPageWeight).
@@ -33,7 +34,7 @@
 //	 workload, dtype, kvDtype, quant, groupSize, bpw, quantEmbeddings, seq, prompt,
 //	 batch, gpus, tp (0 or absent: chosen from gpus, sizing.AutoLayout), pp, cp,
 //	 sequenceParallel, zero, offload, checkpointing, flash, optimizer,
-//	 noMaster, optimizerInBackward, loss (fused, fp32, chunked: sizing.Loss), loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
+//	 noMaster, optimizerInBackward, offloadActivations, specTokens, specAccept, loss (fused, fp32, chunked: sizing.Loss), loraRank, loraTargets: [...], tokens, mfu, method (sft, dpo,
 //	 grpo, grpo-kl, ppo: sizing.Method), output (completion tokens), images
 //	 (per sequence), trainVision,
 //	 gpu: {id, name, memoryBytes, bandwidth, bf16Flops, fp8Flops, fp32Flops,
@@ -45,8 +46,7 @@
 //	              default sizing.ServingConcurrency), includeStale,
 //	 maxContext (the model's context limit, 0: none),
 //	 load: {rate (requests/s; 0 or absent: no plan), prompt, answer
-//	        (tokens), ttft, tpot (targets in ms, 0: none)},
-//	 rank (list the models that fit), models: [{…as model, maxContext}]}
+//	        (tokens), ttft, tpot (targets in ms, 0: none)}}
 //
 // The result object:
 //
@@ -74,10 +74,6 @@
 //	        input's GPUs, rows [format, tp, pp, weights per GPU (text),
 //	        maxContext, its text, context, its text, concurrency, its text,
 //	        bytes over per GPU (text), decode (text)],
-//	 ranked (inference with rank and a gpu; else null): the models that
-//	        fit the input's GPUs, best first (sizing.RankFits), rows [model
-//	        index, format, maxContext text, concurrency text, context
-//	        text, decode (text)],
 //	 servePlan (inference with a load rate; else null): {ok, context (the
 //	        model's limit as text), maxNodeTP (sizing.MaxNodeTP), plans: rows
 //	        [gpu (index in catalog), format, tp, batch, replicas, GPUs,
@@ -155,14 +151,13 @@ type request struct {
 	includeStale bool
 	maxContext   int
 	load         sizing.Load
-	rank         bool
 }
 
 //go:noinline
 func readRequest(v *jsonpos.Value) (request, []byte) {
 	r := request{concurrency: sizing.ServingConcurrency}
 	fail := wasmio.ReadFields(v, []wasmio.Spec{{Key: "concurrency", P: &r.concurrency}, {Key: "includeStale", P: &r.includeStale},
-		{Key: "maxContext", P: &r.maxContext}, {Key: "rank", P: &r.rank}})
+		{Key: "maxContext", P: &r.maxContext}})
 	if r.concurrency < 1 || r.concurrency > sizing.MaxBatch {
 		r.concurrency = sizing.ServingConcurrency
 	}
@@ -198,7 +193,8 @@ func read(v *jsonpos.Value) (in sizing.Input, gpu sizing.GPU, hasGPU, auto bool,
 		{Key: "seq", P: &in.SeqLen}, {Key: "prompt", P: &in.PromptLen}, {Key: "batch", P: &in.Batch}, {Key: "gpus", P: &in.GPUs},
 		{Key: "tp", P: &in.TP}, {Key: "pp", P: &in.PP}, {Key: "cp", P: &in.CP}, {Key: "sequenceParallel", P: &in.SequenceParallel}, {Key: "zero", P: &in.ZeRO},
 		{Key: "loraRank", P: &in.LoRARank}, {Key: "tokens", P: &in.Tokens}, {Key: "mfu", P: &in.MFU}, {Key: "bpw", P: &in.BitsPerWeight},
-		{Key: "flash", P: &in.Flash}, {Key: "noMaster", P: &in.NoMaster}, {Key: "optimizerInBackward", P: &in.OptimizerInBackward}, {Key: "method", P: (*string)(&in.Method)}, {Key: "output", P: &in.OutputLen}, {Key: "images", P: &in.Images},
+		{Key: "flash", P: &in.Flash}, {Key: "noMaster", P: &in.NoMaster}, {Key: "optimizerInBackward", P: &in.OptimizerInBackward}, {Key: "offloadActivations", P: &in.OffloadActivations},
+		{Key: "specTokens", P: &in.SpecTokens}, {Key: "specAccept", P: &in.SpecAccept}, {Key: "method", P: (*string)(&in.Method)}, {Key: "output", P: &in.OutputLen}, {Key: "images", P: &in.Images},
 		{Key: "trainVision", P: &in.TrainVision},
 	}); fail != nil {
 		return
@@ -388,7 +384,7 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	}
 	b = appendPlan(b, job.Plan(offers))
 	if !job.Inference {
-		return append(b, `,"serving":null,"ranked":null,"servePlan":null}`...)
+		return append(b, `,"serving":null,"servePlan":null}`...)
 	}
 	// Serving: every format on the reader's GPUs (sizing.ServingFit), and
 	// the cheapest plan per catalog GPU for the load (sizing.PlanServing).
@@ -406,9 +402,6 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 				[]string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext), sizing.Group(o.Context), sizing.Group(o.Concurrency)})
 		}
 		b = append(b, ']')
-	}
-	if b, fail = appendRanked(b, v, gpu, in.GPUs, req.rank); fail != nil {
-		return fail
 	}
 	b = append(b, `,"servePlan":`...)
 	if req.load.Rate == 0 {
@@ -436,40 +429,6 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 		b = wasmio.Fill(b, `[#,$,#,%l]`, []float64{float64(m.GPU), m.Best, m.Best}, []string{m.Reason})
 	}
 	return append(b, `]}}`...)
-}
-
-// appendRanked writes "ranked": with rank and a GPU, the input's models
-// (each model object with its maxContext) that fit n of the GPU, best
-// first (sizing.RankFits), rows [model index, format, maxContext text,
-// concurrency text, context text, decode (text)]; else null.
-//
-//go:noinline
-func appendRanked(b []byte, v *jsonpos.Value, gpu *sizing.GPU, n int, rank bool) ([]byte, []byte) {
-	b = append(b, `,"ranked":`...)
-	ms := v.Get("models")
-	if !rank || gpu == nil || !ms.Present() {
-		return append(b, `null`...), nil
-	}
-	if ms.Len() < 0 {
-		return nil, wasmio.Failure(nil, wasmio.KeyArray, "models", "")
-	}
-	models, ctxs := make([]sizing.Model, ms.Len()), make([]int, ms.Len())
-	for i := range models {
-		mv := ms.Index(i)
-		if fail := wasmio.ReadFields(mv, append(wasmio.ModelSpecs(&models[i]), wasmio.Spec{Key: "maxContext", P: &ctxs[i]})); fail != nil {
-			return nil, fail
-		}
-	}
-	b = append(b, '[')
-	for i, r := range sizing.RankFits(models, ctxs, *gpu, n) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		o := r.Option
-		b = wasmio.Fill(b, `[#,$,$,$,$,%r]`, []float64{float64(r.Index), o.Decode},
-			[]string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext), sizing.Group(o.Concurrency), sizing.Group(o.Context)})
-	}
-	return append(b, ']'), nil
 }
 
 // boolNum is b as fill's '?' takes it.

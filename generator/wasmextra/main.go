@@ -1,27 +1,22 @@
 //go:build js && wasm
 
 // Command wasmextra is what the calculator computes only when a reader
-// asks for it: the config.json parser (package hfconfig) and the four ways
-// to pay for a load (sizing.PayWays). A thin binding that exports, with
-// go:wasmexport,
+// asks for it: the four ways to pay for a load (sizing.PayWays) and the
+// models that fit the reader's GPUs (sizing.RankFits). A thin binding that
+// exports, with go:wasmexport,
 //
-//	gpuAtlasBuffer(n) -> address       the n-byte buffer the host writes into
-//	gpuAtlasParseConfig(n) -> length   reads config.json text (n < 0: the
-//	                                   argument was not a string), writes a config
-//	gpuAtlasPay(n) -> length           reads a pay input, writes the ways
-//	gpuAtlasData() -> address          where the last result was written
+//	gpuAtlasBuffer(n) -> address   the n-byte buffer the host writes into
+//	gpuAtlasPay(n) -> length       reads a pay input, writes the ways
+//	gpuAtlasRank(n) -> length      reads a rank input, writes the models
+//	gpuAtlasData() -> address      where the last result was written
 //
 // as generator/wasm does for the sizing engine (static/js/calculator.js
-// wraps the exports as gpuAtlasParseConfig(text) -> config and
-// gpuAtlasPay(input) -> ways). It is a module of its own so that the
-// engine's, which every reader of the calculator loads, stays under its
-// size budget (2,050,000 bytes raw, issue 34; this one is held to the same
-// limit); the page loads this one when a reader pastes, drops or chooses a
-// config, or opens the ways to pay. The config object is
-//
-//	{ok, error: {key, args, line, col} | null, modelType, generic,
-//	 maxContext, mtpLayers, model: {…the model's figures under their JS
-//	 keys, sizing.ModelFields}, paramsText}
+// wraps the exports as gpuAtlasPay(input) -> ways and gpuAtlasRank(input)
+// -> ranked). It is a module of its own so that the engine's, which every
+// reader of the calculator loads, stays under its size budget (2,050,000
+// bytes raw, issue 34; this one is held to the same limit); the page loads
+// it when a reader opens the ways to pay or the list of models that fit.
+// The config.json reader is a third module, generator/wasmconfig.
 //
 // The pay input is
 //
@@ -42,13 +37,18 @@
 // for a load that cannot be planned (sizing.PayWays), and an invalid input
 // is {ok: false, error}.
 //
+// The rank input is {gpu (as the engine's), gpus (how many), models:
+// [{…a model object as the engine's, maxContext}, …]}, and its result
+// {ok, error: null, ranked: rows [model index, format, maxContext text,
+// concurrency text, context text, decode (text)]}: the models that fit,
+// best first (sizing.RankFits).
+//
 // The site build (assets.buildWASM) compiles it with generator/wasm.
 package main
 
 import (
 	"strconv"
 
-	"github.com/gpu-atlas/gpu-atlas/generator/internal/hfconfig"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/jsonpos"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/sizing"
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/wasmio"
@@ -66,16 +66,11 @@ func buffer(n int32) int32 { return handoff.Buffer(n) }
 //go:wasmexport gpuAtlasData
 func data() int32 { return handoff.Data() }
 
-//go:wasmexport gpuAtlasParseConfig
-func parse(n int32) int32 {
-	if n < 0 {
-		return handoff.Reply(wasmio.Failure(nil, wasmio.KeyType, "config", "string"))
-	}
-	return handoff.Reply(run(handoff.Input(n), parseConfig))
-}
-
 //go:wasmexport gpuAtlasPay
 func pay(n int32) int32 { return handoff.Reply(run(handoff.Input(n), payWays)) }
+
+//go:wasmexport gpuAtlasRank
+func rank(n int32) int32 { return handoff.Reply(run(handoff.Input(n), rankFits)) }
 
 // run runs f on one input; it turns panics into {ok: false}.
 func run(in []byte, f func([]byte) []byte) (res []byte) {
@@ -85,57 +80,6 @@ func run(in []byte, f func([]byte) []byte) (res []byte) {
 		}
 	}()
 	return f(in)
-}
-
-// configShape is a config object's shape (see wasmio.Fill): the model's keys are
-// wasmio.ModelSpecs' in its order.
-//
-//go:noinline
-func configShape() string {
-	b := []byte(`{"ok":true,"error":null,"modelType":$,"generic":?,"maxContext":#,"mtpLayers":#,"model":{`)
-	for i, f := range sizing.ModelFields() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(append(append(b, '"'), f.JS...), '"', ':')
-		if f.Bool {
-			b = append(b, '?')
-		} else {
-			b = append(b, '#')
-		}
-	}
-	return string(append(b, `},"paramsText":$}`...))
-}
-
-// parseConfig is gpuAtlasParseConfig.
-//
-//go:noinline
-func parseConfig(text []byte) []byte {
-	c, err := hfconfig.Parse(text)
-	if err != nil {
-		return wasmio.Failure(err, "", "", "")
-	}
-	generic := 0.0
-	if c.Generic {
-		generic = 1
-	}
-	nums := []float64{generic, float64(c.MaxContext), float64(c.MTPLayers)}
-	m := c.Model
-	for _, s := range wasmio.ModelSpecs(&m) {
-		x := 0.0
-		switch p := s.P.(type) {
-		case *int:
-			x = float64(*p)
-		case *int64:
-			x = float64(*p)
-		case *bool:
-			if *p {
-				x = 1
-			}
-		}
-		nums = append(nums, x)
-	}
-	return wasmio.Fill(nil, configShape(), nums, []string{c.ModelType, strconv.FormatFloat(float64(m.Params)/1e9, 'f', 2, 64)})
 }
 
 // payWays is gpuAtlasPay.
@@ -212,6 +156,45 @@ func payWays(src []byte) []byte {
 		b = wasmio.Fill(b, `[$,#,#,#,#,#,#,#,#,#,#,$,$,$,$]`, []float64{float64(w.GPU), float64(w.Index), w.Monthly, w.PerRequest,
 			w.IdleSeconds, w.BreakEven, float64(p.Instances), float64(p.Replicas), float64(p.TP), float64(p.GPUs)},
 			[]string{w.Way, sizing.FormatLabel(p.DType, p.Quant, p.KVDType), key, figure, strconv.FormatFloat(w.IdleSeconds, 'f', 2, 64)})
+	}
+	return append(b, `]}`...)
+}
+
+// rankFits is gpuAtlasRank: the input's models (each model object with
+// its maxContext) that fit gpus of its gpu, best first (sizing.RankFits).
+//
+//go:noinline
+func rankFits(src []byte) []byte {
+	v, perr := jsonpos.Parse(src)
+	if perr != nil {
+		return wasmio.Failure(nil, wasmio.KeyModel, "", "")
+	}
+	gpu, fail := wasmio.ReadGPU(v.Get("gpu"))
+	if fail != nil {
+		return fail
+	}
+	n := 1
+	if fail := wasmio.ReadFields(v, []wasmio.Spec{{Key: "gpus", P: &n}}); fail != nil {
+		return fail
+	}
+	ms := v.Get("models")
+	if ms.Len() < 0 {
+		return wasmio.Failure(nil, wasmio.KeyArray, "models", "")
+	}
+	models, ctxs := make([]sizing.Model, ms.Len()), make([]int, ms.Len())
+	for i := range models {
+		if fail := wasmio.ReadFields(ms.Index(i), append(wasmio.ModelSpecs(&models[i]), wasmio.Spec{Key: "maxContext", P: &ctxs[i]})); fail != nil {
+			return fail
+		}
+	}
+	b := append([]byte(nil), `{"ok":true,"error":null,"ranked":[`...)
+	for i, r := range sizing.RankFits(models, ctxs, gpu, n) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		o := r.Option
+		b = wasmio.Fill(b, `[#,$,$,$,$,%r]`, []float64{float64(r.Index), o.Decode},
+			[]string{sizing.FormatLabel(o.DType, o.Quant, o.KVDType), sizing.Group(o.MaxContext), sizing.Group(o.Concurrency), sizing.Group(o.Context)})
 	}
 	return append(b, `]}`...)
 }

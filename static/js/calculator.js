@@ -35,7 +35,7 @@ import { fillWith, money } from "./_shared.mjs";
   const camel = { kv_cache: "kvCache" };
   // The check boxes that are booleans of the input ("true" in the URL when
   // on); flash is on by default and so is always written.
-  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "optimizer-in-backward", "tied", "include-stale", "train-vision"];
+  const booleans = ["flash", "sequence-parallel", "quant-embeddings", "no-master", "optimizer-in-backward", "offload-activations", "tied", "include-stale", "train-vision"];
 
   // Messages: msg(key, args...) fills a UI string as message.Fill does
   // ({0} {1} … are the arguments; {field} is the translated name of the
@@ -174,14 +174,13 @@ import { fillWith, money } from "./_shared.mjs";
       seq: +val("seq"), prompt: +val("prompt"), batch: +val("batch"), gpus: +val("gpus"),
       tp: val("tp") === "" ? 0 : +val("tp"), pp: +val("pp"), cp: +val("cp"), sequenceParallel: val("sequence-parallel"),
       zero: +val("zero"), offload: val("offload"), checkpointing: val("checkpointing"), flash: val("flash"),
-      optimizer: val("optimizer"), loss: val("loss"), noMaster: val("no-master"), optimizerInBackward: val("optimizer-in-backward"), loraRank: +val("lora-rank"), loraTargets: targets,
+      optimizer: val("optimizer"), loss: val("loss"), noMaster: val("no-master"), optimizerInBackward: val("optimizer-in-backward"),
+      offloadActivations: val("offload-activations"), specTokens: +val("spec-tokens"), specAccept: +val("spec-accept"), loraRank: +val("lora-rank"), loraTargets: targets,
       tokens: +val("tokens"), mfu: +val("mfu"), bpw: +val("bpw"), method: val("method"), images: +val("images"), trainVision: val("train-vision"),
       output: on(f.output) ? +f.output.value : 0, gpu, catalog: data.gpus,
       offers: planOffers, concurrency: +val("concurrency"), includeStale: val("include-stale"),
       maxContext: f.model.value === "custom" ? 0 : (data.models[f.model.value] || {}).maxContext || 0,
       load: { rate: +val("rate"), prompt: +val("plan-prompt"), answer: +val("answer"), ttft: +val("ttft"), tpot: +val("tpot") },
-      // The presets that fit the GPUs are computed while their list is open.
-      rank: $("presets").open, models: $("presets").open ? data.modelIds.map((id) => data.models[id]) : [],
     };
   }
 
@@ -417,27 +416,7 @@ import { fillWith, money } from "./_shared.mjs";
     note.hidden = !note.textContent;
 
     $("presets-title").textContent = msg("calc.presets.title", name, String(inp.gpus));
-    if (r.ranked) {
-      const pb = document.querySelector("#presets-table tbody");
-      pb.replaceChildren();
-      for (const [i, format, maxCtxText, concText, ctxText, decode] of r.ranked) {
-        const id = data.modelIds[i];
-        const tr = document.createElement("tr");
-        const a = document.createElement("a");
-        a.href = form.dataset.base + "models/" + id + "/";
-        a.textContent = data.models[id].name;
-        rowHeader(tr).appendChild(a);
-        cell(tr, format, "nw");
-        cell(tr, maxCtxText, "num");
-        cell(tr, msg("calc.serve.seqs", "", concText, ctxText), "num");
-        cell(tr, Q(decode), "num");
-        pb.appendChild(tr);
-      }
-      const pn = $("presets-note");
-      pn.textContent = r.ranked.length ? "" : msg("calc.presets.none", name, String(inp.gpus));
-      pn.hidden = !pn.textContent;
-      labelCells("#presets-table");
-    }
+    renderRanked(inp, name);
 
     const p = r.servePlan;
     const pb = document.querySelector("#plans tbody");
@@ -485,6 +464,33 @@ import { fillWith, money } from "./_shared.mjs";
     labelCells("#serve");
     labelCells("#plans");
     renderPay(inp);
+  }
+
+  // renderRanked writes the model presets that fit the reader's GPUs
+  // (sizing.RankFits, from the second module's gpuAtlasRank) while their
+  // list is open, as pages.calcServe does for the default inputs.
+  function renderRanked(inp, name) {
+    if (!$("presets").open || !inp.gpu || typeof globalThis.gpuAtlasRank !== "function") return;
+    const r = globalThis.gpuAtlasRank({ gpu: inp.gpu, gpus: inp.gpus, models: data.modelIds.map((id) => data.models[id]) });
+    const pb = document.querySelector("#presets-table tbody");
+    pb.replaceChildren();
+    for (const [i, format, maxCtxText, concText, ctxText, decode] of r.ranked || []) {
+      const id = data.modelIds[i];
+      const tr = document.createElement("tr");
+      const a = document.createElement("a");
+      a.href = form.dataset.base + "models/" + id + "/";
+      a.textContent = data.models[id].name;
+      rowHeader(tr).appendChild(a);
+      cell(tr, format, "nw");
+      cell(tr, maxCtxText, "num");
+      cell(tr, msg("calc.serve.seqs", "", concText, ctxText), "num");
+      cell(tr, Q(decode), "num");
+      pb.appendChild(tr);
+    }
+    const pn = $("presets-note");
+    pn.textContent = r.error ? errText(r.error) : r.ranked.length ? "" : msg("calc.presets.none", name, String(inp.gpus));
+    pn.hidden = !pn.textContent;
+    labelCells("#presets-table");
   }
 
   // renderPay writes the ways to pay for the load (sizing.PayWays, from
@@ -609,11 +615,11 @@ import { fillWith, money } from "./_shared.mjs";
     if (typeof globalThis.gpuAtlasParseConfig === "function" && data) return readConfig(text);
     cfgMsg.textContent = T("calc.config.loading");
     // The parser, and the engine whose data holds the messages.
-    Promise.all([loadExtra(), ready]).then(() => readConfig(text), failed);
+    Promise.all([loadConfig(), ready]).then(() => readConfig(text), failed);
   }
   // Opening the config box fetches the parser, which a reader is about to need.
   $("config").addEventListener("toggle", () => {
-    if ($("config").open) loadExtra().catch(failed);
+    if ($("config").open) loadConfig().catch(failed);
   });
   cfg.addEventListener("dragover", (e) => e.preventDefault());
   cfg.addEventListener("drop", (e) => {
@@ -644,13 +650,18 @@ import { fillWith, money } from "./_shared.mjs";
   // element (form="calc" makes them its controls).
   const loadBox = $("g-load");
   if (loadBox) loadBox.addEventListener("input", () => update(true));
-  // Opening the list of presets that fit computes it (and loads the engine).
+  // Opening the list of presets that fit loads the engine and the second
+  // module, and computes it.
   const presets = $("presets");
   if (presets) {
     presets.addEventListener("toggle", () => {
       if (!presets.open) return;
       load();
-      update(false);
+      if (typeof globalThis.gpuAtlasRank === "function") return update(false);
+      const note = $("presets-note");
+      note.textContent = T("calc.presets.loading");
+      note.hidden = false;
+      Promise.all([loadExtra(), ready]).then(() => update(false), failed);
     });
   }
   // Opening the ways to pay loads the second module and computes them;
@@ -679,10 +690,11 @@ import { fillWith, money } from "./_shared.mjs";
   // The engine (Go's wasm_exec.js, about 470 KB brotli of WebAssembly,
   // and the catalog's data) loads when a shared URL needs it, or on the
   // first sign the reader will use the form; until then the page shows the
-  // server-rendered result of the default inputs. The config.json parser
-  // and the ways to pay are a second module (generator/wasmextra), loaded
-  // when a reader gives the page a config or opens the ways to pay.
-  let loading = false, execLoaded = null, extraLoaded = null;
+  // server-rendered result of the default inputs. The ways to pay and the
+  // model presets that fit are a second module (generator/wasmextra),
+  // loaded when a reader opens either; the config.json parser a third
+  // (generator/wasmconfig), loaded when a reader gives the page a config.
+  let loading = false, execLoaded = null, extraLoaded = null, configLoaded = null;
   const enc = new TextEncoder(), dec = new TextDecoder();
   const tag = (k, v) => (typeof v === "bigint" ? "\u0000NaN" : typeof v === "number" && !isFinite(v) ? "\u0000" + v : v);
   const untag = (k, v) => (v === "\u0000NaN" || v === "\u0000Infinity" || v === "\u0000-Infinity" ? Number(v.slice(1)) : v);
@@ -739,14 +751,22 @@ import { fillWith, money } from "./_shared.mjs";
       })
       .catch(failed);
   }
-  // loadExtra loads the second module and defines
-  // gpuAtlasParseConfig(text) -> config and gpuAtlasPay(input) -> ways.
+  // loadExtra loads the second module and defines gpuAtlasPay(input) ->
+  // ways and gpuAtlasRank(input) -> ranked.
   function loadExtra() {
     extraLoaded = extraLoaded || instantiate(form.dataset.extra).then((x) => {
-      globalThis.gpuAtlasParseConfig = (text) => call(x, x.gpuAtlasParseConfig, typeof text === "string" ? text : null);
       globalThis.gpuAtlasPay = (input) => call(x, x.gpuAtlasPay, JSON.stringify(input, tag) || "null");
+      globalThis.gpuAtlasRank = (input) => call(x, x.gpuAtlasRank, JSON.stringify(input, tag) || "null");
     });
     return extraLoaded;
+  }
+  // loadConfig loads the config.json reader and defines
+  // gpuAtlasParseConfig(text) -> config.
+  function loadConfig() {
+    configLoaded = configLoaded || instantiate(form.dataset.config).then((x) => {
+      globalThis.gpuAtlasParseConfig = (text) => call(x, x.gpuAtlasParseConfig, typeof text === "string" ? text : null);
+    });
+    return configLoaded;
   }
   if (location.search) load();
   for (const ev of ["focusin", "pointerover", "pointerdown", "keydown", "input", "dragenter"]) {

@@ -11,9 +11,10 @@ import (
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/output"
 )
 
-// buildWASM compiles the calculator's two modules, generator/wasm (the
-// sizing engine, size.wasm) and generator/wasmextra (the config.json
-// parser, config.wasm), for GOOS=js GOARCH=wasm with the Go toolchain
+// buildWASM compiles the calculator's three modules, generator/wasm (the
+// sizing engine, size.wasm), generator/wasmextra (the ways to pay and the
+// models that fit, extra.wasm) and generator/wasmconfig (the config.json
+// reader, config.wasm), for GOOS=js GOARCH=wasm with the Go toolchain
 // running the generator, in one go build, and adds them with wasm_exec.js
 // to the tree under content-hashed names.
 func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *diag.List) {
@@ -30,7 +31,7 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 	// 45 kB of collector code out of the module; a toolchain without the
 	// opt-out builds with its default collector.
 	build := func(env ...string) ([]byte, error) {
-		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm", "./generator/wasmextra")
+		cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./generator/wasm", "./generator/wasmextra", "./generator/wasmconfig")
 		cmd.Dir = moduleRoot(root)
 		cmd.Env = append(append(wasmEnviron(os.Environ()), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"), env...)
 		return cmd.CombinedOutput()
@@ -43,15 +44,14 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 		d.Errorf("generator/wasm", 0, 0, "building the calculator's WebAssembly: %v\n%s", err, msg)
 		return
 	}
-	wasm, err := os.ReadFile(filepath.Join(tmp, "wasm"))
-	if err != nil {
-		d.Errorf("generator/wasm", 0, 0, "%v", err)
-		return
-	}
-	extra, err := os.ReadFile(filepath.Join(tmp, "wasmextra"))
-	if err != nil {
-		d.Errorf("generator/wasmextra", 0, 0, "%v", err)
-		return
+	modules := map[string][]byte{}
+	for _, m := range [...]string{"wasm", "wasmextra", "wasmconfig"} {
+		b, err := os.ReadFile(filepath.Join(tmp, m))
+		if err != nil {
+			d.Errorf("generator/"+m, 0, 0, "%v", err)
+			return
+		}
+		modules[m] = b
 	}
 	execJS, err := os.ReadFile(filepath.Join(goRoot(goBin), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
@@ -61,8 +61,9 @@ func buildWASM(root string, tree *output.Tree, manifest map[string]string, d *di
 		d.Errorf("generator/wasm", 0, 0, "wasm_exec.js not found in GOROOT: %v", err)
 		return
 	}
-	manifest["size.wasm"] = addHashed(tree, "assets/size", ".wasm", wasm)
-	manifest["extra.wasm"] = addHashed(tree, "assets/extra", ".wasm", extra)
+	manifest["size.wasm"] = addHashed(tree, "assets/size", ".wasm", modules["wasm"])
+	manifest["extra.wasm"] = addHashed(tree, "assets/extra", ".wasm", modules["wasmextra"])
+	manifest["config.wasm"] = addHashed(tree, "assets/config", ".wasm", modules["wasmconfig"])
 	manifest["wasm_exec.js"] = addHashed(tree, "assets/wasm_exec", ".js", minifyJS(execJS, "wasm_exec.js", d))
 }
 

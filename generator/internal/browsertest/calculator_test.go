@@ -33,8 +33,8 @@ func TestMain(m *testing.M) { Main(m) }
 // meets them; basic ones first, then those inside <details id="advanced">
 // (parallelism, precision, inference, training, the custom model).
 var formOrder = []string{"model", "workload", "dtype", "seq", "batch", "images", "gpu", "gpus",
-	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "bpw", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "include-stale",
-	"method", "output", "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "optimizer-in-backward", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
+	"tp", "pp", "cp", "sequence-parallel", "kv-dtype", "quant", "bpw", "group-size", "quant-embeddings", "flash", "prompt", "concurrency", "spec-tokens", "spec-accept", "include-stale",
+	"method", "output", "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "optimizer-in-backward", "offload-activations", "train-vision", "lora-rank", "lora-targets", "tokens", "mfu",
 	"params", "layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "tied", "sliding-window", "local-layers",
 	"experts", "experts-per-token", "active-params", "shared-experts", "dense-layers", "dense-ffn",
 	"kv-lora-rank", "q-lora-rank", "rope-head-dim", "v-head-dim", "vision-params", "image-tokens", "image-patches",
@@ -48,7 +48,7 @@ var basicFields = map[string]bool{"model": true, "workload": true, "dtype": true
 	"rate": true, "plan-prompt": true, "answer": true, "ttft": true, "tpot": true}
 
 // checkboxes are the boolean controls ("true" or "false" in a case).
-var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "optimizer-in-backward": true, "tied": true,
+var checkboxes = map[string]bool{"flash": true, "sequence-parallel": true, "quant-embeddings": true, "no-master": true, "optimizer-in-backward": true, "offload-activations": true, "tied": true,
 	"include-stale": true, "train-vision": true}
 
 // pageDefaults are the form's initial values (templates/calculator.html;
@@ -58,6 +58,7 @@ var pageDefaults = map[string]string{
 	"gpu": "h100-sxm5-80gb", "gpus": "1", "tp": "", "pp": "1", "cp": "1", "sequence-parallel": "false",
 	"kv-dtype": "bf16", "quant": "nf4-dq", "bpw": "0", "group-size": "0", "quant-embeddings": "false", "flash": "true", "prompt": "0",
 	"concurrency": "32", "include-stale": "false", "zero": "0", "offload": "none", "checkpointing": "none", "optimizer": "adamw", "loss": "fused", "no-master": "false", "optimizer-in-backward": "false",
+	"offload-activations": "false", "spec-tokens": "0", "spec-accept": "0",
 	"lora-rank": "16", "lora-targets": "q,k,v,o", "tokens": "0", "mfu": "0", "method": "sft", "output": "512", "images": "0", "train-vision": "false", "vision-params": "0", "image-tokens": "0", "image-patches": "0",
 	"params": "7000000000", "layers": "32", "hidden": "4096", "heads": "32", "kv-heads": "32", "head-dim": "0",
 	"ffn": "11008", "vocab": "32000", "tied": "false", "sliding-window": "0", "local-layers": "0",
@@ -87,7 +88,7 @@ func applies(name string, v map[string]string) bool {
 		return multi && v["tp"] != ""
 	case "sequence-parallel":
 		return multi && train
-	case "kv-dtype", "prompt", "concurrency", "rate", "plan-prompt", "answer", "ttft", "tpot":
+	case "kv-dtype", "prompt", "concurrency", "spec-tokens", "spec-accept", "rate", "plan-prompt", "answer", "ttft", "tpot":
 		return !train
 	case "quant":
 		return v["dtype"] == "int4"
@@ -97,7 +98,7 @@ func applies(name string, v map[string]string) bool {
 		return v["dtype"] == "int4" && (v["quant"] == "gptq" || v["quant"] == "awq")
 	case "quant-embeddings":
 		return v["dtype"] == "fp8" || v["dtype"] == "int8" || v["dtype"] == "int4"
-	case "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "optimizer-in-backward", "tokens", "mfu", "method":
+	case "zero", "offload", "checkpointing", "optimizer", "loss", "no-master", "optimizer-in-backward", "offload-activations", "tokens", "mfu", "method":
 		return train
 	case "output":
 		return train && sizing.Method(v["method"]).Generates()
@@ -253,6 +254,15 @@ var calcCases = []calcCase{
 		"workload": "full", "gpu": "h200-sxm-141gb", "zero": "0", "optimizer-in-backward": "true"}},
 	{name: "invalid: optimizer step in backward with 2 pipeline stages", invalid: true, set: map[string]string{
 		"workload": "full", "gpus": "2", "tp": "1", "pp": "2", "optimizer-in-backward": "true"}},
+	// issue 34: activation offload (its copies slow a run without
+	// recomputation) and speculative decoding with a draft head.
+	{name: "llama3-8b full training at 8k, activations offloaded, no recomputation, on 8 h100s", reload: true, set: map[string]string{
+		"workload": "full", "gpus": "8", "tp": "1", "zero": "3", "seq": "8192", "checkpointing": "none", "offload-activations": "true", "tokens": "1e9"}},
+	{name: "invalid: activation offload with 2 pipeline stages", invalid: true, set: map[string]string{
+		"workload": "full", "gpus": "2", "tp": "1", "pp": "2", "offload-activations": "true"}},
+	{name: "llama3-70b with 3 draft tokens accepted at 0.7 on 2 h100s", reload: true, set: map[string]string{
+		"model": "llama-3-70b", "gpus": "2", "spec-tokens": "3", "spec-accept": "0.7"}},
+	{name: "invalid: 17 draft tokens", invalid: true, set: map[string]string{"spec-tokens": "17"}},
 	{name: "llama3-8b full zero3 full offload on one gpu keeps the gathered layer", showsRow: "r-gathered", set: map[string]string{
 		"workload": "full", "zero": "3", "offload": "full", "checkpointing": "full"}},
 	{name: "llama3-8b full fp8 zero1 tp1 8 gpus", set: map[string]string{
@@ -503,6 +513,9 @@ func (g goSide) input(t *testing.T, form map[string]string) (sizing.Input, sizin
 	in.Loss = sizing.Loss(v["loss"])
 	in.NoMaster = v["no-master"] == "true"
 	in.OptimizerInBackward = v["optimizer-in-backward"] == "true"
+	in.OffloadActivations = v["offload-activations"] == "true"
+	in.SpecTokens = atoi(t, v["spec-tokens"])
+	in.SpecAccept = atof(t, v["spec-accept"])
 	in.LoRARank = atoi(t, v["lora-rank"])
 	in.LoRATargets = strings.Split(v["lora-targets"], ",")
 	in.Tokens = atof(t, v["tokens"])

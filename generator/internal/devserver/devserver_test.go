@@ -352,6 +352,7 @@ func TestRebuildReusesWebAssembly(t *testing.T) {
 	prev := output.NewTree()
 	prev.Add("assets/size.0123456789.wasm", []byte("fake wasm"))
 	prev.Add("assets/extra.0123456789.wasm", []byte("fake extra wasm"))
+	prev.Add("assets/config.0123456789.wasm", []byte("fake config wasm"))
 	prev.Add("assets/wasm_exec.0123456789.js", []byte("/* fake wasm_exec */"))
 	res, d := site.Run(site.Options{Root: root, Out: filepath.Join(t.TempDir(), "public"), Now: fixture.Now, Dev: &site.Dev{Reuse: prev}})
 	if res == nil {
@@ -360,13 +361,13 @@ func TestRebuildReusesWebAssembly(t *testing.T) {
 		t.Fatalf("build failed:\n%s", b.String())
 	}
 	for p, want := range map[string]string{"assets/size.0123456789.wasm": "fake wasm", "assets/extra.0123456789.wasm": "fake extra wasm",
-		"assets/wasm_exec.0123456789.js": "/* fake wasm_exec */"} {
+		"assets/config.0123456789.wasm": "fake config wasm", "assets/wasm_exec.0123456789.js": "/* fake wasm_exec */"} {
 		if got, ok := res.Tree.Get(p); !ok || string(got) != want {
 			t.Errorf("%s: %q, %v; want the previous build's bytes", p, got, ok)
 		}
 	}
 	calc, _ := res.Tree.Get("calculator/index.html")
-	for _, name := range []string{"wasm_exec.0123456789.js", "size.0123456789.wasm", "extra.0123456789.wasm"} {
+	for _, name := range []string{"wasm_exec.0123456789.js", "size.0123456789.wasm", "extra.0123456789.wasm", "config.0123456789.wasm"} {
 		if !strings.Contains(string(calc), name) {
 			t.Errorf("the calculator page does not name the reused %s", name)
 		}

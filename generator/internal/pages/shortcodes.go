@@ -319,6 +319,8 @@ func sizingText() map[string]string {
 		"max_search_gpus":   strconv.Itoa(sizing.MaxSearchGPUs),
 		"max_node_tp":       strconv.Itoa(sizing.MaxNodeTP),
 		"prefill_chunk":     strconv.Itoa(sizing.PrefillChunkTokens),
+		"spec_accept":       strconv.FormatFloat(sizing.DefaultSpecAccept, 'f', -1, 64),
+		"host_link_gbs":     strconv.FormatFloat(sizing.PCIeBytesPerSec/1e9, 'f', -1, 64),
 		"nf4_bits":          strconv.FormatFloat(sizing.NF4BitsPerParam, 'f', 3, 64),
 		"overhead_gib":      strconv.FormatFloat(float64(sizing.OverheadBytes)/(1<<30), 'f', -1, 64),
 		"reserve_pct":       strconv.FormatFloat(sizing.ReserveFraction*100, 'f', -1, 64),

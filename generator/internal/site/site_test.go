@@ -12,7 +12,7 @@ import (
 )
 
 var (
-	attrURL    = regexp.MustCompile(`\s(href|src|srcset|action|data-wasm|data-extra|data-exec|data-json|data-base|data-index|data-all)="([^"]*)"`)
+	attrURL    = regexp.MustCompile(`\s(href|src|srcset|action|data-wasm|data-extra|data-config|data-exec|data-json|data-base|data-index|data-all)="([^"]*)"`)
 	tagRE      = regexp.MustCompile(`<(link|script|img|source|iframe|audio|video|embed|object|a|form)\b[^>]*>`)
 	cssURL     = regexp.MustCompile(`url\(\s*['"]?([^'")]+)`)
 	inlineJS   = regexp.MustCompile(`<script\b([^>]*)>([^<]+)</script>`)
@@ -185,8 +185,9 @@ func TestSubPath(t *testing.T) {
 	}
 	// The engine's WebAssembly, which every reader of the calculator
 	// loads, stays under issue 34's limit (BenchmarkPageWeight reports it),
-	// and so does the module loaded on demand (config.json, ways to pay).
-	for _, name := range []string{"size", "extra"} {
+	// and so do the modules loaded on demand (the ways to pay and the
+	// models that fit; config.json).
+	for _, name := range []string{"size", "extra", "config"} {
 		wasm, _ := filepath.Glob(filepath.Join(out, "assets", name+".*.wasm"))
 		if len(wasm) != 1 {
 			t.Fatalf("want one %s module, got %v", name, wasm)

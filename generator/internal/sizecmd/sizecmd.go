@@ -151,9 +151,9 @@ type flagVars struct {
 	groupSize                                        int
 	offload, checkpointing, optimizer, loss, targets string
 	flash, json, seqParallel, quantEmbed             bool
-	noMaster, optInBackward                          bool
-	loraRank                                         int
-	tokens, mfu, bpw                                 float64
+	noMaster, optInBackward, offloadActs             bool
+	loraRank, specTokens                             int
+	tokens, mfu, bpw, specAccept                     float64
 	gpu                                              string
 	concurrency                                      int
 	fit, plan, pay                                   bool
@@ -203,6 +203,9 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.StringVar(&v.loss, "loss", "", "how the training loss holds the logits: fused (Megatron; LitGPT), fp32 (Hugging Face Transformers' upcast) or chunked (Liger, Cut Cross-Entropy) (default: the workload's recipe, fp32 for lora and qlora, fused for full)")
 	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy (default: the workload's recipe, true for qlora; -no-master=false keeps the copy)")
 	fs.BoolVar(&v.optInBackward, "optimizer-in-backward", false, "run each parameter's optimizer step in the backward pass and free its gradient (PyTorch's post-accumulate-grad hooks, torchtune's optimizer_in_bwd): no full gradient buffer; not with -pp above 1")
+	fs.BoolVar(&v.offloadActs, "offload-activations", false, "move the activations each layer keeps for its backward pass to CPU memory and back (TransformerEngine and Megatron cpu_offloading, torchtune's and TRL's activation offloading; training): the GPU keeps two layers' worth, the copies over PCIe add time where they outrun the compute; not with -pp above 1")
+	fs.IntVar(&v.specTokens, "spec-tokens", 0, "speculative decoding: tokens a one-layer draft head (DeepSeek's MTP module, an EAGLE head) proposes per step, 0-16 (inference; 0 = none)")
+	fs.Float64Var(&v.specAccept, "spec-accept", 0, "speculative decoding: the chance each drafted token is accepted, in [0, 1); 0 = 0.85, DeepSeek-V3's for its MTP module")
 	fs.IntVar(&v.loraRank, "lora-rank", d.LoRARank, "LoRA rank")
 	fs.StringVar(&v.targets, "lora-targets", strings.Join(d.LoRATargets, ","), "LoRA targets, comma-separated: q,k,v,o,gate,up,down")
 	fs.Float64Var(&v.tokens, "tokens", d.Tokens, "training tokens (for FLOPs and time)")
@@ -332,6 +335,7 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 		in.NoMaster = v.noMaster
 	}
 	in.OptimizerInBackward = v.optInBackward
+	in.OffloadActivations, in.SpecTokens, in.SpecAccept = v.offloadActs, v.specTokens, v.specAccept
 	in.Flash = v.flash
 	in.LoRARank = v.loraRank
 	in.LoRATargets = nil
@@ -626,7 +630,11 @@ func (r report) writeSetup(w io.Writer) {
 	if in.Workload == sizing.Inference {
 		fmt.Fprintf(w, ", %s KV cache", in.KVDType)
 	}
-	fmt.Fprintf(w, ", seq %d, batch %d\n", in.SeqLen, in.Batch)
+	fmt.Fprintf(w, ", seq %d, batch %d", in.SeqLen, in.Batch)
+	if in.Workload == sizing.Inference && in.SpecTokens > 0 {
+		fmt.Fprintf(w, ", speculative decoding: %d draft tokens a step, each accepted at %g", in.SpecTokens, specAccept(in))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Parallel:  %d GPU(s): TP %d, PP %d, DP %d", in.GPUs, r.res.TP, r.res.PP, r.res.DataParallel)
 	if r.res.CP > 1 {
 		fmt.Fprintf(w, ", CP %d", r.res.CP)
@@ -641,6 +649,9 @@ func (r report) writeSetup(w io.Writer) {
 		}
 		if in.OptimizerInBackward {
 			fmt.Fprint(w, ", optimizer step in backward")
+		}
+		if in.OffloadActivations {
+			fmt.Fprint(w, ", activations offloaded to CPU")
 		}
 		if in.SequenceParallel {
 			fmt.Fprint(w, ", sequence parallel")
@@ -872,6 +883,9 @@ type jsonInput struct {
 	ZeRO            int       `json:"zero"`
 	NoMaster        bool      `json:"no_master"`
 	OptInBackward   bool      `json:"optimizer_in_backward"`
+	OffloadActs     bool      `json:"offload_activations"`
+	SpecTokens      int       `json:"spec_tokens,omitempty"`
+	SpecAccept      float64   `json:"spec_accept,omitempty"`
 	Offload         string    `json:"offload"`
 	Checkpointing   string    `json:"checkpointing"`
 	Flash           bool      `json:"flash"`
@@ -978,6 +992,7 @@ func (r report) toJSON() jsonReport {
 			Quant: string(in.Quant), GroupSize: in.GroupSize, QuantEmbeddings: in.QuantEmbeddings,
 			Seq: in.SeqLen, Prompt: in.PromptLen, Batch: in.Batch, GPUs: in.GPUs, AutoLayout: r.cfg.autoTP,
 			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster, OptInBackward: in.OptimizerInBackward,
+			OffloadActs: in.OffloadActivations, SpecTokens: in.SpecTokens, SpecAccept: specAccept(in),
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
 			Optimizer: string(in.Optimizer), Loss: string(in.Loss), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
 			Tokens: in.Tokens, MFU: in.MFU, BitsPerWeight: in.BitsPerWeight,
@@ -1038,4 +1053,17 @@ func (r report) toJSON() jsonReport {
 			Instances: c.instances, Replicas: c.replicas, USDPerHour: c.offer.PerHour, USD: sig(c.perM), USDInput: sig(c.inputPerM)})
 	}
 	return out
+}
+
+// specAccept is the acceptance rate of a drafted token the estimate
+// assumed: the input's, or sizing.DefaultSpecAccept; 0 without
+// speculative decoding.
+func specAccept(in sizing.Input) float64 {
+	switch {
+	case in.SpecTokens == 0 || in.Workload != sizing.Inference:
+		return 0
+	case in.SpecAccept > 0:
+		return in.SpecAccept
+	}
+	return sizing.DefaultSpecAccept
 }

@@ -75,6 +75,11 @@ func TestErrors(t *testing.T) {
 		{"unknown quant", []string{"-model", "llama-3-8b", "-dtype", "int4", "-quant", "q4_k"}, `size: unknown 4-bit format "q4_k" (want nf4-dq, nf4, gptq or awq)` + "\n"},
 		{"paged with offload", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "2", "-offload", "optimizer", "-optimizer", "paged-adamw"}, "size: -offload: a paged optimizer already pages its states to CPU memory; use no offload with it\n"},
 		{"cp", []string{"-model", "llama-3-8b", "-gpus", "3", "-cp", "2"}, "size: -gpus: gpus 3 must be a multiple of tp×pp×cp 2\n"},
+		{"activation offload with pp", []string{"-model", "llama-3-8b", "-workload", "full", "-gpus", "2", "-tp", "1", "-pp", "2", "-offload-activations"},
+			"size: -pp: activation offload runs without pipeline stages (Megatron needs pp 1 for it): use pp 1 or turn activation offload off\n"},
+		{"draft tokens", []string{"-model", "llama-3-8b", "-spec-tokens", "17"}, "size: -spec-tokens: draft tokens must be between 0 and 16 (got 17)\n"},
+		{"draft acceptance", []string{"-model", "llama-3-8b", "-spec-tokens", "2", "-spec-accept", "1"},
+			"size: -spec-accept: the draft acceptance rate must be in [0, 1), 0 for the typical 0.85 (got 1)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,6 +128,12 @@ func TestText(t *testing.T) {
 			"expected for a 4096-token prompt, at least 372.7 ms (roofline)",
 			"Minimum GPUs (powers of two up to 4096; TP ≤ 8 within a node):",
 			"rtx-4090 GeForce RTX 4090 1",
+		}},
+		{"speculative decoding", []string{"-model", "llama-3-8b", "-gpu", "rtx-4090", "-spec-tokens", "3"}, []string{
+			"Workload:  inference, bf16 weights, bf16 KV cache, seq 4096, batch 1, speculative decoding: 3 draft tokens a step, each accepted at 0.85",
+		}},
+		{"activation offload", []string{"-model", "llama-3-8b", "-workload", "full", "-gpus", "8", "-offload-activations"}, []string{
+			"checkpointing full, adamw, fused loss, activations offloaded to CPU",
 		}},
 		{"training", []string{"-model", "llama-2-70b", "-workload", "full", "-zero", "3", "-gpus", "64", "-tp", "8",
 			"-checkpointing", "full", "-tokens", "1e12", "-gpu", "h100-sxm5-80gb"}, []string{

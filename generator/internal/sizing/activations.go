@@ -65,7 +65,11 @@ func inferenceActivations(in Input) float64 {
 // loss keeps (Loss: 4 fused, as Korthikanti §4.3 counts the logits and
 // their fp32 cross-entropy; 16 with Hugging Face's fp32 upcast; 0 with a
 // chunked kernel) times s·b·v/t. fp32 compute doubles everything.
-func trainingActivations(in Input) float64 {
+//
+// With OffloadActivations, what the layers store for the backward pass
+// stays on the GPU for OffloadLayersOnGPU of them and the rest is in CPU
+// memory: offloaded, the second result.
+func trainingActivations(in Input) (onGPU, offloaded float64) {
 	m := in.Model
 	s := float64(in.SeqLen) / float64(in.cp())
 	b := float64(in.Batch)
@@ -84,25 +88,52 @@ func trainingActivations(in Input) float64 {
 	if !in.Flash {
 		scores = 5 * a * float64(in.SeqLen) / (h * t)
 	}
-	layer := sbh * (stored + scores)
-	var total float64
+	// What each layer stores for its backward pass, and what the GPU
+	// holds besides.
+	perLayer, working := sbh*(stored+scores), 0.0
 	switch in.Checkpointing {
 	case SelectiveCheckpointing:
-		total = l * sbh * stored
+		perLayer = sbh * stored
 	case FullCheckpointing:
 		// Each layer's stored input; with sequence parallelism it is
 		// split over the tensor-parallel group like the LayerNorm input it
 		// is [Korthikanti §4.2.2, §5].
-		kept := l * 2 * sbh
+		working, perLayer = perLayer, 2*sbh
 		if in.SequenceParallel {
-			kept /= t
+			perLayer /= t
 		}
-		total = kept + layer
-	default:
-		total = l * layer
 	}
-	total += (4*h + lossBytes(in.Loss)*float64(m.Vocab)) * s * b / t
-	return finite(total * activationScale(in.DType))
+	kept := l
+	if in.OffloadActivations {
+		kept = min(l, OffloadLayersOnGPU)
+	}
+	scale := activationScale(in.DType)
+	total := kept*perLayer + working + (4*h+lossBytes(in.Loss)*float64(m.Vocab))*s*b/t
+	return finite(total * scale), finite((l - kept) * perLayer * scale)
+}
+
+// OffloadLayersOnGPU is the layers whose stored activations stay on the
+// GPU with OffloadActivations: the last layer, which TransformerEngine
+// never offloads (its cpu_offload takes at most layers − 1), and the one
+// being copied back while the layer after it runs its backward pass. A
+// documented approximation of the double buffering those implementations
+// describe, not a measured figure.
+const OffloadLayersOnGPU = 2
+
+// offloadSeconds is the training time activation offload adds on GPU g:
+// every micro-batch copies its offloaded activations (offloaded bytes
+// each) to CPU memory during the forward pass and back during the
+// backward, over the host link at PCIeBytesPerSec each way (PCIe 4.0 x16;
+// TransformerEngine's docs quote 128 GB/s both ways for PCIe 5.0 x16, so
+// a PCIe 5.0 host copies faster). The copies run beside the compute
+// [TransformerEngine CPU offloading: asynchronous transfers]; only what
+// a pass's copy takes beyond the pass (the forward a third of compute
+// seconds, the backward two thirds, as 2N and 4N FLOPs per token
+// [Kaplan]) adds to it.
+func offloadSeconds(in Input, compute, offloaded float64) float64 {
+	replicas := float64(in.GPUs / (in.TP * in.cp()))
+	copies := in.Tokens / (replicas * float64(in.Batch) * float64(in.SeqLen)) * offloaded / PCIeBytesPerSec
+	return finite(max(copies-compute/3, 0) + max(copies-2*compute/3, 0))
 }
 
 // lossBytes is the bytes per logit that loss l keeps at its peak (see

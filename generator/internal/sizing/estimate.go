@@ -203,14 +203,22 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 
 	var b Breakdown
 	var res Result
+	var offloaded float64 // activation bytes in CPU memory (training)
 	res.TP, res.PP, res.CP, res.DataParallel = in.TP, in.pp(), in.cp(), dpInt
 	res.KVBytesPerToken = KVBytesPerToken(m, in.KVDType)
 	b.Overhead = OverheadBytes
 
 	switch in.Workload {
 	case Inference:
-		b.Weights = toBytes(in.weightBytes(float64(m.Params), m.embedParams()) / mp)
-		b.KVCache = toBytes(float64(in.Batch) * kvSequenceBytesPerGPU(in))
+		w, kv := in.weightBytes(float64(m.Params), m.embedParams())/mp, float64(in.Batch)*kvSequenceBytesPerGPU(in)
+		if in.SpecTokens > 0 {
+			// The draft head: one more layer's weights and KV cache
+			// (see speculation).
+			w += in.weightBytes(draftParams(m), 0) / tp
+			kv += kv / math.Ceil(float64(m.Layers)/pp)
+		}
+		b.Weights = toBytes(w)
+		b.KVCache = toBytes(kv)
 		b.Activations = toBytes(inferenceActivations(in))
 		visionMemory(in, &b, tp, 1, 1, 1)
 
@@ -292,7 +300,9 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		if in.Method == DPO {
 			act.Batch *= 2 // a chosen and a rejected answer per example
 		}
-		b.Activations = toBytes(trainingActivations(act))
+		onGPU, off := trainingActivations(act)
+		b.Activations = toBytes(onGPU)
+		offloaded = off
 		alignmentMemory(in, &b, mp, d3)
 		visionMemory(in, &b, tp, d1, d2, d3)
 	}
@@ -326,6 +336,9 @@ func Estimate(in Input, gpu *GPU) (Result, error) {
 		if res.TrainFLOPs > 0 && gpu.DenseBF16FLOPS > 0 {
 			res.MFU = mfuFor(in, *gpu)
 			res.TrainSeconds = trainSeconds(in, res.TrainFLOPs, *gpu, res.MFU)
+			if offloaded > 0 {
+				res.TrainSeconds += offloadSeconds(in, res.TrainSeconds, offloaded)
+			}
 			if in.Method.Generates() {
 				// Generation first, then training, on the same GPUs; no
 				// time without the completions' length.

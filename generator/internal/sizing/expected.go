@@ -146,17 +146,25 @@ func expectedDecode(in Input, g GPU, peak float64) float64 {
 	}
 	m := in.Model
 	b := float64(in.Batch)
-	var wRead, kvRead, gemm, attn float64
+	yield, verify, draft, dbytes := in.speculation()
+	var wRead, kvRead, gemm, attn, dRead, dGemm float64
 	if bw := decodeBandwidth(in, g); bw > 0 {
 		wRead = readBytes(in) / float64(in.TP) / bw
 		kvRead = b * kvSequenceBytesPerGPU(in) * float64(in.pp()) / bw
+		dRead = dbytes / float64(in.TP) / bw
 	}
 	if p := float64(in.TP*in.cp()) * peak * PrefillEfficiency; p > 0 {
-		gemm = b * 2 * m.matmulParams() / p
-		attn = b * decodeAttentionFLOPs(in) / p
+		gemm = verify * b * 2 * m.matmulParams() / p
+		attn = verify * b * decodeAttentionFLOPs(in) / p
+		dGemm = b * 2 * draft / p
 	}
-	step := math.Max(wRead, gemm) + math.Max(kvRead, attn) + float64(m.Layers)*engineLayerSeconds(in.engine()) + tpSeconds(in, b, g)
-	return finite(b / step)
+	layer := engineLayerSeconds(in.engine())
+	step := math.Max(wRead, gemm) + math.Max(kvRead, attn) + float64(m.Layers)*layer + tpSeconds(in, verify*b, g)
+	// Speculative decoding's draft steps: the draft head's layer each
+	// (its reads or FLOPs, and the per-layer time), before the
+	// verification step.
+	step += float64(in.SpecTokens) * (math.Max(dRead, dGemm) + layer)
+	return finite(b * yield / step)
 }
 
 // expectedTTFT is the expected time to first token of one request: the

@@ -50,6 +50,7 @@ tp_kv_heads	tp {1} and kv heads {2} must divide one another
 gpus_multiple	gpus {1} must be a multiple of tp×pp×cp {2}
 images_seq	{1} images of {2} tokens each do not fit a sequence of {3} tokens (a text-only model has 0 image tokens): lower images or raise seq
 mfu_range	mfu must be in [0, 1], 0 for the GPU's typical figure (got {4})
+spec_accept_range	the draft acceptance rate must be in [0, 1), 0 for the typical 0.85 (got {4})
 bpw_range	bits per weight must be in [0, 16], 0 for the format's own (got {4})
 bpw_dtype	bits per weight refine a weight-only quantized format: use dtype int4 or int8 (got {0})
 tokens_range	tokens must be between 0 and 1e18 (got {4})
@@ -59,6 +60,7 @@ offload_optimizer_zero	optimizer offload needs zero stage 1 or higher
 offload_full_zero	full (parameter) offload needs zero stage 3
 paged_offload	a paged optimizer already pages its states to CPU memory; use no offload with it
 optimizer_in_backward_pp	the optimizer step in backward cannot accumulate gradients over pipeline micro-batches: use pp 1
+offload_activations_pp	activation offload runs without pipeline stages (Megatron needs pp 1 for it): use pp 1 or turn activation offload off
 lora_no_targets	lora needs at least one target (q, k, v, o, gate, up, down)
 unknown_lora_target	unknown lora target "{0}" (want q, k, v, o, gate, up or down)
 lora_target_twice	lora target "{0}" given twice
@@ -97,6 +99,7 @@ field.lora_rank	lora rank
 field.group_size	group size
 field.bpw	bits per weight
 field.images	images
+field.spec_tokens	draft tokens
 field.vision_params	vision params
 field.image_tokens	image tokens
 field.image_patches	image patches
@@ -233,6 +236,8 @@ func Field(err error) string {
 		return "gpus"
 	case "mfu_range":
 		return "mfu"
+	case "spec_accept_range":
+		return "spec_accept"
 	case "bpw_range":
 		return "bpw"
 	case "bpw_dtype":
@@ -247,7 +252,7 @@ func Field(err error) string {
 		return "kv_dtype"
 	case "offload_optimizer_zero", "offload_full_zero", "paged_offload", "unknown_offload":
 		return "offload"
-	case "optimizer_in_backward_pp":
+	case "optimizer_in_backward_pp", "offload_activations_pp":
 		return "pp"
 	case "lora_no_targets", "unknown_lora_target", "lora_target_twice":
 		return "lora_targets"

@@ -205,22 +205,81 @@ func readBytes(in Input) float64 {
 // It ignores kernel launch, communication and scheduling time, and for a
 // mixture of experts the extra experts a batch touches. Zero when neither
 // bound is known.
+//
+// With speculative decoding (see speculation) a step is SpecTokens draft
+// steps, each bound the same way by the draft head's reads and FLOPs,
+// then one verification step that reads as a plain one and computes
+// SpecTokens + 1 tokens of each sequence; it yields the expected accepted
+// tokens.
 func decodeTokensPerSec(in Input, bandwidth, peak float64) (float64, bool) {
 	m := in.Model
-	var mem, comp float64
+	b := float64(in.Batch)
+	yield, verify, draft, dbytes := in.speculation()
+	var mem, comp, dmem, dcomp float64
 	if bandwidth > 0 {
-		kv := float64(in.Batch) * kvSequenceBytesPerGPU(in) * float64(in.pp())
+		kv := b * kvSequenceBytesPerGPU(in) * float64(in.pp())
 		mem = (readBytes(in)/float64(in.TP) + kv) / bandwidth
+		dmem = dbytes / float64(in.TP) / bandwidth
 	}
-	if peak > 0 {
-		flops := float64(in.Batch) * (2*m.matmulParams() + decodeAttentionFLOPs(in))
-		comp = flops / (float64(in.TP*in.cp()) * peak)
+	if p := float64(in.TP*in.cp()) * peak; p > 0 {
+		comp = verify * b * (2*m.matmulParams() + decodeAttentionFLOPs(in)) / p
+		dcomp = b * 2 * draft / p
 	}
 	step := math.Max(mem, comp)
 	if !(step > 0) {
 		return 0, false
 	}
-	return finite(float64(in.Batch) / step), comp > mem
+	return finite(b * yield / (step + float64(in.SpecTokens)*math.Max(dmem, dcomp))), comp > mem
+}
+
+// speculation returns, for speculative decoding (Input.SpecTokens γ above
+// 0, each drafted token accepted with chance α, Input.SpecAccept or
+// DefaultSpecAccept), the tokens one step yields per sequence on average,
+// (1 − α^(γ+1))/(1 − α) [Leviathan et al. 2023, "Fast Inference from
+// Transformers via Speculative Decoding", eq. 1], the tokens of each
+// sequence its verification pass computes, γ + 1, and the active
+// parameters one draft token multiplies by: the draft head's layer and the
+// model's output layer it shares [DeepSeek-V3 §2.2: an MTP module is a
+// transformer block and a projection over the shared embedding and output
+// head; EAGLE (Li et al. 2024) likewise drafts with one decoder layer and
+// the model's head], and their bytes. Without speculation, (1, 1, 0, 0).
+//
+//go:noinline
+func (in Input) speculation() (yield, verify, draft, bytes float64) {
+	g := float64(in.SpecTokens)
+	if g == 0 {
+		return 1, 1, 0, 0
+	}
+	a := in.SpecAccept
+	if a == 0 {
+		a = DefaultSpecAccept
+	}
+	m := in.Model
+	out := float64(m.Vocab) * float64(m.Hidden)
+	draft = (float64(m.activeParams())-m.embedParams())/float64(m.Layers) + out
+	// α^(γ+1) by multiplication: math.Pow would add kilobytes to the
+	// WebAssembly build.
+	all := a
+	for range in.SpecTokens {
+		all *= a
+	}
+	return (1 - all) / (1 - a), g + 1, draft, in.weightBytes(draft, out)
+}
+
+// DefaultSpecAccept is the acceptance rate a drafted token is given when
+// the input sets none: DeepSeek-V3's for its MTP module's token, "between
+// 85% and 90% across various generation topics" [DeepSeek-V3 §5.4.3],
+// the low end. EAGLE heads and later draft positions accept less (an
+// average acceptance length of 3.2 tokens over 7 drafted for DeepSeek-V3's
+// own MTP module reused at every position, Nebius's
+// MTP-DeepSeek-V3-0324 model card: about 0.71 a token).
+const DefaultSpecAccept = 0.85
+
+// draftParams is the parameters a draft head adds to the weights: one
+// layer of the model, the mean of its layers (the embedding and output
+// layer are shared; see speculation).
+func draftParams(m Model) float64 {
+	return finite((float64(m.Params) - m.embedParams()) / float64(m.Layers))
 }
 
 // windowOr returns the sliding window, or s without one.

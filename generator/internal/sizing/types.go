@@ -382,6 +382,24 @@ type Input struct {
 	// largest layer's gradients. It cannot accumulate gradients, so it
 	// takes no pipeline stages (their micro-batches accumulate).
 	OptimizerInBackward bool
+	// OffloadActivations moves the activations each layer stores for its
+	// backward pass to CPU memory during the forward pass and brings them
+	// back for the backward (TransformerEngine's and Megatron-LM's
+	// cpu_offloading, torchtune's and TRL's activation offloading;
+	// training only). The GPU keeps OffloadLayersOnGPU layers' worth; the
+	// copies run over the host link beside the compute, and what they
+	// take beyond it adds to the training time (see offloadSeconds). It
+	// takes no pipeline stages (Megatron Bridge requires PP 1 for it).
+	OffloadActivations bool
+	// SpecTokens is the draft tokens of speculative decoding (inference;
+	// 0: none): a one-layer draft head that shares the model's embedding
+	// and output layer (DeepSeek-V3's multi-token prediction module, or an
+	// EAGLE head) proposes SpecTokens tokens one after another, and one
+	// forward pass of the model verifies them (see speculation).
+	SpecTokens int
+	// SpecAccept is the chance the model accepts each drafted token, in
+	// [0, 1); zero takes DefaultSpecAccept.
+	SpecAccept float64
 	// PromptLen is the prompt length for the time to first token
 	// (inference); zero means SeqLen.
 	PromptLen int

@@ -23,6 +23,7 @@ const (
 	MaxBandwidth     = 1e16    // bytes/s
 	MaxDenseFLOPS    = 1e20    // FLOP/s
 	MaxBitsPerWeight = 16      // Input.BitsPerWeight
+	MaxSpecTokens    = 16      // Input.SpecTokens
 )
 
 func itoa(n int) string     { return strconv.Itoa(n) }
@@ -171,6 +172,7 @@ func (in Input) Validate() error {
 		{"lora_rank", int64(in.LoRARank), rankLo, MaxLoRARank},
 		{"group_size", int64(in.GroupSize), 0, MaxHidden},
 		{"images", int64(in.Images), 0, MaxSeqLen},
+		{"spec_tokens", int64(in.SpecTokens), 0, MaxSpecTokens},
 	}); err != nil {
 		return err
 	}
@@ -194,6 +196,9 @@ func (in Input) Validate() error {
 	}
 	if !(in.MFU >= 0 && in.MFU <= 1) {
 		return fail("mfu_range", "", 0, 0, 0, in.MFU)
+	}
+	if !(in.SpecAccept >= 0 && in.SpecAccept < 1) {
+		return fail("spec_accept_range", "", 0, 0, 0, in.SpecAccept)
 	}
 	if !(in.Tokens >= 0 && in.Tokens <= MaxTokens) {
 		return fail("tokens_range", "", 0, 0, 0, in.Tokens)
@@ -219,6 +224,9 @@ func (in Input) Validate() error {
 		}
 		if in.OptimizerInBackward && in.pp() > 1 {
 			return fail("optimizer_in_backward_pp", "", 0, 0, 0, 0)
+		}
+		if in.OffloadActivations && in.pp() > 1 {
+			return fail("offload_activations_pp", "", 0, 0, 0, 0)
 		}
 	}
 	if lora {

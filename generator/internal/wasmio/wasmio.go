@@ -1,6 +1,7 @@
 // Package wasmio is what the calculator's WebAssembly modules share
-// (generator/wasm, the sizing engine, and generator/wasmextra, the
-// config.json parser): JSON text written from a shape, input fields read
+// (generator/wasm, the sizing engine; generator/wasmextra, the ways to pay
+// and the models that fit; generator/wasmconfig, the config.json parser):
+// JSON text written from a shape, input fields read
 // from jsonpos values with their types checked, and the failure results.
 // It avoids fmt, encoding/json and reflection-heavy code, and is
 // table-driven: in Go's WebAssembly port every call site costs code.
