@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gpu-atlas/gpu-atlas/generator/internal/catalog"
@@ -20,10 +21,11 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 	if r := os.Getenv("GPU_ATLAS_ROOT"); r != "" {
 		root = r
 	}
-	// -root is taken here, before the size flags, so sizecmd keeps the
-	// flag set of the issue.
-	if len(args) >= 2 && (args[0] == "-root" || args[0] == "--root") {
-		root, args = args[1], args[2:]
+	// -root is read here, wherever it stands before the first non-flag
+	// argument, since the catalog comes before the size flags are parsed
+	// (sizecmd lists it and takes it too, so -h shows it).
+	if r, ok := rootFlag(args); ok {
+		root = r
 	}
 	now, err := site.Today()
 	if err != nil {
@@ -83,4 +85,26 @@ func cmdSize(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return sizecmd.Run(args, sizecmd.Data{Presets: presets, GPUs: gpus, Offers: offers, Usage: usage}, stdout, stderr)
+}
+
+// rootFlag returns the value of -root (or --root, -root=DIR) in args, the
+// last one given, and whether there is one. It looks at every argument up
+// to "--": it does not know which flags take a value.
+func rootFlag(args []string) (string, bool) {
+	root, ok := "", false
+	for i := 0; i < len(args) && args[i] != "--"; i++ {
+		name, val, eq := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(args[i], "-"), "-"), "=")
+		if name != "root" || !strings.HasPrefix(args[i], "-") {
+			continue
+		}
+		if !eq {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			val = args[i]
+		}
+		root, ok = val, true
+	}
+	return root, ok
 }

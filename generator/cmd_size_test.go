@@ -49,3 +49,26 @@ func TestSizePricesAreCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestRootFlag: -root is found wherever it stands before "--", in each
+// spelling, the last one winning.
+func TestRootFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+		ok   bool
+	}{
+		{[]string{"-model", "llama-3-8b"}, "", false},
+		{[]string{"-root", "site", "-model", "x"}, "site", true},
+		{[]string{"-model", "x", "-root", "site"}, "site", true},
+		{[]string{"-model", "x", "--root=site", "-json"}, "site", true},
+		{[]string{"-root", "a", "-root", "b"}, "b", true},
+		{[]string{"-model", "x", "--", "-root", "site"}, "", false},
+		{[]string{"-model", "x", "-root"}, "", false},
+		{[]string{"-model", "rootish", "-gpu", "root"}, "", false},
+	} {
+		if got, ok := rootFlag(c.args); got != c.want || ok != c.ok {
+			t.Errorf("rootFlag(%q) = %q, %v; want %q, %v", c.args, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -241,8 +241,14 @@ var calcCases = []calcCase{
 	{name: "llama2-13b lora int8 base sgd on l4", set: map[string]string{
 		"model": "llama-2-13b", "workload": "lora", "dtype": "int8", "seq": "1024", "gpu": "l4", "optimizer": "sgd",
 		"lora-rank": "8", "lora-targets": "q,v"}},
-	{name: "llama3-8b full bf16 zero3 8 gpus with tokens: tensor parallel 8 chosen", set: map[string]string{
+	// issue 34: ZeRO-3 shards the model states over data-parallel ranks,
+	// so the GPU count alone is data parallel (FSDP); ZeRO-1 keeps
+	// tensor parallelism in the node.
+	{name: "llama3-8b full bf16 zero3 8 gpus with tokens: data parallel 8 chosen", set: map[string]string{
 		"workload": "full", "gpus": "8", "zero": "3", "checkpointing": "full", "tokens": "2e10", "mfu": "0.35"},
+		layout: "tensor parallel 1 × pipeline parallel 1 × data parallel 8"},
+	{name: "llama3-8b full bf16 zero1 8 gpus: tensor parallel 8 chosen", set: map[string]string{
+		"workload": "full", "gpus": "8", "zero": "1", "checkpointing": "full"},
 		layout: "tensor parallel 8 × pipeline parallel 1 × data parallel 1"},
 	{name: "llama3-8b full bf16 zero3 data parallel 8 shards and gathers", set: map[string]string{
 		"workload": "full", "gpus": "8", "tp": "1", "zero": "3", "checkpointing": "full", "tokens": "2e10"},

@@ -151,7 +151,9 @@ type flagVars struct {
 	groupSize                                        int
 	offload, checkpointing, optimizer, loss, targets string
 	flash, json, seqParallel, quantEmbed             bool
-	noMaster, optInBackward, offloadActs             bool
+	noMaster, masterWeights, optInBackward           bool
+	offloadActs                                      bool
+	root                                             string
 	loraRank, specTokens                             int
 	tokens, mfu, bpw, specAccept                     float64
 	gpu                                              string
@@ -179,7 +181,7 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	}
 	fs.StringVar(&v.workload, "workload", string(d.Workload), "inference, full, lora or qlora")
 	fs.StringVar(&v.method, "method", string(sizing.SFT), "training method: sft, dpo (a frozen reference beside the policy), grpo (TRL's default: no reference, a colocated vLLM generating), grpo-kl (grpo with the KL term's reference) or ppo (actor, critic, reward and reference models and vLLM on the same GPUs)")
-	fs.StringVar(&v.dtype, "dtype", "", "weight dtype: fp32, bf16, fp16, fp8, int8, int4 (nf4) (default: the workload's recipe, bf16; int4 for qlora)")
+	fs.StringVar(&v.dtype, "dtype", "", "the weights' storage format: fp32, bf16, fp16, fp8, int8, int4 (nf4); full training also computes in it, a LoRA or QLoRA base on int8 or int4 computes in bf16 (default: the workload's recipe, bf16; int4 for qlora)")
 	fs.StringVar(&v.quant, "quant", string(d.Quant), "int4 format: nf4-dq, nf4, gptq or awq")
 	fs.IntVar(&v.groupSize, "group-size", 0, "GPTQ/AWQ group size (0 = 128)")
 	fs.Float64Var(&v.bpw, "bpw", 0, "average bits per weight of a mixed-width format (a GGUF or EXL2 file's bits over its parameters, e.g. 4.82 for Llama 3 70B Q4_K_M), with -dtype int4 or int8; 0 = the format's own")
@@ -201,7 +203,11 @@ func newFlagSet() (*flag.FlagSet, *flagVars) {
 	fs.BoolVar(&v.flash, "flash", d.Flash, "FlashAttention (no s×s score matrix)")
 	fs.StringVar(&v.optimizer, "optimizer", "", "adamw, adamw8bit, adamw-bf16, sgd, paged-adamw or paged-adamw8bit (default: the workload's recipe, adamw; paged-adamw for qlora)")
 	fs.StringVar(&v.loss, "loss", "", "how the training loss holds the logits: fused (Megatron; LitGPT), fp32 (Hugging Face Transformers' upcast) or chunked (Liger, Cut Cross-Entropy) (default: the workload's recipe, fp32 for lora and qlora, fused for full)")
-	fs.BoolVar(&v.noMaster, "no-master", false, "16-bit trained weights or adapters without an fp32 master copy (default: the workload's recipe, true for qlora; -no-master=false keeps the copy)")
+	// Its default is the workload's recipe's, so the flag's own is
+	// never used (and false, so that -h prints none).
+	fs.BoolVar(&v.masterWeights, "master-weights", false, "keep an fp32 master copy of the trained weights or adapters beside their 16-bit copy; -master-weights=false trains them in pure bf16 (default: the workload's recipe: kept, except for qlora)")
+	fs.BoolVar(&v.noMaster, "no-master", false, "the older spelling of -master-weights=false")
+	fs.StringVar(&v.root, "root", ".", "site root `dir` holding data/, whose model presets, GPUs and prices the command reads (or $GPU_ATLAS_ROOT)")
 	fs.BoolVar(&v.optInBackward, "optimizer-in-backward", false, "run each parameter's optimizer step in the backward pass and free its gradient (PyTorch's post-accumulate-grad hooks, torchtune's optimizer_in_bwd): no full gradient buffer; not with -pp above 1")
 	fs.BoolVar(&v.offloadActs, "offload-activations", false, "move the activations each layer keeps for its backward pass to CPU memory and back (TransformerEngine and Megatron cpu_offloading, torchtune's and TRL's activation offloading; training): the GPU keeps two layers' worth, the copies over PCIe add time where they outrun the compute; not with -pp above 1")
 	fs.IntVar(&v.specTokens, "spec-tokens", 0, "speculative decoding: tokens a one-layer draft head (DeepSeek's MTP module, an EAGLE head) proposes per step, 0-16 (inference; 0 = none)")
@@ -331,7 +337,12 @@ func readInput(v *flagVars, set map[string]bool, m sizing.Model) (sizing.Input, 
 	}
 	in.PromptLen, in.CP, in.GroupSize = v.prompt, v.cp, v.groupSize
 	in.SequenceParallel, in.QuantEmbeddings = v.seqParallel, v.quantEmbed
-	if set["no-master"] {
+	switch {
+	case set["master-weights"] && set["no-master"] && v.masterWeights == v.noMaster:
+		return in, errors.New("-master-weights and -no-master disagree: give -master-weights alone")
+	case set["master-weights"]:
+		in.NoMaster = !v.masterWeights
+	case set["no-master"]:
 		in.NoMaster = v.noMaster
 	}
 	in.OptimizerInBackward = v.optInBackward
@@ -882,6 +893,7 @@ type jsonInput struct {
 	SeqParallel     bool      `json:"sequence_parallel"`
 	ZeRO            int       `json:"zero"`
 	NoMaster        bool      `json:"no_master"`
+	MasterWeights   *bool     `json:"master_weights"` // training only; null for inference
 	OptInBackward   bool      `json:"optimizer_in_backward"`
 	OffloadActs     bool      `json:"offload_activations"`
 	SpecTokens      int       `json:"spec_tokens,omitempty"`
@@ -991,7 +1003,7 @@ func (r report) toJSON() jsonReport {
 			Workload: string(in.Workload), DType: string(in.DType), KVDType: string(in.KVDType),
 			Quant: string(in.Quant), GroupSize: in.GroupSize, QuantEmbeddings: in.QuantEmbeddings,
 			Seq: in.SeqLen, Prompt: in.PromptLen, Batch: in.Batch, GPUs: in.GPUs, AutoLayout: r.cfg.autoTP,
-			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster, OptInBackward: in.OptimizerInBackward,
+			TP: in.TP, PP: max(in.PP, 1), CP: max(in.CP, 1), SeqParallel: in.SequenceParallel, ZeRO: in.ZeRO, NoMaster: in.NoMaster, MasterWeights: masterWeights(in), OptInBackward: in.OptimizerInBackward,
 			OffloadActs: in.OffloadActivations, SpecTokens: in.SpecTokens, SpecAccept: specAccept(in),
 			Offload: string(in.Offload), Checkpointing: string(in.Checkpointing), Flash: in.Flash,
 			Optimizer: string(in.Optimizer), Loss: string(in.Loss), LoRARank: in.LoRARank, LoRATargets: in.LoRATargets,
@@ -1066,4 +1078,14 @@ func specAccept(in sizing.Input) float64 {
 		return in.SpecAccept
 	}
 	return sizing.DefaultSpecAccept
+}
+
+// masterWeights is whether training keeps an fp32 master copy (JSON's
+// master_weights); nil for inference, which has none to keep.
+func masterWeights(in sizing.Input) *bool {
+	if in.Workload == sizing.Inference {
+		return nil
+	}
+	keep := !in.NoMaster
+	return &keep
 }

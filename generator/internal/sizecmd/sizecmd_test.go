@@ -63,7 +63,7 @@ func TestErrors(t *testing.T) {
 		{"unknown workload", []string{"-model", "llama-3-8b", "-workload", "pretrain"}, `size: unknown workload "pretrain" (want inference, full, lora or qlora)` + "\n"},
 		{"positional", []string{"-model", "llama-3-8b", "extra"}, `size: unexpected argument "extra"` + "\n"},
 		{"zero stage", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "5"}, "size: -zero: zero stage must be between 0 and 3 (got 5)\n"},
-		{"qlora bf16", []string{"-model", "llama-3-8b", "-workload", "qlora", "-dtype", "bf16"}, "size: -dtype: qlora needs int4 (nf4) weights (got bf16)\n"},
+		{"qlora bf16", []string{"-model", "llama-3-8b", "-workload", "qlora", "-dtype", "bf16"}, "size: -dtype: qlora stores its base weights in int4 (nf4) and computes in bf16; dtype is the weights' storage format: use int4 (got bf16)\n"},
 		{"gpus not multiple of tp", []string{"-model", "llama-3-8b", "-tp", "4", "-gpus", "6"}, "size: -gpus: gpus 6 must be a multiple of tp×pp×cp 4\n"},
 		{"mfu", []string{"-model", "llama-3-8b", "-mfu", "1.5"}, "size: -mfu: mfu must be in [0, 1], 0 for the GPU's typical figure (got 1.5)\n"},
 		{"custom incomplete", []string{"-params", "7e9"}, `size: invalid value "7e9" for flag -params: parse error` + "\n"},
@@ -73,7 +73,9 @@ func TestErrors(t *testing.T) {
 		{"config not json", []string{"-config", filepath.Join("testdata", "bad-config.json")}, "size: " + filepath.Join("testdata", "bad-config.json") + `:3:18: unexpected character "'"` + "\n"},
 		{"config missing key", []string{"-config", filepath.Join("testdata", "config-missing-vocab.json")}, "size: " + filepath.Join("testdata", "config-missing-vocab.json") + ":1:1: vocab_size is missing\n"},
 		{"unknown quant", []string{"-model", "llama-3-8b", "-dtype", "int4", "-quant", "q4_k"}, `size: unknown 4-bit format "q4_k" (want nf4-dq, nf4, gptq or awq)` + "\n"},
-		{"paged with offload", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "2", "-offload", "optimizer", "-optimizer", "paged-adamw"}, "size: -offload: a paged optimizer already pages its states to CPU memory; use no offload with it\n"},
+		{"paged with offload", []string{"-model", "llama-3-8b", "-workload", "full", "-zero", "2", "-offload", "optimizer", "-optimizer", "paged-adamw"}, "size: -offload: a paged optimizer already pages its states to CPU memory: use no offload with it, or a non-paged optimizer (adamw) to offload\n"},
+		{"qlora with full offload", []string{"-model", "llama-3-8b", "-workload", "qlora", "-zero", "3", "-offload", "full"}, "size: -offload: a paged optimizer already pages its states to CPU memory: use no offload with it, or a non-paged optimizer (adamw) to offload\n"},
+		{"master copy both ways", []string{"-model", "llama-3-8b", "-workload", "full", "-master-weights", "-no-master"}, "size: -master-weights and -no-master disagree: give -master-weights alone\n"},
 		{"cp", []string{"-model", "llama-3-8b", "-gpus", "3", "-cp", "2"}, "size: -gpus: gpus 3 must be a multiple of tp×pp×cp 2\n"},
 		{"activation offload with pp", []string{"-model", "llama-3-8b", "-workload", "full", "-gpus", "2", "-tp", "1", "-pp", "2", "-offload-activations"},
 			"size: -pp: activation offload runs without pipeline stages (Megatron needs pp 1 for it): use pp 1 or turn activation offload off\n"},
@@ -105,6 +107,13 @@ func TestHelp(t *testing.T) {
 	if code != 0 || errOut != "" || !strings.Contains(out, "-workload") {
 		t.Errorf("help: code %d, stderr %q, stdout %q", code, errOut, out)
 	}
+	// Issue 34: the flags a reader needs are listed, each named for what
+	// it means.
+	for _, f := range []string{"-root dir", "-master-weights", "-offload-activations", "-spec-tokens", "-spec-accept", "the weights' storage format"} {
+		if !strings.Contains(out, f) {
+			t.Errorf("help lacks %q", f)
+		}
+	}
 }
 
 func TestText(t *testing.T) {
@@ -134,6 +143,17 @@ func TestText(t *testing.T) {
 		}},
 		{"activation offload", []string{"-model", "llama-3-8b", "-workload", "full", "-gpus", "8", "-offload-activations"}, []string{
 			"checkpointing full, adamw, fused loss, activations offloaded to CPU",
+		}},
+		// ZeRO-3 (the training recipe's) shards the model states over the
+		// data-parallel ranks: the GPU count is data parallel.
+		{"zero 3 on 8 gpus is data parallel", []string{"-model", "llama-3-8b", "-workload", "full", "-gpus", "8"}, []string{
+			"Parallel:  8 GPU(s): TP 1, PP 1, DP 8 (chosen from the GPU count), ZeRO 3",
+		}},
+		{"zero 1 on 8 gpus keeps tensor parallelism in the node", []string{"-model", "llama-3-8b", "-workload", "full", "-gpus", "8", "-zero", "1"}, []string{
+			"Parallel:  8 GPU(s): TP 8, PP 1, DP 1 (chosen from the GPU count), ZeRO 1",
+		}},
+		{"pure bf16 training", []string{"-model", "llama-3-8b", "-workload", "full", "-master-weights=false"}, []string{
+			"fused loss, no fp32 master copy",
 		}},
 		{"training", []string{"-model", "llama-2-70b", "-workload", "full", "-zero", "3", "-gpus", "64", "-tp", "8",
 			"-checkpointing", "full", "-tokens", "1e12", "-gpu", "h100-sxm5-80gb"}, []string{

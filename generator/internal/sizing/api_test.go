@@ -47,7 +47,7 @@ func TestValidate(t *testing.T) {
 		{"unknown optimizer", func(in *Input) { in.Optimizer = "lion" }, `unknown optimizer "lion"`},
 		{"unknown checkpointing", func(in *Input) { in.Checkpointing = "some" }, `unknown checkpointing`},
 		{"unknown offload", func(in *Input) { in.Offload = "nvme" }, `unknown offload "nvme"`},
-		{"qlora needs int4", func(in *Input) { in.Workload = QLoRA }, "qlora needs int4 (nf4) weights (got bf16)"},
+		{"qlora needs int4", func(in *Input) { in.Workload = QLoRA }, "qlora stores its base weights in int4 (nf4) and computes in bf16; dtype is the weights' storage format: use int4 (got bf16)"},
 		{"full needs float", func(in *Input) { in.Workload = FullTraining; in.DType = INT8 }, "full training needs fp32, bf16, fp16 or fp8 weights"},
 		{"offload needs zero", func(in *Input) { in.Workload = FullTraining; in.Offload = OffloadOptimizer }, "optimizer offload needs zero stage 1 or higher"},
 		{"param offload needs zero3", func(in *Input) { in.Workload = FullTraining; in.ZeRO = 2; in.Offload = OffloadFull }, "full (parameter) offload needs zero stage 3"},

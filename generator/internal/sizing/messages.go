@@ -55,10 +55,10 @@ bpw_range	bits per weight must be in [0, 16], 0 for the format's own (got {4})
 bpw_dtype	bits per weight refine a weight-only quantized format: use dtype int4 or int8 (got {0})
 tokens_range	tokens must be between 0 and 1e18 (got {4})
 full_dtype	full training needs fp32, bf16, fp16 or fp8 weights (got {0}); use lora or qlora for quantized bases
-qlora_dtype	qlora needs int4 (nf4) weights (got {0})
+qlora_dtype	qlora stores its base weights in int4 (nf4) and computes in bf16; dtype is the weights' storage format: use int4 (got {0})
 offload_optimizer_zero	optimizer offload needs zero stage 1 or higher
 offload_full_zero	full (parameter) offload needs zero stage 3
-paged_offload	a paged optimizer already pages its states to CPU memory; use no offload with it
+paged_offload	a paged optimizer already pages its states to CPU memory: use no offload with it, or a non-paged optimizer (adamw) to offload
 optimizer_in_backward_pp	the optimizer step in backward cannot accumulate gradients over pipeline micro-batches: use pp 1
 offload_activations_pp	activation offload runs without pipeline stages (Megatron needs pp 1 for it): use pp 1 or turn activation offload off
 lora_no_targets	lora needs at least one target (q, k, v, o, gate, up, down)

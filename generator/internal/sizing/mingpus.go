@@ -85,6 +85,9 @@ func MinGPUs(in Input, g GPU) (n int, ok bool) {
 
 // AutoLayout returns in with the parallel layout its GPU count implies, as
 // the calculator uses it when the reader gives only a number of GPUs:
+// for training with ZeRO stage 3, which shards the model states over the
+// data-parallel ranks as FSDP does, data parallelism over every GPU (TP =
+// PP = 1); otherwise
 // tensor parallelism within a node up to the GPU count (searchTP), then for
 // training data parallelism over the rest (PP = 1), and for inference the
 // fewest pipeline stages of the rest with which the model fits g (or all
@@ -103,6 +106,9 @@ func AutoLayout(in Input, gpu *GPU) Input {
 	out := in
 	out.TP = searchTP(in.Model, n)
 	out.PP = 1
+	if in.Workload != Inference && in.ZeRO == 3 {
+		out.TP = 1
+	}
 	r := n / out.TP
 	if in.Workload != Inference || gpu == nil || r == 1 {
 		return out

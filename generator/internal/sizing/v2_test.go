@@ -407,7 +407,7 @@ func TestCostPerMillionTokens(t *testing.T) {
 func TestAutoLayout(t *testing.T) {
 	// Tensor parallelism within a node up to the GPU count, then pipeline
 	// stages (inference, only as many as needed to fit) or data
-	// parallelism (training).
+	// parallelism (training); data parallelism alone with ZeRO-3.
 	tests := []struct {
 		name       string
 		in         Input
@@ -419,10 +419,18 @@ func TestAutoLayout(t *testing.T) {
 		{"8B on 16 H100: TP 8, then replicas", withGPUs(DefaultInput(llama3_8b), 16), &h100, 8, 1, 2},
 		{"405B on 16 H100: TP 8 × PP 2", withGPUs(DefaultInput(llama31_405b), 16), &h100, 8, 2, 1},
 		{"28 heads, 4 KV heads: TP 4", withGPUs(DefaultInput(Model{Params: 7e9, Layers: 28, Hidden: 3584, Heads: 28, KVHeads: 4, FFN: 18944, Vocab: 152064}), 8), &h100, 4, 1, 2},
-		{"training: data parallel", func() Input {
+		// ZeRO-3 shards the model states over the data-parallel ranks, as
+		// FSDP does: every GPU is a data-parallel rank.
+		{"training with ZeRO-3: data parallel over every GPU", func() Input {
 			in := withGPUs(DefaultInput(llama3_8b), 32)
 			in.Workload = FullTraining
 			in.ZeRO = 3
+			return in
+		}(), &h100, 1, 1, 32},
+		{"training with ZeRO-1: TP 8 in the node, data parallel over the rest", func() Input {
+			in := withGPUs(DefaultInput(llama3_8b), 32)
+			in.Workload = FullTraining
+			in.ZeRO = 1
 			return in
 		}(), &h100, 8, 1, 4},
 	}
