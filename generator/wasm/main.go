@@ -55,7 +55,9 @@
 //	             gathered, reference, critic, rollout, overhead},
 //	 totalPerGPU, pagedOut, fits and runs (null without gpu; runs: the GPU
 //	 computes the dtype, sizing.GPU.Runs), usableBytes (null without gpu),
-//	 layout: {tp, pp, cp, dp, auto},
+//	 layout: {tp, pp, cp, dp, auto (0: given; 1: chosen from the GPU
+//	         count, tensor parallel first; 2: all data parallel, with
+//	         ZeRO-3: sizing.Input.DataParallelLayout)},
 //	 trainFLOPs, trainSeconds, rolloutSeconds, prefillFLOPs, ttft, decode, computeBound,
 //	 largest (the breakdown's largest part, sizing.Breakdown.Largest),
 //	 throughput, perGPU, kvBytesPerToken, adapterParams,
@@ -250,7 +252,7 @@ const (
 	shapeFigures = `"totalPerGPU":#,"pagedOut":#,"trainFLOPs":#,"trainSeconds":#,"rolloutSeconds":#,"prefillFLOPs":#,"ttft":#,"decode":#,` +
 		`"throughput":#,"perGPU":#,"expected":{"decode":#,"ttft":#,"throughput":#,"perGPU":#,"prefill":#},` +
 		`"kvBytesPerToken":#,"adapterParams":#,"computeBound":?,"largest":$,"concurrency":#,"speedGPUs":#,` +
-		`"layout":{"tp":#,"pp":#,"cp":#,"dp":#,"auto":?},"text":{`
+		`"layout":{"tp":#,"pp":#,"cp":#,"dp":#,"auto":#},"text":{`
 	shapeTextGPU = `"usableBytes":%g,`
 	shapeText    = `"breakdown":{"weights":%g,"kvCache":%g,"activations":%g,"gradients":%g,"optimizer":%g,` +
 		`"adapters":%g,"gathered":%g,"reference":%g,"critic":%g,"rollout":%g,"overhead":%g},"totalPerGPU":%g,"pagedOut":%g,"trainFLOPs":%f,` +
@@ -313,6 +315,9 @@ func result(v *jsonpos.Value, in sizing.Input, g sizing.GPU, hasGPU, auto bool, 
 	}
 	if auto {
 		automatic = 1
+		if in.DataParallelLayout() {
+			automatic = 2
+		}
 	}
 	k := len(nums)
 	nums = append(nums, float64(res.TotalPerGPU), float64(res.PagedOutBytes), res.TrainFLOPs, sp.TrainSeconds,

@@ -301,7 +301,7 @@ import { fillWith, money } from "./_shared.mjs";
     const l = r.layout;
     // Not fitting, the headline gives the layout that holds the job.
     $("layout").textContent = !r.fits ? "" : msg("calc.layout", String(inp.gpus), String(l.tp), String(l.pp), String(l.dp)) +
-      (l.cp > 1 ? msg("calc.layout.cp", "", String(l.cp)) : "") + (l.auto ? msg("calc.layout.auto") : "");
+      (l.cp > 1 ? msg("calc.layout.cp", "", String(l.cp)) : "") + (l.auto ? msg(l.auto === 2 ? "calc.layout.autodp" : "calc.layout.auto") : "");
     $("total").textContent = Q(t.totalPerGPU);
     $("usable").textContent = t.usableBytes ? Q(t.usableBytes) : "";
     $("gpuname").textContent = name;

@@ -620,7 +620,10 @@ func (g goSide) wantResult(t *testing.T, v map[string]string, in sizing.Input, g
 	if res.CP > 1 {
 		layout += g.msg("calc.layout.cp", "", itoa(res.CP))
 	}
-	if auto {
+	switch {
+	case auto && in.DataParallelLayout():
+		layout += g.msg("calc.layout.autodp")
+	case auto:
 		layout += g.msg("calc.layout.auto")
 	}
 	if !fits {

@@ -289,7 +289,7 @@ func (o calcOffer) MarshalJSON() ([]byte, error) {
 // hfconfig.MessageKeys).
 var calcKeys = [...]string{
 	"calc.gpu.fits", "calc.result.fits", "calc.result.nofit", "calc.headline.fits", "calc.headline.need", "calc.headline.never", "calc.headline.error",
-	"calc.layout", "calc.layout.cp", "calc.layout.auto", "calc.layout.short", "calc.why.over", "calc.why.fewer", "calc.why.precision", "calc.why.speedat",
+	"calc.layout", "calc.layout.cp", "calc.layout.auto", "calc.layout.autodp", "calc.layout.short", "calc.why.over", "calc.why.fewer", "calc.why.precision", "calc.why.speedat",
 	"calc.speed.decode", "calc.train.rollout", "calc.speed.ttft", "calc.speed.throughput", "calc.bound.memory", "calc.bound.compute",
 	"calc.mingpus.none", "calc.cheapest.none",
 	"calc.offers", "calc.offers.none", "calc.left.precision", "calc.left.stale",
@@ -401,7 +401,11 @@ func calcText(tr translator, in sizing.Input, res sizing.Result, g sizing.GPU, c
 	if res.CP > 1 {
 		layout += tr.fill("calc.layout.cp", "", itoa(res.CP))
 	}
-	layout += tr.fill("calc.layout.auto")
+	if in.DataParallelLayout() {
+		layout += tr.fill("calc.layout.autodp")
+	} else {
+		layout += tr.fill("calc.layout.auto")
+	}
 	if !p.Fits {
 		// The headline gives the layout that holds the job; the one of
 		// the reader's GPU count would contradict it.

@@ -106,7 +106,7 @@ func AutoLayout(in Input, gpu *GPU) Input {
 	out := in
 	out.TP = searchTP(in.Model, n)
 	out.PP = 1
-	if in.Workload != Inference && in.ZeRO == 3 {
+	if in.DataParallelLayout() {
 		out.TP = 1
 	}
 	r := n / out.TP
@@ -131,6 +131,10 @@ func AutoLayout(in Input, gpu *GPU) Input {
 	out.PP = p
 	return out
 }
+
+// DataParallelLayout reports whether AutoLayout takes every GPU of in as
+// a data-parallel rank: training with ZeRO stage 3.
+func (in Input) DataParallelLayout() bool { return in.Workload != Inference && in.ZeRO == 3 }
 
 // LargestBatch is the largest batch, at most limit, with which in fits on
 // each of its GPUs of type g (Fits): for inference the most concurrent
