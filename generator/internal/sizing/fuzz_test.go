@@ -107,6 +107,12 @@ func FuzzEstimate(f *testing.F) {
 			LoRARank:         rank,
 			Tokens:           tokens,
 			MFU:              mfu,
+			// The setups added since the signature was fixed draw on
+			// arguments already there, so the corpus stays valid.
+			OffloadActivations:  rank%3 == 1,
+			OptimizerInBackward: rank%5 == 2,
+			SpecTokens:          int(kv >> 3),
+			SpecAccept:          float64(off>>3) / 32,
 		}
 		if flags&0x20 != 0 { // a mixed-width format: bits per weight from the MFU's draw
 			in.BitsPerWeight = mfu * 16
@@ -331,6 +337,13 @@ func repair(in Input, g GPU) (Input, GPU) {
 	mp := in.TP * max(in.PP, 1) * max(in.CP, 1)
 	in.GPUs = mp * span(in.GPUs, 1, MaxGPUs/mp)
 	in.ZeRO = span(in.ZeRO, 0, 3)
+	if in.PP > 1 {
+		in.OffloadActivations, in.OptimizerInBackward = false, false
+	}
+	in.SpecTokens = span(in.SpecTokens, 0, MaxSpecTokens)
+	if !(in.SpecAccept >= 0 && in.SpecAccept <= 0.99) {
+		in.SpecAccept = 0
+	}
 	if mustOffload(in.Offload) == "" {
 		in.Offload = NoOffload
 	}
