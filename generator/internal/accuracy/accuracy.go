@@ -138,6 +138,11 @@ func evaluate(c *catalog.Catalog, m *catalog.Measurement) (Row, error) {
 	if err != nil {
 		return Row{}, err
 	}
+	if m.Rate > 0 {
+		// A time to first token under load: with the wait for the
+		// step running when the request arrives.
+		res.ExpectedTTFT = sizing.TTFTUnderLoad(in, g, m.Rate)
+	}
 	est, err := figure(m, in, res)
 	if err != nil {
 		return Row{}, err
@@ -221,6 +226,11 @@ func Input(c *catalog.Catalog, m *catalog.Measurement) sizing.Input {
 			in.PromptLen = max(m.Prompt, 1)
 		case "ttft":
 			in.SeqLen, in.PromptLen = max(m.Prompt, m.Seq, 1), max(m.Prompt, m.Seq, 1)
+			if m.Rate > 0 {
+				// Under load the running sequences decode at the mean
+				// context of their answers.
+				in.SeqLen, in.OutputLen = max(m.Prompt+m.Output/2, 1), m.Output
+			}
 		case "throughput":
 			in.SeqLen = max(m.Seq, m.Prompt+m.Output/2, 1)
 			in.PromptLen = max(m.Prompt, 1)

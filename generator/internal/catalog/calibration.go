@@ -56,6 +56,7 @@ type Measurement struct {
 	Seq              int      `toml:"seq" doc:"Training sequence length; inference: the context a decode step reads."`
 	Prompt           int      `toml:"prompt" doc:"Inference: prompt tokens."`
 	Output           int      `toml:"output" doc:"Inference: generated tokens."`
+	Rate             float64  `toml:"rate" doc:"A time to first token measured under load: the requests per second the benchmark sent (a fixed QPS). The estimate then waits for the running decode step. Unstated: one request on an idle server."`
 	LoRARank         int      `toml:"lora_rank" doc:"LoRA rank."`
 	LoRATargets      []string `toml:"lora_targets" doc:"LoRA target projections (q k v o gate up down)."`
 
@@ -147,6 +148,12 @@ func (l *loader) checkMeasurement(c checker, pre string, m *Measurement) bool {
 	}
 	if (m.Kind == "train_memory" || m.Kind == "train_throughput" && m.Unit == "tokens_per_s_per_gpu") && !c.has(pre+".seq") {
 		c.errorf(pre, "a %s measurement needs seq, the training sequence length: memory and speed depend on it (leave the measurement out when the source does not state it)", m.Kind)
+	}
+	if c.has(pre + ".rate") {
+		c.positive(pre+".rate", m.Rate)
+		if m.Kind != "ttft" {
+			c.errorf(pre+".rate", "rate is the load of a time-to-first-token measurement; a %s measurement takes none", m.Kind)
+		}
 	}
 	if m.Unit == "gpu_hours" {
 		c.require(pre, "tokens")

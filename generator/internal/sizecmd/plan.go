@@ -113,7 +113,7 @@ func runPlan(cfg config, gpus []sizing.GPU, offers []Offer, stdout, stderr io.Wr
 		fmt.Fprintln(stdout, "\nLooser targets, shorter prompts or answers, or a 4-bit format (-dtype int4) would widen the choice.")
 		return 0
 	}
-	fmt.Fprintf(stdout, "Cheapest plan per GPU, cheapest first (current on-demand prices, USD; the time to first token is one request's on an idle replica, so keep headroom for bursts):\n\n")
+	fmt.Fprintf(stdout, "Cheapest plan per GPU, cheapest first (current on-demand prices, USD; the time to first token is a request's prompt plus half a decode step, the wait for the running step; a burst's queue is not counted, so keep headroom):\n\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GPU\tformat\treplicas × TP\tGPUs\tbatch\tTTFT\tTPOT\tload\t$/hour\toffer (as of)\t$/M input\t$/M output\t")
 	for _, p := range plans {

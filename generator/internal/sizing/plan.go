@@ -29,14 +29,17 @@ type ServePlan struct {
 	// TP is a replica's tensor-parallel degree, Batch its concurrent
 	// sequences, Replicas the copies, GPUs = Replicas·TP.
 	TP, Batch, Replicas, GPUs int
-	// TTFT and TPOT are the expected time to first token of one request
-	// on an idle replica and the time per output token at Batch, seconds.
+	// TTFT and TPOT are the expected time to first token of a request
+	// and the time per output token at Batch, seconds. The TTFT is one
+	// prompt's on its own plus the wait for the decode step running when
+	// it arrives, half a TPOT on average (see QueueSeconds).
 	TTFT, TPOT float64
 	// ReplicaRate is the requests per second one replica serves at Batch
 	// (its prompts' prefill and its answers' decode, one after the other),
 	// Utilization the Load's share of what the replicas serve: 1 −
-	// Utilization is the headroom for bursts, which the TTFT (without
-	// queueing) does not account for.
+	// Utilization is the headroom for bursts, which the TTFT (with the
+	// wait for a running step, not for a queue of requests) does not
+	// account for.
 	ReplicaRate, Utilization float64
 	// Offer is the index of the current on-demand offer that prices the
 	// plan most cheaply, Instances how many of its instances hold the
@@ -225,15 +228,20 @@ func planLayout(in Input, g GPU, load Load, ttft, tpot *float64) (ServePlan, boo
 	if !ok || !(r1.ExpectedTTFT > 0) {
 		return p, false // the GPU's speed is not known
 	}
-	*ttft, *tpot = math.Min(*ttft, r1.ExpectedTTFT), math.Min(*tpot, t1)
-	if (load.TTFT > 0 && r1.ExpectedTTFT > load.TTFT) || (load.TPOT > 0 && t1 > load.TPOT) {
+	// A request waits for the step running when it arrives: the larger
+	// the batch, the longer (QueueSeconds).
+	meets := func(t float64) bool {
+		return (load.TTFT == 0 || r1.ExpectedTTFT+QueueSeconds(t) <= load.TTFT) && (load.TPOT == 0 || t <= load.TPOT)
+	}
+	*ttft, *tpot = math.Min(*ttft, r1.ExpectedTTFT+QueueSeconds(t1)), math.Min(*tpot, t1)
+	if !meets(t1) {
 		return p, false
 	}
 	lo, hi := 1, bmax
-	if load.TPOT > 0 {
+	if load.TPOT > 0 || load.TTFT > 0 {
 		for lo < hi {
 			mid := lo + (hi-lo+1)/2
-			if _, t, ok := at(mid); ok && t <= load.TPOT {
+			if _, t, ok := at(mid); ok && meets(t) {
 				lo = mid
 			} else {
 				hi = mid - 1
@@ -243,7 +251,7 @@ func planLayout(in Input, g GPU, load Load, ttft, tpot *float64) (ServePlan, boo
 		lo = bmax
 	}
 	r, t, _ := at(lo)
-	p.Batch, p.TTFT, p.TPOT = lo, r1.ExpectedTTFT, t
+	p.Batch, p.TTFT, p.TPOT = lo, r1.ExpectedTTFT+QueueSeconds(t), t
 	p.ReplicaRate = r.ExpectedThroughput / float64(load.Answer)
 	if !(p.ReplicaRate > 0) {
 		return p, false
@@ -258,6 +266,46 @@ func planLayout(in Input, g GPU, load Load, ttft, tpot *float64) (ServePlan, boo
 		p.InputPerM = pre / (pre + dec) // a share until price sets the cost
 	}
 	return p, true
+}
+
+// QueueSeconds is the mean wait of a request for the decode step of
+// tpot seconds that its replica is running when it arrives: half a step.
+// Serving engines schedule at step boundaries (iteration-level
+// scheduling: Yu et al., "Orca", OSDI 2022; vLLM's and TensorRT-LLM's
+// in-flight batching), so a prompt that arrives at a uniformly random
+// moment of a step starts when that step ends. A derivation, not a fitted
+// figure; it leaves out queues of prompts waiting for one another, which
+// the utilization's headroom is for.
+func QueueSeconds(tpot float64) float64 { return tpot / 2 }
+
+// TTFTUnderLoad is the expected time to first token of a request to a
+// replica of in (PromptLen prompts, OutputLen answers) on g serving rate
+// requests/s: the prompt's own (Result.ExpectedTTFT at batch 1) plus
+// QueueSeconds of the decode step at the replica's concurrency, which
+// Little's law gives as rate × the time a request stays (its TTFT and
+// OutputLen steps), found by fixed-point iteration from one sequence.
+// Zero when the estimate has no speed (an unknown GPU figure).
+func TTFTUnderLoad(in Input, g GPU, rate float64) float64 {
+	one := in
+	one.Batch = 1
+	r, err := Estimate(one, &g)
+	if err != nil || !(r.ExpectedTTFT > 0) || !(rate > 0) {
+		return 0
+	}
+	step := func(n float64) float64 {
+		c := in
+		c.Batch = int(math.Min(math.Max(math.Ceil(n), 1), MaxBatch))
+		x, err := Estimate(c, &g)
+		if err != nil || !(x.ExpectedDecode > 0) {
+			return 0
+		}
+		return float64(c.Batch) / x.ExpectedDecode
+	}
+	t := step(1)
+	for range 8 {
+		t = step(rate * (r.ExpectedTTFT + float64(in.OutputLen)*t))
+	}
+	return finite(r.ExpectedTTFT + QueueSeconds(t))
 }
 
 // priceMode picks the current offer of billing mode (Offer.Mode: 0 on

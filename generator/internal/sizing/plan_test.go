@@ -52,7 +52,15 @@ func TestPlanServing(t *testing.T) {
 		if x, fits := tpot(p.Batch); !fits || x > load.TPOT || math.Abs(x-p.TPOT) > 1e-12 {
 			t.Errorf("%s: batch %d has TPOT %v (plan %v), fits %v", g.ID, p.Batch, x, p.TPOT, fits)
 		}
-		if x, fits := tpot(p.Batch + 1); p.Batch < FitMaxConcurrency && fits && x <= load.TPOT {
+		// The TTFT is one prompt's on its own plus half the running
+		// step (QueueSeconds), and a larger batch would miss a target.
+		one := in
+		one.Batch = 1
+		idle := estimateOn(t, one, &g).ExpectedTTFT
+		if want := idle + p.TPOT/2; math.Abs(p.TTFT-want) > 1e-12 {
+			t.Errorf("%s: TTFT %v, want the prompt's %v plus half the step, %v", g.ID, p.TTFT, idle, want)
+		}
+		if x, fits := tpot(p.Batch + 1); p.Batch < FitMaxConcurrency && fits && x <= load.TPOT && idle+x/2 <= load.TTFT {
 			t.Errorf("%s: batch %d is not the largest (batch+1: TPOT %v)", g.ID, p.Batch, x)
 		}
 		if p.TTFT > load.TTFT {
@@ -112,5 +120,35 @@ func TestPlanServingNoAnswer(t *testing.T) {
 	plans, misses, _ = PlanServing(llama31_405b, 131072, Load{Rate: 1, Prompt: 100, Answer: 10}, []GPU{rtx4090}, []Offer{{GPU: 0, GPUs: 8, Price: 3}}, []DType{BF16})
 	if len(plans) != 0 || len(misses) != 1 || misses[0].Reason != MissFit {
 		t.Errorf("405B in bf16 on 4090s: plans %v, misses %+v", plans, misses)
+	}
+}
+
+// TestTTFTUnderLoad: a request waits for half the running decode step
+// (QueueSeconds), at the concurrency Little's law gives the rate: the
+// wait grows with the rate, and at a rate too low to overlap requests it
+// is half a one-sequence step.
+func TestTTFTUnderLoad(t *testing.T) {
+	if got := QueueSeconds(0.03); got != 0.015 {
+		t.Errorf("QueueSeconds(30 ms) = %v, want 15 ms", got)
+	}
+	in := DefaultInput(llama3_8b)
+	in.SeqLen, in.PromptLen, in.OutputLen = 1100, 1000, 200
+	one := estimateOn(t, in, &h100)
+	step1 := 1 / one.ExpectedDecode
+	low := TTFTUnderLoad(in, h100, 1e-6)
+	if want := one.ExpectedTTFT + step1/2; math.Abs(low-want) > 1e-12 {
+		t.Errorf("at a negligible rate: %v s, want the prompt's %v plus half a one-sequence step, %v", low, one.ExpectedTTFT, want)
+	}
+	prev := low
+	for _, rate := range []float64{2, 16, 64} {
+		x := TTFTUnderLoad(in, h100, rate)
+		if !(x > prev) {
+			t.Errorf("rate %v: %v s, not above %v at the lower rate", rate, x, prev)
+		}
+		prev = x
+	}
+	unknown := GPU{ID: "unknown", MemoryBytes: 80 << 30}
+	if got := TTFTUnderLoad(in, unknown, 2); got != 0 {
+		t.Errorf("on a GPU with no speed figures: %v, want 0 (unknown)", got)
 	}
 }
