@@ -1,10 +1,7 @@
 package catalog
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -45,25 +42,11 @@ func TestCalibrationChecks(t *testing.T) {
 				`data/calibration/bench.toml:13:8: unit "ms" is not one of: tokens_per_s`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			root := fixtureSite(t)
-			dir := filepath.Join(root, "data", "calibration")
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
 			text := calibrationOK
 			if c.old != "" || c.new != "" {
 				text = replaceOnce(t, text, c.old, c.new)
 			}
-			if err := os.WriteFile(filepath.Join(dir, "bench.toml"), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cat, got := diagLines(t, root)
-			var errs []string
-			for _, l := range got {
-				if !strings.Contains(l, ": warning: ") {
-					errs = append(errs, l)
-				}
-			}
+			cat, errs := loadWithFile(t, "calibration", "bench.toml", text)
 			if !slices.Equal(errs, c.want) {
 				t.Errorf("diagnostics\n%q\nwant\n%q", errs, c.want)
 			}

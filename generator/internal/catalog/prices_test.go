@@ -62,6 +62,28 @@ func diagLines(t *testing.T, root string) (*Catalog, []string) {
 	return c, got
 }
 
+// loadWithFile loads the fixture site with text written to data/sub/name,
+// and returns the catalog and its errors (warnings left out).
+func loadWithFile(t *testing.T, sub, name, text string) (*Catalog, []string) {
+	t.Helper()
+	root := fixtureSite(t)
+	dir := filepath.Join(root, "data", sub)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, got := diagLines(t, root)
+	var errs []string
+	for _, l := range got {
+		if !strings.Contains(l, ": warning: ") {
+			errs = append(errs, l)
+		}
+	}
+	return cat, errs
+}
+
 // The fixture's acme.toml is 38 lines; its last offer (beta.1x, region
 // us-east, one on-demand price of 0.75 on 2023-03-01) ends the file, so a
 // price block appended to it starts at line 40.

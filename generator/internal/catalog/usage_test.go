@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -76,25 +74,11 @@ source = "https://hoster.example/pricing"`,
 			[]string{`data/usage/hoster.toml:16:1: notes are required: say how the figure was read`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			root := fixtureSite(t)
-			dir := filepath.Join(root, "data", "usage")
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
 			text := usageOK
 			if c.old != "" || c.new != "" {
 				text = replaceOnce(t, text, c.old, c.new)
 			}
-			if err := os.WriteFile(filepath.Join(dir, "hoster.toml"), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cat, got := diagLines(t, root)
-			var errs []string
-			for _, l := range got {
-				if !strings.Contains(l, ": warning: ") {
-					errs = append(errs, l)
-				}
-			}
+			cat, errs := loadWithFile(t, "usage", "hoster.toml", text)
 			if !slices.Equal(errs, c.want) {
 				t.Errorf("diagnostics\n%q\nwant\n%q", errs, c.want)
 			}
