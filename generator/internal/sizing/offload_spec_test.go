@@ -19,7 +19,7 @@ func TestOffloadActivations(t *testing.T) {
 		// full recomputation [Korthikanti §4, §5].
 		perLayer float64
 		// slower: the copies outrun the passes (8 B, no recomputation,
-		// 8k tokens: 36 GB each way a step) or hide behind them (full
+		// 8k tokens: 32 GB each way a micro-batch) or hide behind them (full
 		// recomputation: 2 GB).
 		slower bool
 	}{
