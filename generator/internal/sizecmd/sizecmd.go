@@ -153,7 +153,7 @@ type flagVars struct {
 	flash, json, seqParallel, quantEmbed             bool
 	noMaster, masterWeights, optInBackward           bool
 	offloadActs                                      bool
-	root                                             string
+	root                                             string // read by the caller before the catalog loads (cmd_size.go); here for -h
 	loraRank, specTokens                             int
 	tokens, mfu, bpw, specAccept                     float64
 	gpu                                              string
@@ -1068,16 +1068,12 @@ func (r report) toJSON() jsonReport {
 }
 
 // specAccept is the acceptance rate of a drafted token the estimate
-// assumed: the input's, or sizing.DefaultSpecAccept; 0 without
-// speculative decoding.
+// assumed (sizing.Input.SpecAcceptance); 0 without speculative decoding.
 func specAccept(in sizing.Input) float64 {
-	switch {
-	case in.SpecTokens == 0 || in.Workload != sizing.Inference:
+	if in.SpecTokens == 0 || in.Workload != sizing.Inference {
 		return 0
-	case in.SpecAccept > 0:
-		return in.SpecAccept
 	}
-	return sizing.DefaultSpecAccept
+	return in.SpecAcceptance()
 }
 
 // masterWeights is whether training keeps an fp32 master copy (JSON's

@@ -104,10 +104,9 @@ func AutoLayout(in Input, gpu *GPU) Input {
 	}
 	n := in.GPUs / cp
 	out := in
-	out.TP = searchTP(in.Model, n)
-	out.PP = 1
-	if in.DataParallelLayout() {
-		out.TP = 1
+	out.TP, out.PP = 1, 1
+	if !in.DataParallelLayout() {
+		out.TP = searchTP(in.Model, n)
 	}
 	r := n / out.TP
 	if in.Workload != Inference || gpu == nil || r == 1 {

@@ -49,9 +49,9 @@ func TestOffloadActivations(t *testing.T) {
 			}
 		})
 	}
-	// The copies' time: a step's micro-batch copies (32−2 layers ·
-	// 2·s·b·h bytes) each way at PCIeBytesPerSec, beyond a third and two
-	// thirds of the compute.
+	// The copies' time: 100 micro-batches each copy 1 GB each way at
+	// PCIeBytesPerSec; only what outlasts a third (forward) and two
+	// thirds (backward) of the compute counts.
 	in := WorkloadInput(m, FullTraining)
 	in.Tokens, in.SeqLen, in.Batch, in.GPUs, in.TP = 8192*100, 8192, 1, 1, 1
 	off := 1e9

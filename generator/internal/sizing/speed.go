@@ -250,10 +250,7 @@ func (in Input) speculation() (yield, verify, draft, bytes float64) {
 	if g == 0 {
 		return 1, 1, 0, 0
 	}
-	a := in.SpecAccept
-	if a == 0 {
-		a = DefaultSpecAccept
-	}
+	a := in.SpecAcceptance()
 	m := in.Model
 	out := float64(m.Vocab) * float64(m.Hidden)
 	draft = (float64(m.activeParams())-m.embedParams())/float64(m.Layers) + out
@@ -264,6 +261,15 @@ func (in Input) speculation() (yield, verify, draft, bytes float64) {
 		all *= a
 	}
 	return (1 - all) / (1 - a), g + 1, draft, in.weightBytes(draft, out)
+}
+
+// SpecAcceptance is the chance a drafted token is accepted that the
+// estimate assumes: SpecAccept, or DefaultSpecAccept when it is 0.
+func (in Input) SpecAcceptance() float64 {
+	if in.SpecAccept > 0 {
+		return in.SpecAccept
+	}
+	return DefaultSpecAccept
 }
 
 // DefaultSpecAccept is the acceptance rate a drafted token is given when
